@@ -1,0 +1,5 @@
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/relaxng.h>
+#include <libxml/xmlsave.h>

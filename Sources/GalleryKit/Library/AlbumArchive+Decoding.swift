@@ -1,0 +1,165 @@
+extension AlbumArchive {
+    /// The keys an album object may have.
+    static let albumKeys: Set<String> = ["title", "artist", "genre", "year", "cover_url", "slug"]
+
+    /// The smallest and largest year accepted.
+    public static let years = 1000...9999
+
+    /// Decodes and checks an archive, reporting every problem at once.
+    ///
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - path: The path used in diagnostics.
+    /// - Returns: The archive and any warnings (unknown keys).
+    /// - Throws: ``ArchiveError`` with every error and warning found.
+    public static func decode(_ bytes: [UInt8], path: String) throws(ArchiveError) -> (archive: AlbumArchive, warnings: [Diagnostic]) {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw ArchiveError([.error("the archive is empty; it should hold {\"version\": 1, \"albums\": [...]}", path: path)])
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ArchiveError([.error("malformed JSON: \(error.message)", path: path, at: error.position)])
+        }
+        var decoder = ArchiveDecoder(path: path)
+        let albums = decoder.decodeRoot(root)
+        if decoder.diagnostics.containsErrors { throw ArchiveError(decoder.diagnostics) }
+        return (AlbumArchive(albums: albums), decoder.diagnostics)
+    }
+}
+
+/// Walks the parsed JSON and collects albums and findings.
+private struct ArchiveDecoder {
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    mutating func error(_ message: String, at position: SourcePosition) {
+        diagnostics.append(.error(message, path: path, at: position))
+    }
+
+    mutating func decodeRoot(_ root: JSONNode) -> [Album] {
+        guard case .object = root.value else {
+            error("the archive must be an object {\"version\": 1, \"albums\": [...]}, not \(root.typeDescription)", at: root.position)
+            return []
+        }
+        guard let version = root.member("version") else {
+            error("the archive has no \"version\"; add \"version\": \(AlbumArchive.currentVersion)", at: root.position)
+            return []
+        }
+        guard case .number(let text) = version.value.value, let number = Int(text) else {
+            error("\"version\" must be the number \(AlbumArchive.currentVersion), not \(version.value.typeDescription)", at: version.value.position)
+            return []
+        }
+        guard number == AlbumArchive.currentVersion else {
+            error("unknown archive version \(number); this gallery reads version \(AlbumArchive.currentVersion) (a newer gallery may have written it: upgrade gallery)", at: version.value.position)
+            return []
+        }
+        guard let list = root.member("albums") else {
+            error("the archive has no \"albums\" list; add \"albums\": []", at: root.position)
+            return []
+        }
+        guard case .array(let elements) = list.value.value else {
+            error("\"albums\" must be an array of albums, not \(list.value.typeDescription)", at: list.value.position)
+            return []
+        }
+        var albums: [Album] = []
+        albums.reserveCapacity(elements.count)
+        var slugOwners: [String: (number: Int, position: SourcePosition)] = [:]
+        for (offset, element) in elements.enumerated() {
+            guard let album = decodeAlbum(element, number: offset + 1) else { continue }
+            if let slug = album.slug, let slugMember = element.member("slug") {
+                if let owner = slugOwners[slug] {
+                    error("album \(offset + 1) (\"\(album.title)\") has the slug \"\(slug)\" of album \(owner.number) (line \(owner.position.line)); slugs must be unique: change one", at: slugMember.value.position)
+                } else {
+                    slugOwners[slug] = (offset + 1, slugMember.value.position)
+                }
+            }
+            albums.append(album)
+        }
+        return albums
+    }
+
+    mutating func decodeAlbum(_ node: JSONNode, number: Int) -> Album? {
+        guard case .object(let members) = node.value else {
+            error("album \(number) must be an object with title, artist, genre, year and cover_url, not \(node.typeDescription)", at: node.position)
+            return nil
+        }
+        let name: String = {
+            if case .string(let title)? = node.member("title")?.value.value, !title.isEmpty { return "album \(number) (\"\(title)\")" }
+            return "album \(number)"
+        }()
+        let errorsBefore = diagnostics.count
+        var seen: Set<String> = []
+        for member in members {
+            if !seen.insert(member.key).inserted {
+                error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
+            }
+            if !AlbumArchive.albumKeys.contains(member.key) {
+                let hint = member.key.lowercased() == "cover" || member.key == "coverUrl" ? "; did you mean \"cover_url\"?" : ""
+                diagnostics.append(.warning("\(name) has an unknown key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
+            }
+        }
+        let title = text("title", of: node, in: name)
+        let artist = text("artist", of: node, in: name)
+        let genre = text("genre", of: node, in: name)
+        let cover = text("cover_url", of: node, in: name)
+        let year = self.year(of: node, in: name)
+        var slug: String?
+        if let member = node.member("slug") {
+            switch member.value.value {
+            case .string(let value) where Slug.isValid(value):
+                slug = value
+            case .string(let value):
+                let suggestion = Slug.make(from: value)
+                error("\(name) has the slug \"\(value)\", which is not lowercase ASCII letters, digits and dashes\(suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")", at: member.value.position)
+            case .null:
+                break
+            default:
+                error("\(name): \"slug\" must be a string, not \(member.value.typeDescription)", at: member.value.position)
+            }
+        }
+        guard diagnostics[errorsBefore...].containsErrors == false,
+              let title, let artist, let genre, let cover, let year
+        else { return nil }
+        return Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug)
+    }
+
+    mutating func text(_ key: String, of node: JSONNode, in name: String) -> String? {
+        guard let member = node.member(key) else {
+            error("\(name) has no \"\(key)\"; add \"\(key)\": \"…\"", at: node.position)
+            return nil
+        }
+        guard case .string(let value) = member.value.value else {
+            error("\(name): \"\(key)\" must be a string, not \(member.value.typeDescription)", at: member.value.position)
+            return nil
+        }
+        guard !value.allSatisfy(\.isWhitespace) else {
+            error("\(name) has an empty \"\(key)\"; fill it in", at: member.value.position)
+            return nil
+        }
+        return value
+    }
+
+    mutating func year(of node: JSONNode, in name: String) -> Int? {
+        guard let member = node.member("year") else {
+            error("\(name) has no \"year\"; add \"year\": 1999", at: node.position)
+            return nil
+        }
+        switch member.value.value {
+        case .number(let text):
+            guard let year = Int(text), AlbumArchive.years.contains(year) else {
+                error("\(name) has the year \(text), which is not a year; write a whole number from \(AlbumArchive.years.lowerBound) to \(AlbumArchive.years.upperBound)", at: member.value.position)
+                return nil
+            }
+            return year
+        case .string(let text):
+            let hint = Int(text).map { AlbumArchive.years.contains($0) ? "; write \($0) without quotes" : "" } ?? ""
+            error("\(name): \"year\" must be a number, not a string\(hint)", at: member.value.position)
+            return nil
+        default:
+            error("\(name): \"year\" must be a number, not \(member.value.typeDescription)", at: member.value.position)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,21 @@
+extension AlbumArchive {
+    /// The archive as the store writes it: two-space indented, keys in a fixed order, one album
+    /// per object, ending with a newline. The same albums always give the same bytes, so the
+    /// archive diffs well under version control.
+    public func encoded() -> [UInt8] {
+        var text = "{\n  \"version\": \(Self.currentVersion),\n  \"albums\": ["
+        for (offset, album) in albums.enumerated() {
+            text += offset == 0 ? "\n" : ",\n"
+            text += "    {\n"
+            text += "      \"title\": \(Escape.jsonString(album.title)),\n"
+            text += "      \"artist\": \(Escape.jsonString(album.artist)),\n"
+            text += "      \"genre\": \(Escape.jsonString(album.genre)),\n"
+            text += "      \"year\": \(album.year),\n"
+            text += "      \"cover_url\": \(Escape.jsonString(album.coverURL))"
+            if let slug = album.slug { text += ",\n      \"slug\": \(Escape.jsonString(slug))" }
+            text += "\n    }"
+        }
+        text += albums.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return Array(text.utf8)
+    }
+}

@@ -1,0 +1,27 @@
+/// The archive's contents: `{"version": 1, "albums": [...]}`.
+public struct AlbumArchive: Sendable, Hashable {
+    /// The only archive format version this gallery reads and writes.
+    public static let currentVersion = 1
+
+    /// The albums in order.
+    public var albums: [Album]
+
+    /// Creates an archive of albums.
+    public init(albums: [Album]) {
+        self.albums = albums
+    }
+}
+
+/// The reasons an archive cannot be used, each a diagnostic naming the file, the line and column,
+/// and the album.
+public struct ArchiveError: Error, Sendable, CustomStringConvertible {
+    /// Every problem found; at least one is an error.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates an error from its findings.
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,287 @@
+/// A strict RFC 8259 JSON parser that records the position of every value and key.
+public struct JSONParser {
+    /// Why a text is not JSON, and where.
+    public struct SyntaxError: Error, Sendable, Hashable {
+        /// Where the problem is.
+        public var position: SourcePosition
+        /// What is wrong, in words.
+        public var message: String
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+
+    /// The deepest nesting accepted; deeper input is refused rather than overflowing the stack.
+    public static let maximumDepth = 200
+
+    /// Parses a whole document: one value, surrounded only by whitespace.
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
+        parser.skipWhitespace()
+        let node = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw parser.error("unexpected text after the end of the JSON value")
+        }
+        return node
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The last column computed on the current line, so positions on a long (minified) line cost
+    /// amortised constant time instead of a rescan from the line's start.
+    private var columnMark = (index: 0, column: 1)
+
+    private var position: SourcePosition {
+        mutating get {
+            if columnMark.index < lineStart || columnMark.index > index { columnMark = (lineStart, 1) }
+            // Columns count scalars: skip UTF-8 continuation bytes.
+            var column = columnMark.column
+            var i = columnMark.index
+            while i < index {
+                if bytes[i] & 0xC0 != 0x80 { column += 1 }
+                i += 1
+            }
+            columnMark = (index, column)
+            return SourcePosition(line: line, column: column)
+        }
+    }
+
+    private mutating func error(_ message: String) -> SyntaxError {
+        SyntaxError(position: position, message: message)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(SyntaxError) -> JSONNode {
+        guard index < bytes.count else { throw error("unexpected end of file; a value was expected") }
+        let start = position
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return JSONNode(value: try parseObject(), position: start)
+        case UInt8(ascii: "["):
+            return JSONNode(value: try parseArray(), position: start)
+        case UInt8(ascii: "\""):
+            return JSONNode(value: .string(try parseString()), position: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(value: .bool(true), position: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(value: .bool(false), position: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(value: .null, position: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(value: .number(try parseNumber()), position: start)
+        case let byte:
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                throw error("a value was expected before '\(Character(Unicode.Scalar(byte)))' (a trailing comma?)")
+            }
+            if byte == UInt8(ascii: "'") { throw error("strings must use double quotes") }
+            throw error("unexpected character; a value was expected")
+        }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(SyntaxError) {
+        let count = word.utf8CodeUnitCount
+        let matches = word.withUTF8Buffer { expected in
+            index + count <= bytes.count && bytes[index..<index + count].elementsEqual(expected)
+        }
+        guard matches else { throw error("unexpected word; a value was expected") }
+        index += count
+    }
+
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(SyntaxError) -> JSONNode.Value {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [JSONNode.Member] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                if bytes[index] == UInt8(ascii: "}") { throw error("a key was expected before '}' (a trailing comma?)") }
+                throw error("an object key in double quotes was expected")
+            }
+            let keyPosition = position
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("':' was expected after the key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONNode.Member(key: key, position: keyPosition, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file inside an object; '}' was expected") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("',' or '}' was expected")
+        }
+    }
+
+    private mutating func parseArray() throws(SyntaxError) -> JSONNode.Value {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file inside an array; ']' was expected") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            throw error("',' or ']' was expected")
+        }
+    }
+
+    private mutating func parseString() throws(SyntaxError) -> String {
+        index += 1
+        var runStart = index
+        var decoded: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw error("unexpected end of file inside a string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                if decoded.isEmpty {
+                    guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else {
+                        throw error("this string is not valid UTF-8")
+                    }
+                    return text
+                }
+                decoded.append(contentsOf: bytes[runStart..<index])
+                break
+            }
+            if byte < 0x20 {
+                throw error(byte == 0x0A ? "a string may not span lines; write \\n" : "control characters must be escaped in strings")
+            }
+            if byte == UInt8(ascii: "\\") {
+                decoded.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard index < bytes.count else { throw error("unexpected end of file inside a string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): decoded.append(0x22)
+                case UInt8(ascii: "\\"): decoded.append(0x5C)
+                case UInt8(ascii: "/"): decoded.append(0x2F)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "u"):
+                    var value = try parseHex4()
+                    if (0xD800...0xDBFF).contains(value) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("a lone UTF-16 surrogate in a \\u escape")
+                        }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(value) {
+                        throw error("a lone UTF-16 surrogate in a \\u escape")
+                    }
+                    guard let scalar = Unicode.Scalar(value) else { throw error("an invalid \\u escape") }
+                    decoded.append(contentsOf: Array(String(scalar).utf8))
+                default:
+                    index -= 1
+                    throw error("an unknown escape sequence in a string")
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else {
+            throw error("the string before this point is not valid UTF-8")
+        }
+        return text
+    }
+
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(SyntaxError) -> String {
+        let start = index
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            return index - from
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") else {
+            throw error("a digit was expected in the number")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                throw error("numbers may not have leading zeros")
+            }
+        } else {
+            _ = digits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a digit was expected after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("a digit was expected in the exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// The albums of a site in their order, each with its unique slug: what every later build step reads.
+public struct Catalogue: Sendable, Hashable {
+    /// One album and the slug its page lives under.
+    public struct Entry: Sendable, Hashable {
+        /// The album as the archive holds it.
+        public var album: Album
+        /// The unique slug: the album's own, or one derived from its artist and title.
+        public var slug: String
+        /// The position of the album in the archive, from 0.
+        public var index: Int
+    }
+
+    /// The albums in archive order.
+    public let entries: [Entry]
+
+    /// Resolves slugs for albums whose explicit slugs are already known to be valid and unique.
+    ///
+    /// Derived slugs never take an explicit one; a derived slug that repeats another gets `-2`,
+    /// `-3`… in archive order, so adding an album at the end never renames an existing page.
+    public init(albums: [Album]) {
+        var taken = Set(albums.compactMap(\.slug))
+        var entries: [Entry] = []
+        entries.reserveCapacity(albums.count)
+        for (index, album) in albums.enumerated() {
+            if let slug = album.slug {
+                entries.append(Entry(album: album, slug: slug, index: index))
+                continue
+            }
+            let base = Self.derivedSlug(for: album)
+            var slug = base
+            var suffix = 2
+            while taken.contains(slug) {
+                slug = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            taken.insert(slug)
+            entries.append(Entry(album: album, slug: slug, index: index))
+        }
+        self.entries = entries
+    }
+
+    /// The slug an album gets when the archive gives none: from the artist and the title, or, when
+    /// they hold no Latin letters or digits at all, from a hash of them (stable across builds).
+    public static func derivedSlug(for album: Album) -> String {
+        let slug = Slug.make(from: album.artist + " " + album.title)
+        if !slug.isEmpty { return slug }
+        let digest = SHA256.hash(data: Data((album.artist + "\u{0}" + album.title).utf8))
+        return "album-" + digest.prefix(5).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The number of albums.
+    public var count: Int { entries.count }
+    /// Whether there are no albums.
+    public var isEmpty: Bool { entries.isEmpty }
+    /// The albums without their slugs.
+    public var albums: [Album] { entries.map(\.album) }
+}

@@ -1,0 +1,146 @@
+import TOMLKit
+
+extension SiteConfig {
+    /// Reads `gallery.toml` text. Unknown keys give warnings (a typo should not pass silently),
+    /// wrong types and out-of-range values give errors.
+    ///
+    /// - Returns: The settings and any warnings.
+    /// - Throws: ``ArchiveError`` holding every error found (the type carries diagnostics for any file).
+    public static func parse(toml text: String, path: String) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let position = SourcePosition(line: error.source.begin.line, column: error.source.begin.column)
+            throw ArchiveError([.error("malformed TOML: \(error.description)", path: path, at: position)])
+        } catch {
+            throw ArchiveError([.error("malformed TOML: \(error)", path: path)])
+        }
+        var reader = TOMLReader(text: text, path: path)
+        var config = SiteConfig()
+        reader.read(table, section: nil) { reader, key, value in
+            switch key {
+            case "title": reader.string(value, key: key).map { config.title = $0 }
+            case "description": reader.string(value, key: key).map { config.description = $0 }
+            case "base_url", "baseURL":
+                if let url = reader.string(value, key: key) { config.baseURL = url.hasSuffix("/") ? url : url + "/" }
+            case "language", "languageCode": reader.string(value, key: key).map { config.language = $0 }
+            case "carousel":
+                guard let section = reader.table(value, key: key) else { return false }
+                reader.read(section, section: "carousel") { reader, key, value in
+                    let carousel = "carousel"
+                    switch key {
+                    case "padding": reader.int(value, key: key, section: carousel, in: 0...10_000).map { config.carousel.metrics.padding = $0 }
+                    case "dimension": reader.int(value, key: key, section: carousel, in: 1...10_000).map { config.carousel.metrics.dimension = $0 }
+                    case "offset": reader.int(value, key: key, section: carousel, in: 0...100_000).map { config.carousel.metrics.offset = $0 }
+                    case "window": reader.int(value, key: key, section: carousel, in: 0...10_000).map { config.carousel.window = $0 }
+                    case "index_page_size": reader.int(value, key: key, section: carousel, in: 1...1_000_000).map { config.carousel.indexPageSize = $0 }
+                    case "initial_album":
+                        if let number = value.int {
+                            config.carousel.initialAlbum = .number(number)
+                        } else if let slug = value.string {
+                            config.carousel.initialAlbum = .slug(slug)
+                        } else {
+                            reader.error("[carousel] initial_album must be an album number (1 is the first) or a slug", key: key, section: carousel)
+                        }
+                    default: return false
+                    }
+                    return true
+                }
+            case "build":
+                guard let section = reader.table(value, key: key) else { return false }
+                reader.read(section, section: "build") { reader, key, value in
+                    switch key {
+                    case "output": reader.string(value, key: key, section: "build").map { config.build.output = $0 }
+                    default: return false
+                    }
+                    return true
+                }
+            default: return false
+            }
+            return true
+        }
+        if reader.diagnostics.containsErrors { throw ArchiveError(reader.diagnostics) }
+        return (config, reader.diagnostics)
+    }
+}
+
+/// Reads typed values out of TOMLKit tables and words findings with the key's line.
+struct TOMLReader {
+    let lines: [Substring]
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(text: String, path: String) {
+        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.path = path
+    }
+
+    /// Calls `handle` for each key; a key it does not know (returns false) gets a warning.
+    mutating func read(_ table: TOMLTable, section: String?, handle: (inout TOMLReader, String, any TOMLValueConvertible) -> Bool) {
+        for key in table.keys.sorted() {
+            guard let value = table[key] else { continue }
+            if !handle(&self, key, value) {
+                let name = section.map { "[\($0)] \(key)" } ?? key
+                diagnostics.append(.warning("unknown setting \(name) is ignored; README.md lists every gallery.toml key", path: path, at: position(of: key, in: section)))
+            }
+        }
+    }
+
+    /// The line where `key` is set, found by looking for `key =` inside its section.
+    func position(of key: String, in section: String?) -> SourcePosition? {
+        var current: String?
+        for (number, line) in lines.enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("[") {
+                current = String(trimmed.dropFirst().prefix { $0 != "]" }).trimmingSpaces()
+                continue
+            }
+            guard current == section, trimmed.hasPrefix(key) else { continue }
+            let rest = trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
+            if rest.hasPrefix("=") {
+                return SourcePosition(line: number + 1, column: line.count - trimmed.count + 1)
+            }
+        }
+        if let section {
+            for (number, line) in lines.enumerated() where line.trimmingSpaces() == "[\(section)]" {
+                return SourcePosition(line: number + 1, column: 1)
+            }
+        }
+        return nil
+    }
+
+    mutating func error(_ message: String, key: String, section: String?) {
+        diagnostics.append(.error(message, path: path, at: position(of: key, in: section)))
+    }
+
+    mutating func string(_ value: any TOMLValueConvertible, key: String, section: String? = nil) -> String? {
+        if let text = value.string { return text }
+        error("\(section.map { "[\($0)] " } ?? "")\(key) must be a string in quotes", key: key, section: section)
+        return nil
+    }
+
+    mutating func int(_ value: any TOMLValueConvertible, key: String, section: String, in range: ClosedRange<Int>) -> Int? {
+        guard let number = value.int else {
+            error("[\(section)] \(key) must be a whole number", key: key, section: section)
+            return nil
+        }
+        guard range.contains(number) else {
+            error("[\(section)] \(key) is \(number); it must be from \(range.lowerBound) to \(range.upperBound)", key: key, section: section)
+            return nil
+        }
+        return number
+    }
+
+    mutating func table(_ value: any TOMLValueConvertible, key: String) -> TOMLTable? {
+        if let table = value.table { return table }
+        error("\(key) must be a section, [\(key)]", key: key, section: nil)
+        return nil
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

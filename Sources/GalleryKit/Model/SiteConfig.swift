@@ -1,0 +1,49 @@
+/// The site's settings, from `gallery.toml` (every key optional).
+///
+/// Key names follow Hugo's `hugo.toml` where one exists (`title`, `base_url`, `language`).
+public struct SiteConfig: Sendable, Hashable {
+    /// The site's title, in the page `<title>` and heading.
+    public var title = "Albums"
+    /// A sentence about the site, for the `description` meta tag; empty for none.
+    public var description = ""
+    /// Where the site is published, e.g. `https://example.org/albums/`. Pages link relatively, so
+    /// the site works from any sub-path; the sitemap and canonical links use this.
+    public var baseURL = "/"
+    /// The language of the album text, for `<html lang>`.
+    public var language = "en"
+    /// The carousel's geometry and paging.
+    public var carousel = Carousel()
+    /// Where output goes.
+    public var build = Build()
+
+    /// Creates the default settings.
+    public init() {}
+
+    /// `[carousel]`: the scroller layout's constants and how many tiles each page carries.
+    public struct Carousel: Sendable, Hashable {
+        /// The layout constants (`padding`, `dimension`, `offset`).
+        public var metrics = ScrollerMetrics.seed
+        /// The album the index shows first: a 1-based number as `gallery list` shows it, or a
+        /// slug. Out-of-range numbers are clamped to the first or last album.
+        public var initialAlbum = InitialAlbum.number(1)
+        /// How many neighbours on each side an album page carries at their true positions.
+        public var window = 15
+        /// How many albums the index strip holds before the index is split into pages
+        /// (`page/2/`, `page/3/`…).
+        public var indexPageSize = 500
+    }
+
+    /// The album the index opens on.
+    public enum InitialAlbum: Sendable, Hashable {
+        /// A 1-based position.
+        case number(Int)
+        /// An album's slug.
+        case slug(String)
+    }
+
+    /// `[build]`: output settings.
+    public struct Build: Sendable, Hashable {
+        /// The output folder, relative to the site folder, unless `--output` says otherwise.
+        public var output = "public"
+    }
+}

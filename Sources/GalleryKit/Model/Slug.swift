@@ -1,0 +1,66 @@
+import Foundation
+
+/// Derives URL-safe ASCII slugs, the names of album pages under `albums/`.
+public enum Slug {
+    /// The longest slug derived from text; longer ones are cut at a word boundary.
+    public static let maximumLength = 80
+
+    /// A slug for text: lowercase ASCII letters and digits in words joined by `-`.
+    ///
+    /// Letters with diacritics lose them (`Björk` → `bjork`), `&` reads as `and`, and everything
+    /// else separates words. Text with no Latin letters or digits at all gives an empty string;
+    /// ``Catalogue`` then falls back to a hash-based slug.
+    public static func make(from text: String) -> String {
+        let folded = text.lowercased().folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var words: [String] = []
+        var word = ""
+        func endWord() {
+            if !word.isEmpty { words.append(word); word = "" }
+        }
+        for scalar in folded.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "0"..."9":
+                word.unicodeScalars.append(scalar)
+            case "'", "\u{2019}":
+                continue  // "It's" → "its", not "it-s"
+            case "&":
+                endWord(); words.append("and")
+            case "ß":
+                word += "ss"
+            case "æ", "Æ":
+                word += "ae"
+            case "ø", "Ø":
+                word += "o"
+            case "œ", "Œ":
+                word += "oe"
+            case "ł", "Ł":
+                word += "l"
+            case "đ", "Đ", "ð", "Ð":
+                word += "d"
+            case "þ", "Þ":
+                word += "th"
+            default:
+                endWord()
+            }
+        }
+        endWord()
+        var slug = ""
+        for next in words {
+            let candidate = slug.isEmpty ? next : slug + "-" + next
+            if candidate.count > maximumLength {
+                if slug.isEmpty { slug = String(next.prefix(maximumLength)) }
+                break
+            }
+            slug = candidate
+        }
+        return slug
+    }
+
+    /// Whether text is acceptable as a slug the owner wrote: lowercase ASCII letters, digits and
+    /// single dashes inside, at most ``maximumLength`` characters.
+    public static func isValid(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= maximumLength else { return false }
+        guard text.first != "-", text.last != "-", !text.contains("--") else { return false }
+        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+}

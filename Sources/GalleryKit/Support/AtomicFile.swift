@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so that a reader, or a crash, only ever sees the old bytes or the new ones.
+///
+/// The bytes go to a temporary file in the same folder, are flushed with `fsync`, and the file is
+/// renamed over the target; the folder is then synced so the rename itself survives a power cut.
+public enum AtomicFile {
+    /// An I/O failure, with the path and the system's reason.
+    public struct WriteError: Error, Sendable, CustomStringConvertible {
+        /// The file that could not be written.
+        public var path: String
+        /// The system's reason.
+        public var reason: String
+
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Replaces (or creates) the file at `url` with `data`, atomically.
+    ///
+    /// - Parameter sync: Whether to `fsync` the file and its folder. Archives always sync; bulk
+    ///   site output may skip it, since a killed build is simply run again.
+    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true) throws(WriteError) {
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: url.path, reason: systemError()) }
+        var failure: String?
+        let written = data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
+            ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) }
+        if !written { failure = systemError() }
+        if failure == nil, sync, fsync(descriptor) != 0 { failure = systemError() }
+        if close(descriptor) != 0, failure == nil { failure = systemError() }
+        if failure == nil, rename(temporary, url.path) != 0 { failure = systemError() }
+        if let failure {
+            unlink(temporary)
+            throw WriteError(path: url.path, reason: failure)
+        }
+        if sync { syncFolder(folder) }
+    }
+
+    /// Flushes a folder's entries (renames, new files) to disk.
+    public static func syncFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var pointer = buffer.baseAddress else { return true }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let count = Glibc.write(descriptor, pointer, remaining)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            pointer += count
+            remaining -= count
+        }
+        return true
+    }
+
+    static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}

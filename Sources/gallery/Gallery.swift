@@ -1,0 +1,10 @@
+import ArgumentParser
+import GalleryKit
+
+@main
+struct Gallery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "A static site generator for album galleries."
+    )
+}
