@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "gallery",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "gallery", targets: ["gallery"]),
         .library(name: "GalleryKit", targets: ["GalleryKit"]),

@@ -7,6 +7,8 @@ import PackagePlugin
 struct EmbedResources: BuildToolPlugin {
     /// Folders at the package root whose files travel inside the binary.
     static let folders = ["templates", "assets", "schemas", "content"]
+    /// Single files at the package root that travel too (the starter site's settings).
+    static let files = ["gallery.toml"]
 
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
         let root = context.package.directoryURL
@@ -19,6 +21,9 @@ struct EmbedResources: BuildToolPlugin {
                 let values = try url.resourceValues(forKeys: [.isRegularFileKey])
                 if values.isRegularFile == true { inputs.append(url) }
             }
+        }
+        for file in Self.files where fileManager.fileExists(atPath: root.appending(path: file).path) {
+            inputs.append(root.appending(path: file))
         }
         inputs.sort { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedResources.swift")

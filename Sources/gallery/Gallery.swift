@@ -5,6 +5,8 @@ import GalleryKit
 struct Gallery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
-        abstract: "A static site generator for album galleries."
+        abstract: "A static site generator for album galleries.",
+        version: GalleryVersion.current,
+        subcommands: [Build.self, Check.self, Init.self]
     )
 }

@@ -25,7 +25,7 @@ extension AlbumArchive {
         var decoder = ArchiveDecoder(path: path)
         let albums = decoder.decodeRoot(root)
         if decoder.diagnostics.containsErrors { throw ArchiveError(decoder.diagnostics) }
-        return (AlbumArchive(albums: albums), decoder.diagnostics)
+        return (AlbumArchive(albums: albums.map(\.album), positions: albums.map(\.position)), decoder.diagnostics)
     }
 }
 
@@ -38,7 +38,7 @@ private struct ArchiveDecoder {
         diagnostics.append(.error(message, path: path, at: position))
     }
 
-    mutating func decodeRoot(_ root: JSONNode) -> [Album] {
+    mutating func decodeRoot(_ root: JSONNode) -> [(album: Album, position: SourcePosition)] {
         guard case .object = root.value else {
             error("the archive must be an object {\"version\": 1, \"albums\": [...]}, not \(root.typeDescription)", at: root.position)
             return []
@@ -63,7 +63,7 @@ private struct ArchiveDecoder {
             error("\"albums\" must be an array of albums, not \(list.value.typeDescription)", at: list.value.position)
             return []
         }
-        var albums: [Album] = []
+        var albums: [(album: Album, position: SourcePosition)] = []
         albums.reserveCapacity(elements.count)
         var slugOwners: [String: (number: Int, position: SourcePosition)] = [:]
         for (offset, element) in elements.enumerated() {
@@ -75,7 +75,7 @@ private struct ArchiveDecoder {
                     slugOwners[slug] = (offset + 1, slugMember.value.position)
                 }
             }
-            albums.append(album)
+            albums.append((album, element.position))
         }
         return albums
     }

@@ -5,10 +5,14 @@ public struct AlbumArchive: Sendable, Hashable {
 
     /// The albums in order.
     public var albums: [Album]
+    /// Where each album's object starts in the file it was read from (empty for archives made in
+    /// code), so later steps can point at an album's line.
+    public var positions: [SourcePosition]
 
     /// Creates an archive of albums.
-    public init(albums: [Album]) {
+    public init(albums: [Album], positions: [SourcePosition] = []) {
         self.albums = albums
+        self.positions = positions
     }
 }
 

@@ -1,5 +1,3 @@
-import Crypto
-import Foundation
 
 /// The albums of a site in their order, each with its unique slug: what every later build step reads.
 public struct Catalogue: Sendable, Hashable {
@@ -11,6 +9,8 @@ public struct Catalogue: Sendable, Hashable {
         public var slug: String
         /// The position of the album in the archive, from 0.
         public var index: Int
+        /// Where the album's object starts in the archive file, when it was read from one.
+        public var position: SourcePosition?
     }
 
     /// The albums in archive order.
@@ -20,13 +20,13 @@ public struct Catalogue: Sendable, Hashable {
     ///
     /// Derived slugs never take an explicit one; a derived slug that repeats another gets `-2`,
     /// `-3`… in archive order, so adding an album at the end never renames an existing page.
-    public init(albums: [Album]) {
+    public init(albums: [Album], positions: [SourcePosition] = []) {
         var taken = Set(albums.compactMap(\.slug))
         var entries: [Entry] = []
         entries.reserveCapacity(albums.count)
         for (index, album) in albums.enumerated() {
             if let slug = album.slug {
-                entries.append(Entry(album: album, slug: slug, index: index))
+                entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
                 continue
             }
             let base = Self.derivedSlug(for: album)
@@ -37,7 +37,7 @@ public struct Catalogue: Sendable, Hashable {
                 suffix += 1
             }
             taken.insert(slug)
-            entries.append(Entry(album: album, slug: slug, index: index))
+            entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
         }
         self.entries = entries
     }
@@ -47,8 +47,7 @@ public struct Catalogue: Sendable, Hashable {
     public static func derivedSlug(for album: Album) -> String {
         let slug = Slug.make(from: album.artist + " " + album.title)
         if !slug.isEmpty { return slug }
-        let digest = SHA256.hash(data: Data((album.artist + "\u{0}" + album.title).utf8))
-        return "album-" + digest.prefix(5).map { String(format: "%02x", $0) }.joined()
+        return "album-" + String(ContentHash.of(album.artist + "\u{0}" + album.title).prefix(10))
     }
 
     /// The number of albums.

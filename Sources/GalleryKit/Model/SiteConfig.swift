@@ -47,3 +47,23 @@ public struct SiteConfig: Sendable, Hashable {
         public var output = "public"
     }
 }
+
+extension SiteConfig {
+    /// The path part of ``baseURL``, always starting and ending with `/`: `/` for
+    /// `https://example.org/`, `/albums/` for `https://example.org/albums/`.
+    public var basePath: String {
+        var path = baseURL
+        if let schemeEnd = path.range(of: "://") {
+            let afterHost = path[schemeEnd.upperBound...].firstIndex(of: "/") ?? path.endIndex
+            path = String(path[afterHost...])
+        }
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") { path += "/" }
+        return path
+    }
+
+    /// Whether ``baseURL`` is absolute (`https://…`), so canonical links and the sitemap can use it.
+    public var hasAbsoluteBaseURL: Bool {
+        baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")
+    }
+}

@@ -36,6 +36,25 @@ public enum Escape {
         return result
     }
 
+    /// Text with the characters XML 1.0 forbids replaced by U+FFFD and nothing else changed: for
+    /// values that a template engine escapes itself.
+    public static func xmlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isForbiddenInXML) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            result.append(isForbiddenInXML(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(result)
+    }
+
+    private static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
     /// A JSON string literal, quotes included.
     ///
     /// - Parameter htmlSafe: Also escape `<`, `>`, `&` and U+2028/U+2029, so the JSON can sit

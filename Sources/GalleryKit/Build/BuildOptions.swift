@@ -1,0 +1,18 @@
+import Foundation
+
+/// How to run a build: the choices a `gallery build` command line makes.
+public struct BuildOptions: Sendable {
+    /// The site folder.
+    public var site: SiteFolder
+    /// The output folder, overriding `[build] output`.
+    public var output: URL?
+    /// Whether any cover failure (any warning, in fact) fails the build.
+    public var strict = false
+
+    /// Options for building a site folder.
+    public init(site: SiteFolder, output: URL? = nil, strict: Bool = false) {
+        self.site = site
+        self.output = output
+        self.strict = strict
+    }
+}

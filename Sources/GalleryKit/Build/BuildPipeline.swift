@@ -1,0 +1,53 @@
+import Foundation
+
+/// Runs build steps in order, timing each, stopping at the first step that reports an error.
+public struct BuildPipeline: Sendable {
+    /// The steps.
+    public var steps: [BuildStep]
+
+    /// A pipeline of steps (by default the standard build).
+    public init(steps: [BuildStep] = BuildStep.standard) {
+        self.steps = steps
+    }
+
+    /// Runs the build.
+    ///
+    /// - Returns: The final state; `state.summary.succeeded` says whether the site was written.
+    ///   Diagnostics are in `state.diagnostics` and were also sent to the observer.
+    public func run(_ options: BuildOptions, observer: any BuildObserving = SilentObserver()) async -> BuildState {
+        var state = BuildState(options: options)
+        for (offset, step) in steps.enumerated() {
+            observer.receive(.stepStarted(index: offset + 1, count: steps.count, name: step.name))
+            let start = ContinuousClock.now
+            do {
+                try await step.body(&state, observer)
+            } catch let failure as BuildFailure {
+                state.report(.error(failure.reason, path: SiteFolder.display(options.site.root)), to: observer)
+            } catch {
+                state.report(.error("step '\(step.name)' failed: \(error)", path: SiteFolder.display(options.site.root)), to: observer)
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            state.summary.timings.append(.init(step: step.name, seconds: seconds))
+            observer.receive(.stepFinished(name: step.name, seconds: seconds))
+            if state.diagnostics.containsErrors {
+                state.summary.failedStep = step.name
+                state.staged?.discard()
+                state.staged = nil
+                break
+            }
+        }
+        state.summary.warnings = state.diagnostics.count { $0.severity == .warning }
+        state.summary.errors = state.diagnostics.count { $0.severity == .error }
+        state.summary.succeeded = state.summary.errors == 0
+        observer.receive(.finished(state.summary))
+        return state
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The values build steps hand to one another. Each step reads what earlier steps produced and
+/// adds its own; nothing else is shared.
+public struct BuildState: Sendable {
+    /// The options the build was started with.
+    public let options: BuildOptions
+    /// The settings from `gallery.toml`.
+    public var config = SiteConfig()
+    /// The albums (after `loadAlbums`).
+    public var catalogue = Catalogue(albums: [])
+    /// Each album's cover or why it has none (after `fetchCovers`).
+    public var covers: [Result<Cover, CoverFailure>] = []
+    /// Each album's tile images (after `makeThumbnails`).
+    public var images: [TileImage] = []
+    /// Files copied into the site as they are: assets, covers, thumbnails.
+    public var files: [OutputFile] = []
+    /// The stylesheet, script and placeholder (after `loadAlbums`).
+    public var assets: AssetBundle?
+    /// The templates (after `loadAlbums`).
+    public var templates: TemplateSet?
+    /// The pages and their paths (after `layout`).
+    public var plan: SitePlan?
+    /// Rendered, validated outputs waiting to be committed (after `render`).
+    public var staged: StagingArea?
+    /// Every finding so far.
+    public var diagnostics: [Diagnostic] = []
+    /// The counts and timings so far.
+    public var summary = BuildSummary()
+
+    /// A fresh state for a build.
+    public init(options: BuildOptions) {
+        self.options = options
+    }
+
+    /// The output folder: `--output`, else `[build] output` in the site folder.
+    public var outputFolder: URL {
+        options.site.output(configured: config.build.output, override: options.output)
+    }
+
+    /// Records a finding and tells observers.
+    mutating func report(_ diagnostic: Diagnostic, to observer: any BuildObserving) {
+        diagnostics.append(diagnostic)
+        observer.receive(.diagnostic(diagnostic))
+    }
+}
+
+/// A build that could not finish: the step it stopped in and why.
+public struct BuildFailure: Error, Sendable, CustomStringConvertible {
+    /// The step's name.
+    public var step: String
+    /// What happened (the diagnostics carry the details).
+    public var reason: String
+
+    /// Creates a failure.
+    public init(step: String, reason: String) {
+        self.step = step
+        self.reason = reason
+    }
+
+    public var description: String { "build failed in step '\(step)': \(reason)" }
+}

@@ -1,0 +1,34 @@
+/// The outcome of a build, for the closing line and the JSON summary.
+public struct BuildSummary: Sendable, Hashable, Codable {
+    /// The number of albums.
+    public var albums = 0
+    /// Pages and files written because they are new or changed.
+    public var written = 0
+    /// Outputs whose bytes were already in place.
+    public var unchanged = 0
+    /// Outputs of a previous build that no longer exist and were deleted.
+    public var removed = 0
+    /// Covers that could not be used (placeholder shown).
+    public var coversFailed = 0
+    /// Warnings.
+    public var warnings = 0
+    /// Errors.
+    public var errors = 0
+    /// Seconds per step, in order.
+    public var timings: [StepTiming] = []
+    /// Whether the site was written.
+    public var succeeded = false
+    /// The step the build stopped in, when it failed.
+    public var failedStep: String?
+
+    /// Creates an empty summary.
+    public init() {}
+
+    /// How long one step took.
+    public struct StepTiming: Sendable, Hashable, Codable {
+        /// The step's name.
+        public var step: String
+        /// Its duration in seconds.
+        public var seconds: Double
+    }
+}

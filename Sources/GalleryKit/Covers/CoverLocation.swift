@@ -1,0 +1,69 @@
+import Foundation
+
+/// Where an album's cover comes from, decided by its `cover_url`: the adapter the facade uses.
+public enum CoverLocation: Sendable, Hashable {
+    /// A file inside the site folder (a path relative to `content/`, or a `file://` URL).
+    case file(URL)
+    /// An `http` or `https` URL.
+    case remote(URL)
+
+    /// Why a `cover_url` cannot be used.
+    public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The reason, in words, with what to do.
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// Resolves a `cover_url` against a site folder, refusing what would leave it.
+    ///
+    /// - Relative paths are relative to `content/`; `..` may move within the site folder but not
+    ///   out of it, and symbolic links are followed before deciding.
+    /// - `file://` URLs must point inside the site folder.
+    /// - Absolute paths and other schemes are refused.
+    public static func resolve(_ coverURL: String, in site: SiteFolder) -> Result<CoverLocation, Refusal> {
+        let trimmed = coverURL.trimmingCharacters(in: .whitespaces)
+        if let scheme = scheme(of: trimmed) {
+            switch scheme {
+            case "http", "https":
+                guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
+                    return .failure(Refusal(reason: "'\(coverURL)' is not a valid URL"))
+                }
+                return .success(.remote(url))
+            case "file":
+                guard let url = URL(string: trimmed), url.isFileURL else {
+                    return .failure(Refusal(reason: "'\(coverURL)' is not a valid file URL"))
+                }
+                if let host = url.host, !host.isEmpty, host != "localhost" {
+                    return .failure(Refusal(reason: "file URLs must not name a host ('\(host)')"))
+                }
+                return inside(site, url)
+            default:
+                return .failure(Refusal(reason: "the scheme '\(scheme):' is not supported; use a path relative to content/, a file:// URL inside the site folder, or an http(s):// URL"))
+            }
+        }
+        if trimmed.hasPrefix("/") || trimmed.hasPrefix("~") {
+            return .failure(Refusal(reason: "absolute paths are refused ('\(coverURL)'); put the image under content/ and give its path relative to content/"))
+        }
+        let decoded = trimmed.removingPercentEncoding ?? trimmed
+        return inside(site, site.content.appending(path: decoded))
+    }
+
+    private static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let candidate = text[..<colon]
+        // A one-letter "scheme" is a Windows drive (C:\covers), which we treat as a path.
+        guard candidate.count > 1, let first = candidate.first, first.isLetter,
+              candidate.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    private static func inside(_ site: SiteFolder, _ url: URL) -> Result<CoverLocation, Refusal> {
+        let root = site.root.resolvingSymlinksInPath().standardizedFileURL.path
+        let target = url.standardizedFileURL.resolvingSymlinksInPath().standardizedFileURL.path
+        guard target == root || target.hasPrefix(root + "/") else {
+            return .failure(Refusal(reason: "the cover path leads outside the site folder (to \(target)); covers must live inside the site folder"))
+        }
+        return .success(.file(URL(fileURLWithPath: target)))
+    }
+}

@@ -1,0 +1,25 @@
+/// What a build publishes as it goes: the seed's notifications, for observers that draw progress
+/// or write logs. The build never prints; observers decide how events look.
+public enum BuildEvent: Sendable {
+    /// Step `index` (from 1) of `count` began.
+    case stepStarted(index: Int, count: Int, name: String)
+    /// A step ended after `seconds`.
+    case stepFinished(name: String, seconds: Double)
+    /// A finding: an archive problem, a cover failure, an invalid page.
+    case diagnostic(Diagnostic)
+    /// The build ended; the summary says how.
+    case finished(BuildSummary)
+}
+
+/// Receives build events. Implementations must be safe to call from any task.
+public protocol BuildObserving: Sendable {
+    /// Handles one event.
+    func receive(_ event: BuildEvent)
+}
+
+/// An observer that ignores everything, for callers that only want the result.
+public struct SilentObserver: BuildObserving {
+    /// Creates the observer.
+    public init() {}
+    public func receive(_ event: BuildEvent) {}
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The starter site `gallery init` writes: the shipped `content/` (the seed's five albums and
+/// their covers) and `gallery.toml`, as built into the binary.
+public enum StarterSite {
+    /// Why the starter site could not be written.
+    public struct Error: Swift.Error, Sendable {
+        /// What went wrong and what to do.
+        public var reason: String
+    }
+
+    /// Writes the starter site into `folder`, which must not exist or be empty.
+    ///
+    /// - Returns: The relative paths written.
+    @discardableResult
+    public static func write(into folder: URL) throws(Error) -> [String] {
+        let fileManager = FileManager.default
+        if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path), !existing.isEmpty {
+            throw Error(reason: "this folder already exists and is not empty; choose a new folder name")
+        }
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw Error(reason: "a file with this name already exists; choose a new folder name")
+        }
+        let paths = BuiltinResources.paths.filter { $0.hasPrefix("content/") || $0 == "gallery.toml" }
+        do {
+            for path in paths {
+                guard let data = BuiltinResources.data(at: path) else { continue }
+                let target = folder.appending(path: path)
+                try fileManager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try AtomicFile.write(data, to: target)
+            }
+            for empty in ["templates", "assets"] {
+                try fileManager.createDirectory(at: folder.appending(path: empty, directoryHint: .isDirectory), withIntermediateDirectories: true)
+            }
+        } catch {
+            throw Error(reason: "cannot write the starter site: \(error)")
+        }
+        return paths
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The site's static assets: the built-in stylesheet, script and placeholder, each overridable by
+/// a file of the same name in the site's `assets/` folder, plus any other files there.
+///
+/// The stylesheet, script and placeholder get content-hashed names (`gallery.3fa2b1c0de.css`), so
+/// browsers may cache them forever and a change is never served stale.
+public struct AssetBundle: Sendable {
+    /// The built-in assets that are fingerprinted.
+    static let fingerprinted: Set<String> = ["gallery.css", "gallery.js", "placeholder.svg"]
+
+    /// Every asset file to write, with its output path (`assets/…`).
+    public let files: [OutputFile]
+    /// The stylesheet and script paths.
+    public let paths: AssetPaths
+    /// The placeholder tile image's path.
+    public let placeholder: String
+
+    /// Gathers the built-in assets and the site's `assets/` folder (which may not exist).
+    public init(siteAssets folder: URL?) throws(ArchiveError) {
+        var sources: [String: Data] = [:]
+        for (name, path) in BuiltinResources.files(under: "assets") {
+            if let data = BuiltinResources.data(at: path) { sources[name] = data }
+        }
+        if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let base = folder.standardizedFileURL.path
+            for case let url as URL in walker {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+                do {
+                    sources[name] = try Data(contentsOf: url)
+                } catch {
+                    throw ArchiveError([.error("cannot read this asset: \(error.localizedDescription)", path: SiteFolder.display(url))])
+                }
+            }
+        }
+        var files: [OutputFile] = []
+        var renamed: [String: String] = [:]
+        for name in sources.keys.sorted() {
+            guard let data = sources[name] else { continue }
+            var output = "assets/" + name
+            if Self.fingerprinted.contains(name) {
+                let url = URL(fileURLWithPath: name)
+                output = "assets/" + url.deletingPathExtension().lastPathComponent + "." + ContentHash.short(data) + "." + url.pathExtension
+            }
+            renamed[name] = output
+            files.append(OutputFile(path: output, content: .bytes(Array(data))))
+        }
+        self.files = files
+        self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js")
+        self.placeholder = renamed["placeholder.svg"] ?? "assets/placeholder.svg"
+    }
+}

@@ -1,0 +1,138 @@
+/// Renders the site's pages from the plan, the tile images and the templates: the pure heart of
+/// the render step (no disk, no network), so it is tested without either.
+public struct SiteRenderer: Sendable {
+    /// What to render.
+    public let plan: SitePlan
+    /// How.
+    public let templates: TemplateSet
+    /// The settings.
+    public let config: SiteConfig
+    /// Each album's images, by position.
+    public let images: [TileImage]
+    /// The fingerprinted asset paths.
+    public let assets: AssetPaths
+
+    /// Creates a renderer; `images` must have one entry per album.
+    public init(plan: SitePlan, templates: TemplateSet, config: SiteConfig, images: [TileImage], assets: AssetPaths) {
+        precondition(images.count == plan.catalogue.count, "one tile image per album")
+        self.plan = plan
+        self.templates = templates
+        self.config = config
+        self.images = images
+        self.assets = assets
+    }
+
+    /// The template that renders a page.
+    public func templateName(for page: SitePlan.Page) -> String {
+        switch page {
+        case .index: "index"
+        case .album: "album"
+        case .notFound: "404"
+        }
+    }
+
+    /// Renders a page to XHTML text.
+    public func render(_ page: SitePlan.Page) -> String {
+        templates.render(templateName(for: page), context: context(for: page))
+    }
+
+    /// The template context for a page.
+    func context(for page: SitePlan.Page) -> PageContext {
+        let root = plan.root(of: page)
+        let entries = plan.catalogue.entries
+        var current = plan.initialIndex
+        var tileRange = 0..<0
+        var pager = PagerContext(number: 1, count: plan.indexPageCount)
+        var previous: LinkContext?
+        var next: LinkContext?
+        switch page {
+        case .index(let number):
+            current = plan.currentAlbum(onIndexPage: number)
+            tileRange = plan.albums(onIndexPage: number)
+            pager.number = number
+            if number > 1 { pager.previous = root + plan.url(of: .index(number: number - 1)) }
+            if number < plan.indexPageCount { pager.next = root + plan.url(of: .index(number: number + 1)) }
+        case .album(let index):
+            current = index
+            tileRange = plan.albums(aroundAlbum: index)
+            if index > 0 { previous = link(to: index - 1, root: root) }
+            if index + 1 < entries.count { next = link(to: index + 1, root: root) }
+        case .notFound:
+            break
+        }
+        let tiles = tileRange.map { tile($0, root: root, current: $0 == current) }
+        var album: AlbumContext?
+        if !entries.isEmpty {
+            let entry = entries[current]
+            album = AlbumContext(
+                title: Escape.xmlCharacters(entry.album.title),
+                artist: Escape.xmlCharacters(entry.album.artist),
+                genre: Escape.xmlCharacters(entry.album.genre),
+                year: entry.album.year,
+                slug: entry.slug,
+                number: current + 1,
+                image: images[current].large.map { root + $0 }
+            )
+        }
+        return PageContext(
+            site: SiteContext(
+                title: Escape.xmlCharacters(config.title),
+                description: Escape.xmlCharacters(config.description),
+                language: Escape.xmlCharacters(config.language),
+                count: entries.count
+            ),
+            root: root,
+            canonical: config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil,
+            assets: AssetsContext(css: assets.css, js: assets.js),
+            carousel: CarouselContext(layout: plan.layout, current: current, tiles: tiles),
+            album: album,
+            previous: previous,
+            next: next,
+            pager: pager
+        )
+    }
+
+    private func link(to index: Int, root: String) -> LinkContext {
+        let entry = plan.catalogue.entries[index]
+        return LinkContext(href: root + SitePlan.albumFolder(slug: entry.slug), title: Escape.xmlCharacters(entry.album.title))
+    }
+
+    private func tile(_ index: Int, root: String, current: Bool) -> TileContext {
+        let entry = plan.catalogue.entries[index]
+        let image = images[index]
+        let title = Escape.xmlCharacters(entry.album.title)
+        return TileContext(
+            index: index,
+            count: plan.catalogue.count,
+            frame: plan.layout.frame(at: index),
+            href: root + SitePlan.albumFolder(slug: entry.slug),
+            src: root + image.src,
+            srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
+            alt: "\(title) by \(Escape.xmlCharacters(entry.album.artist))",
+            title: title,
+            current: current
+        )
+    }
+
+    /// Prefixes each URL of a `srcset` (`a.webp 1x, b.webp 2x`) with the page's root.
+    static func prefixingSrcset(_ srcset: String, with root: String) -> String {
+        srcset.split(separator: ",").map { candidate in
+            let trimmed = candidate.drop { $0 == " " }
+            return root + trimmed
+        }.joined(separator: ", ")
+    }
+}
+
+/// The fingerprinted paths of the stylesheet and the script, relative to the output folder.
+public struct AssetPaths: Sendable, Hashable {
+    /// The stylesheet, e.g. `assets/gallery.3fa2b1c0de.css`.
+    public var css: String
+    /// The script, e.g. `assets/gallery.9e8d7c6b5a.js`.
+    public var js: String
+
+    /// Creates asset paths.
+    public init(css: String, js: String) {
+        self.css = css
+        self.js = js
+    }
+}

@@ -1,0 +1,13 @@
+/// `sitemap.xml` in the sitemaps.org format: the index pages and every album page.
+public enum Sitemap {
+    /// Renders the sitemap. Locations are the base URL followed by each page's URL; with the
+    /// default base URL `/` they are root-relative, as Hugo writes them.
+    public static func render(plan: SitePlan, baseURL: String) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for page in plan.pages where page != .notFound {
+            xml += "<url><loc>\(Escape.xml(baseURL + plan.url(of: page)))</loc></url>\n"
+        }
+        xml += "</urlset>\n"
+        return xml
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Mustache
+
+/// The Mustache templates a build renders with: the built-in ones, each overridable by a file of
+/// the same name in the site's `templates/` folder.
+///
+/// Names drop the `.mustache` extension and keep subfolders: `templates/partials/tile.mustache`
+/// is `partials/tile`, used as `{{>partials/tile}}`.
+public struct TemplateSet: Sendable {
+    /// Where a template's text came from, for diagnostics.
+    public enum Origin: Sendable, Hashable {
+        /// Built into gallery.
+        case builtin
+        /// A file in the site's `templates/` folder, with its path as the user would type it.
+        case site(path: String)
+    }
+
+    /// One template's source.
+    public struct Source: Sendable, Hashable {
+        /// The Mustache text.
+        public var text: String
+        /// Where it came from.
+        public var origin: Origin
+
+        /// How a diagnostic names the file: its path, or `(built-in) templates/NAME.mustache`.
+        public func displayPath(name: String) -> String {
+            switch origin {
+            case .builtin: "(built-in) templates/\(name).mustache"
+            case .site(let path): path
+            }
+        }
+    }
+
+    /// The templates every build needs: one per page kind.
+    public static let pageTemplates = ["index", "album", "404"]
+
+    /// The sources by name.
+    public let sources: [String: Source]
+    /// The parsed templates, ready to render.
+    let library: MustacheLibrary
+
+    /// Loads the built-in templates and the overrides in `folder` (which may not exist).
+    ///
+    /// - Parameter displayFolder: How diagnostics name the folder, e.g. `templates`.
+    /// - Throws: ``ArchiveError`` with one diagnostic per template that does not parse.
+    public static func load(overridesIn folder: URL?, displayFolder: String = "templates") throws(ArchiveError) -> TemplateSet {
+        var sources: [String: Source] = [:]
+        for (name, path) in BuiltinResources.files(under: "templates") where name.hasSuffix(".mustache") {
+            if let text = BuiltinResources.text(at: path) {
+                sources[String(name.dropLast(".mustache".count))] = Source(text: text, origin: .builtin)
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let base = folder.standardizedFileURL.path
+            for case let url as URL in walker where url.pathExtension == "mustache" {
+                let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+                let display = displayFolder + "/" + relative
+                guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
+                    diagnostics.append(.error("cannot read this template as UTF-8 text", path: display))
+                    continue
+                }
+                sources[String(relative.dropLast(".mustache".count))] = Source(text: text, origin: .site(path: display))
+            }
+        }
+        return try TemplateSet(sources: sources, diagnostics: diagnostics)
+    }
+
+    /// Parses sources into a template set.
+    ///
+    /// - Throws: ``ArchiveError`` naming every template that does not parse, with line and column,
+    ///   and any page template that is missing.
+    public init(sources: [String: Source], diagnostics: [Diagnostic] = []) throws(ArchiveError) {
+        var diagnostics = diagnostics
+        var library = MustacheLibrary()
+        for name in sources.keys.sorted() {
+            guard let source = sources[name] else { continue }
+            do {
+                try library.register(MustacheTemplate(string: source.text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                diagnostics.append(.error(
+                    "template '\(name)' does not parse: \(Self.describe(error.error))",
+                    path: source.displayPath(name: name),
+                    at: SourcePosition(line: error.context.lineNumber, column: error.context.columnNumber)
+                ))
+            } catch {
+                diagnostics.append(.error("template '\(name)' does not parse: \(error)", path: source.displayPath(name: name)))
+            }
+        }
+        for name in Self.pageTemplates where sources[name] == nil {
+            diagnostics.append(.error("there is no template '\(name)'; gallery needs one for its pages", path: "templates/\(name).mustache"))
+        }
+        if diagnostics.containsErrors { throw ArchiveError(diagnostics) }
+        self.sources = sources
+        self.library = library
+    }
+
+    /// Renders the template `name` with a context; empty if there is no such template.
+    public func render(_ name: String, context: Any) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    /// A content hash of every template's text, for incremental builds: a change to any template
+    /// changes every page.
+    public var fingerprint: String {
+        ContentHash.of(sources.keys.sorted().map { "\($0)\u{0}\(sources[$0]?.text ?? "")" }.joined(separator: "\u{1}"))
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
+        switch error {
+        case .sectionCloseNameIncorrect: return "a section is closed with the wrong name ({{/name}} must match its {{#name}})"
+        case .unfinishedName: return "a tag is not finished (missing '}}'?)"
+        case .expectedSectionEnd: return "a section is never closed (add its {{/name}})"
+        case .invalidSetDelimiter: return "a set-delimiter tag is malformed"
+        case .transformAppliedToInheritanceSection: return "a transform is applied to an inheritance section"
+        case .illegalTokenInsideInheritSection: return "only block overrides ({{$name}}…{{/name}}) may stand inside {{<parent}}"
+        case .textInsideInheritSection: return "text inside {{<parent}} must be inside a block override"
+        case .invalidConfigVariableSyntax: return "a pragma tag is malformed"
+        case .unrecognisedConfigVariable: return "an unknown pragma"
+        }
+    }
+}

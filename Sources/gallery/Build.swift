@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `gallery build`: the site folder to a validated site in `public/`.
+struct Build: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site into public/ (or --output), validating every page before it is written."
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("Write the site here instead of [build] output (default public/).", valueName: "DIR"))
+    var output: String?
+
+    @Flag(name: .long, help: "Fail the build on any warning, such as a cover that cannot be had.")
+    var strict = false
+
+    @Flag(name: [.short, .long], help: "Print only warnings and errors.")
+    var quiet = false
+
+    @Flag(name: [.short, .long], help: "Also print how long each step took.")
+    var verbose = false
+
+    func run() async throws {
+        let options = BuildOptions(
+            site: siteOptions.folder,
+            output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            strict: strict
+        )
+        let state = await BuildPipeline().run(options, observer: ConsoleReporter(quiet: quiet, verbose: verbose))
+        if !state.summary.succeeded { throw ExitCode.failure }
+    }
+}

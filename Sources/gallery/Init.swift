@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `gallery init DIR`: a new site folder holding the starter albums.
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a new site folder with the five starter albums, their covers and a gallery.toml."
+    )
+
+    @Argument(help: ArgumentHelp("The folder to create (it must not exist, or be empty).", valueName: "DIR"))
+    var directory: String
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        do throws(StarterSite.Error) {
+            let written = try StarterSite.write(into: folder)
+            print("Created \(SiteFolder.display(folder)) with \(written.count) files. Next: cd \(directory) && gallery build")
+        } catch {
+            Diagnostic.print([.error(error.reason, path: SiteFolder.display(folder))])
+            throw ExitCode.failure
+        }
+    }
+}
