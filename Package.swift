@@ -32,7 +32,6 @@ let package = Package(
             name: "GalleryKit",
             dependencies: [
                 "CLibXML2",
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -58,6 +57,8 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                // The reference implementation our own Mustache engine is compared against.
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: swiftSettings
         ),

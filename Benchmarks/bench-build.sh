@@ -63,6 +63,12 @@ case "$bench_dir" in
 esac
 
 mkdir -p "$bench_dir" "$here/results"
+if ((!hugo_only)); then
+    # Time a snapshot: a rebuild of .build/release during the run must not change what is measured.
+    cp "$gallery_bin" "$bench_dir/gallery-under-test"
+    gallery_source=$gallery_bin
+    gallery_bin="$bench_dir/gallery-under-test"
+fi
 stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 result_json="$here/results/build-$stamp.json"
 export HUGO_CACHEDIR="$bench_dir/hugo-cache"
@@ -108,5 +114,5 @@ for n in "${sizes[@]}"; do
 done
 
 python3 "$here/build-report.py" --output "$result_json" --runs "$runs" --hugo-bin "$hugo_bin" \
-    --gallery-bin "$gallery_bin" --repo "$root" $( ((hugo_only)) && echo --hugo-only ) -- "${records[@]}"
+    --gallery-bin "${gallery_source:-$gallery_bin}" --gallery-snapshot "$gallery_bin" --repo "$root" $( ((hugo_only)) && echo --hugo-only ) -- "${records[@]}"
 echo "results: $result_json" >&2

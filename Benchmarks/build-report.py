@@ -9,6 +9,7 @@ output, appended once per run) and the outputs public-gallery/ and public-hugo/.
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import platform
@@ -78,6 +79,14 @@ def command_output(args, cwd=None):
         return None
 
 
+def sha256_of(path):
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
 def ratio(numerator, denominator):
     return round(numerator / denominator, 3) if numerator and denominator else None
 
@@ -92,6 +101,7 @@ def main():
     parser.add_argument("--runs", type=int, required=True)
     parser.add_argument("--hugo-bin", default="hugo")
     parser.add_argument("--gallery-bin", required=True)
+    parser.add_argument("--gallery-snapshot", help="the copy of the gallery binary that was timed")
     parser.add_argument("--repo", required=True)
     parser.add_argument("--hugo-only", action="store_true")
     parser.add_argument("records", nargs="+", help="N GEN_S DIR triples")
@@ -149,6 +159,7 @@ def main():
         "versions": {
             "hugo": command_output([args.hugo_bin, "version"]),
             "gallery_bin": None if args.hugo_only else args.gallery_bin,
+            "gallery_sha256": None if args.hugo_only else sha256_of(args.gallery_snapshot or args.gallery_bin),
             "gallery_commit": command_output(["git", "rev-parse", "--short", "HEAD"], cwd=args.repo),
             "gallery_dirty": bool(command_output(["git", "status", "--porcelain"], cwd=args.repo)),
             "python": platform.python_version(),

@@ -21,6 +21,8 @@ public struct BuildState: Sendable {
     public var templates: TemplateSet?
     /// The pages and their paths (after `layout`).
     public var plan: SitePlan?
+    /// The page renderer (after `render`), kept so validation can trace a faulty page.
+    public var renderer: SiteRenderer?
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
     /// Every finding so far.

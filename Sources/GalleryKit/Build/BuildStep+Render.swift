@@ -8,13 +8,14 @@ extension BuildStep {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
         }
         let renderer = SiteRenderer(plan: plan, templates: templates, config: state.config, images: state.images, assets: assets.paths)
+        state.renderer = renderer
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
         let pages = plan.pages
         _ = try await Parallel.mapChunks(count: pages.count) { range in
             for index in range {
                 let page = pages[index]
-                try staging.stage(renderer.render(page).utf8, as: plan.path(of: page))
+                try staging.stage(renderer.render(page), as: plan.path(of: page))
             }
         }
         try staging.stage(CarouselSVG.render(plan: plan, images: state.images, title: state.config.title).utf8, as: "carousel.svg")
@@ -26,12 +27,11 @@ extension BuildStep {
     /// ids, `alt` text, tile sizes, links that resolve). Any error stops the build here, so
     /// nothing broken is written.
     public static let validate = BuildStep(name: "validate") { state, observer in
-        guard let staging = state.staged, let plan = state.plan, let templates = state.templates else { return }
+        guard let staging = state.staged, let plan = state.plan, let templates = state.templates, let renderer = state.renderer else { return }
         let outputPaths = Set(staging.paths).union(state.files.map(\.path))
         let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
         let pages = plan.pages
         let outputFolder = SiteFolder.display(state.outputFolder)
-        let attribution = TemplateAttribution(templates: templates)
         let findings = try await Parallel.mapChunks(count: pages.count) { range in
             var findings: [Diagnostic] = []
             for index in range {
@@ -41,10 +41,10 @@ extension BuildStep {
                 let bytes = Array(try Data(contentsOf: file))
                 let diagnostics = validator.validateXHTML(bytes, path: path)
                 guard !diagnostics.isEmpty else { continue }
-                for diagnostic in diagnostics {
-                    var attributed = attribution.attribute(diagnostic, in: bytes)
-                    attributed.path = outputFolder + "/" + path
-                    findings.append(attributed)
+                let (output, trace) = renderer.renderTraced(page)
+                for var diagnostic in TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates) {
+                    diagnostic.path = outputFolder + "/" + path
+                    findings.append(diagnostic)
                 }
             }
             return findings

@@ -29,7 +29,7 @@ public final class StagingArea: Sendable {
             entries.names[path] = name
             return name
         }
-        try AtomicFile.write(bytes, to: folder.appending(path: name), sync: false)
+        try AtomicFile.writeInPlace(bytes, to: folder.appending(path: name).path)
     }
 
     /// The output paths staged so far.

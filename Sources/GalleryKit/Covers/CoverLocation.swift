@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where an album's cover comes from, decided by its `cover_url`: the adapter the facade uses.
 public enum CoverLocation: Sendable, Hashable {
     /// A file inside the site folder (a path relative to `content/`, or a `file://` URL).
@@ -16,11 +20,33 @@ public enum CoverLocation: Sendable, Hashable {
 
     /// Resolves a `cover_url` against a site folder, refusing what would leave it.
     ///
+    /// Prefer ``CoverLocator`` for many covers: it resolves the site folder's real path once.
+    ///
     /// - Relative paths are relative to `content/`; `..` may move within the site folder but not
     ///   out of it, and symbolic links are followed before deciding.
     /// - `file://` URLs must point inside the site folder.
     /// - Absolute paths and other schemes are refused.
     public static func resolve(_ coverURL: String, in site: SiteFolder) -> Result<CoverLocation, Refusal> {
+        CoverLocator(site: site).locate(coverURL)
+    }
+}
+
+/// Resolves `cover_url`s against one site folder; see ``CoverLocation/resolve(_:in:)``.
+public struct CoverLocator: Sendable {
+    /// The site folder.
+    public let site: SiteFolder
+    /// The site folder's real path (symbolic links resolved).
+    let root: String
+
+    /// A locator for a site folder.
+    public init(site: SiteFolder) {
+        self.site = site
+        self.root = Self.realPath(site.root.path) ?? site.root.path
+    }
+
+    /// Where a `cover_url` points, or why it is refused.
+    public func locate(_ coverURL: String) -> Result<CoverLocation, CoverLocation.Refusal> {
+        typealias Refusal = CoverLocation.Refusal
         let trimmed = coverURL.trimmingCharacters(in: .whitespaces)
         if let scheme = scheme(of: trimmed) {
             switch scheme {
@@ -36,7 +62,7 @@ public enum CoverLocation: Sendable, Hashable {
                 if let host = url.host, !host.isEmpty, host != "localhost" {
                     return .failure(Refusal(reason: "file URLs must not name a host ('\(host)')"))
                 }
-                return inside(site, url)
+                return inside(url)
             default:
                 return .failure(Refusal(reason: "the scheme '\(scheme):' is not supported; use a path relative to content/, a file:// URL inside the site folder, or an http(s):// URL"))
             }
@@ -45,10 +71,10 @@ public enum CoverLocation: Sendable, Hashable {
             return .failure(Refusal(reason: "absolute paths are refused ('\(coverURL)'); put the image under content/ and give its path relative to content/"))
         }
         let decoded = trimmed.removingPercentEncoding ?? trimmed
-        return inside(site, site.content.appending(path: decoded))
+        return inside(site.content.appending(path: decoded))
     }
 
-    private static func scheme(of text: String) -> String? {
+    private func scheme(of text: String) -> String? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let candidate = text[..<colon]
         // A one-letter "scheme" is a Windows drive (C:\covers), which we treat as a path.
@@ -58,12 +84,23 @@ public enum CoverLocation: Sendable, Hashable {
         return candidate.lowercased()
     }
 
-    private static func inside(_ site: SiteFolder, _ url: URL) -> Result<CoverLocation, Refusal> {
-        let root = site.root.resolvingSymlinksInPath().standardizedFileURL.path
-        let target = url.standardizedFileURL.resolvingSymlinksInPath().standardizedFileURL.path
+    private func inside(_ url: URL) -> Result<CoverLocation, CoverLocation.Refusal> {
+        let path = url.standardizedFileURL.path
+        // A missing file has no real path; resolve its folder and keep the name, so the caller
+        // can say "no such file" about a path that is known to stay inside.
+        let target = Self.realPath(path)
+            ?? Self.realPath(url.deletingLastPathComponent().path).map { $0 + "/" + url.lastPathComponent }
+            ?? path
         guard target == root || target.hasPrefix(root + "/") else {
-            return .failure(Refusal(reason: "the cover path leads outside the site folder (to \(target)); covers must live inside the site folder"))
+            return .failure(CoverLocation.Refusal(reason: "the cover path leads outside the site folder (to \(target)); covers must live inside the site folder"))
         }
         return .success(.file(URL(fileURLWithPath: target)))
+    }
+
+    /// The path with every symbolic link and `..` resolved, or `nil` if it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -10,11 +10,14 @@ public struct Library: Sendable {
     public let site: SiteFolder
     /// The archive.
     public let store: ArchiveStore
+    /// Resolves local cover paths.
+    let locator: CoverLocator
 
     /// A library for a site folder.
     public init(site: SiteFolder) {
         self.site = site
         self.store = ArchiveStore(site: site)
+        self.locator = CoverLocator(site: site)
     }
 
     /// The albums with their slugs.
@@ -28,7 +31,7 @@ public struct Library: Sendable {
 
     /// The cover of an album.
     public func cover(for album: Album) async -> Result<Cover, CoverFailure> {
-        switch CoverLocation.resolve(album.coverURL, in: site) {
+        switch locator.locate(album.coverURL) {
         case .failure(let refusal):
             return .failure(CoverFailure(url: album.coverURL, reason: refusal.reason))
         case .success(.file(let url)):

@@ -11,6 +11,10 @@ public struct SiteRenderer: Sendable {
     public let images: [TileImage]
     /// The fingerprinted asset paths.
     public let assets: AssetPaths
+    /// Every album's tile as seen from the top folder (`./`) and from two folders down
+    /// (`../../`), built once: pages differ only in which tiles they show and which is current.
+    private let topTiles: [TileContext]
+    private let nestedTiles: [TileContext]
 
     /// Creates a renderer; `images` must have one entry per album.
     public init(plan: SitePlan, templates: TemplateSet, config: SiteConfig, images: [TileImage], assets: AssetPaths) {
@@ -20,6 +24,9 @@ public struct SiteRenderer: Sendable {
         self.config = config
         self.images = images
         self.assets = assets
+        let indices = plan.catalogue.entries.indices
+        topTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "./") }
+        nestedTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "../../") }
     }
 
     /// The template that renders a page.
@@ -31,9 +38,14 @@ public struct SiteRenderer: Sendable {
         }
     }
 
-    /// Renders a page to XHTML text.
-    public func render(_ page: SitePlan.Page) -> String {
-        templates.render(templateName(for: page), context: context(for: page))
+    /// Renders a page to XHTML, as UTF-8 bytes.
+    public func render(_ page: SitePlan.Page) -> [UInt8] {
+        templates.render(templateName(for: page), context: .object(context(for: page)))
+    }
+
+    /// Renders a page with a trace of which template line wrote each run of output.
+    func renderTraced(_ page: SitePlan.Page) -> (output: [UInt8], trace: [MustacheRenderer.TraceEntry]) {
+        templates.renderTraced(templateName(for: page), context: .object(context(for: page)))
     }
 
     /// The template context for a page.
@@ -60,7 +72,12 @@ public struct SiteRenderer: Sendable {
         case .notFound:
             break
         }
-        let tiles = tileRange.map { tile($0, root: root, current: $0 == current) }
+        let cached = root == "./" ? topTiles : root == "../../" ? nestedTiles : []
+        let tiles: [TemplateValue] = tileRange.map { index in
+            var tile = cached.isEmpty ? Self.tile(index, plan: plan, images: images, root: root) : cached[index]
+            tile.current = index == current
+            return .object(tile)
+        }
         var album: AlbumContext?
         if !entries.isEmpty {
             let entry = entries[current]
@@ -84,7 +101,7 @@ public struct SiteRenderer: Sendable {
             root: root,
             canonical: config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil,
             assets: AssetsContext(css: assets.css, js: assets.js),
-            carousel: CarouselContext(layout: plan.layout, current: current, tiles: tiles),
+            carousel: CarouselContext(layout: plan.layout, current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
             album: album,
             previous: previous,
             next: next,
@@ -97,7 +114,7 @@ public struct SiteRenderer: Sendable {
         return LinkContext(href: root + SitePlan.albumFolder(slug: entry.slug), title: Escape.xmlCharacters(entry.album.title))
     }
 
-    private func tile(_ index: Int, root: String, current: Bool) -> TileContext {
+    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], root: String) -> TileContext {
         let entry = plan.catalogue.entries[index]
         let image = images[index]
         let title = Escape.xmlCharacters(entry.album.title)
@@ -110,7 +127,7 @@ public struct SiteRenderer: Sendable {
             srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
             alt: "\(title) by \(Escape.xmlCharacters(entry.album.artist))",
             title: title,
-            current: current
+            current: false
         )
     }
 

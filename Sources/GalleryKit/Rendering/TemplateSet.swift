@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// The Mustache templates a build renders with: the built-in ones, each overridable by a file of
 /// the same name in the site's `templates/` folder.
@@ -37,7 +36,7 @@ public struct TemplateSet: Sendable {
     /// The sources by name.
     public let sources: [String: Source]
     /// The parsed templates, ready to render.
-    let library: MustacheLibrary
+    let compiled: [String: CompiledTemplate]
 
     /// Loads the built-in templates and the overrides in `folder` (which may not exist).
     ///
@@ -72,19 +71,18 @@ public struct TemplateSet: Sendable {
     ///   and any page template that is missing.
     public init(sources: [String: Source], diagnostics: [Diagnostic] = []) throws(ArchiveError) {
         var diagnostics = diagnostics
-        var library = MustacheLibrary()
+        var compiled: [String: CompiledTemplate] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
             do {
-                try library.register(MustacheTemplate(string: source.text), named: name)
-            } catch let error as MustacheTemplate.ParserError {
-                diagnostics.append(.error(
-                    "template '\(name)' does not parse: \(Self.describe(error.error))",
-                    path: source.displayPath(name: name),
-                    at: SourcePosition(line: error.context.lineNumber, column: error.context.columnNumber)
-                ))
+                compiled[name] = try CompiledTemplate(name: name, text: source.text)
             } catch {
-                diagnostics.append(.error("template '\(name)' does not parse: \(error)", path: source.displayPath(name: name)))
+                diagnostics.append(.error(
+                    "template '\(name)' does not parse: \(error.message)",
+                    path: source.displayPath(name: name),
+                    at: error.position,
+                    template: name
+                ))
             }
         }
         for name in Self.pageTemplates where sources[name] == nil {
@@ -92,32 +90,28 @@ public struct TemplateSet: Sendable {
         }
         if diagnostics.containsErrors { throw ArchiveError(diagnostics) }
         self.sources = sources
-        self.library = library
+        self.compiled = compiled
     }
 
-    /// Renders the template `name` with a context; empty if there is no such template.
-    public func render(_ name: String, context: Any) -> String {
-        library.render(context, withTemplate: name) ?? ""
+    /// Renders the template `name` with a context into UTF-8 bytes; empty if there is no such
+    /// template.
+    public func render(_ name: String, context: TemplateValue) -> [UInt8] {
+        var renderer = MustacheRenderer(templates: compiled)
+        renderer.render(name, context: context)
+        return renderer.output
+    }
+
+    /// Renders like ``render(_:context:)`` and also returns which template line produced each
+    /// run of output, for naming the template behind a faulty line of a page.
+    func renderTraced(_ name: String, context: TemplateValue) -> (output: [UInt8], trace: [MustacheRenderer.TraceEntry]) {
+        var renderer = MustacheRenderer(templates: compiled, tracing: true)
+        renderer.render(name, context: context)
+        return (renderer.output, renderer.trace ?? [])
     }
 
     /// A content hash of every template's text, for incremental builds: a change to any template
     /// changes every page.
     public var fingerprint: String {
         ContentHash.of(sources.keys.sorted().map { "\($0)\u{0}\(sources[$0]?.text ?? "")" }.joined(separator: "\u{1}"))
-    }
-
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
-        switch error {
-        case .sectionCloseNameIncorrect: return "a section is closed with the wrong name ({{/name}} must match its {{#name}})"
-        case .unfinishedName: return "a tag is not finished (missing '}}'?)"
-        case .expectedSectionEnd: return "a section is never closed (add its {{/name}})"
-        case .invalidSetDelimiter: return "a set-delimiter tag is malformed"
-        case .transformAppliedToInheritanceSection: return "a transform is applied to an inheritance section"
-        case .illegalTokenInsideInheritSection: return "only block overrides ({{$name}}…{{/name}}) may stand inside {{<parent}}"
-        case .textInsideInheritSection: return "text inside {{<parent}} must be inside a block override"
-        case .invalidConfigVariableSyntax: return "a pragma tag is malformed"
-        case .unrecognisedConfigVariable: return "an unknown pragma"
-        }
     }
 }

@@ -46,6 +46,18 @@ public enum AtomicFile {
         if sync { syncFolder(folder) }
     }
 
+    /// Writes bytes straight into a new or truncated file, for files no reader sees until they
+    /// are renamed into place (the staging folder).
+    public static func writeInPlace(_ data: some Collection<UInt8>, to path: String) throws(WriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
+        let written = data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
+            ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) }
+        let failure = written ? nil : systemError()
+        if close(descriptor) != 0, failure == nil { throw WriteError(path: path, reason: systemError()) }
+        if let failure { throw WriteError(path: path, reason: failure) }
+    }
+
     /// Flushes a folder's entries (renames, new files) to disk.
     public static func syncFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
