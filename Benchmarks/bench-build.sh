@@ -11,7 +11,9 @@
 #
 # Each round runs both builds once through hyperfine, in alternating order (gallery first in odd
 # rounds, hugo first in even ones), after deleting both outputs and caches; each build runs under
-# /usr/bin/time -v for its peak RSS. One untimed warm-up build of each comes first. Prints a table
+# /usr/bin/time -v for its peak RSS. One untimed warm-up build of each comes first. The gallery
+# binary is copied into BENCH_DIR first, so a rebuild during the run does not change what is
+# timed. Afterwards compare-outputs.py checks that both outputs are the same site. Prints a table
 # of medians and writes Benchmarks/results/build-<date>.json. Quote the ratios: the machine is
 # shared, so absolute times move from run to run.
 set -euo pipefail
@@ -27,7 +29,7 @@ while (($#)); do
         --runs) runs=${2:?--runs needs a number}; shift 2 ;;
         --runs=*) runs=${1#--runs=}; shift ;;
         --hugo-only) hugo_only=1; shift ;;
-        -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         -*) echo "bench-build.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
         *) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "bench-build.sh: N must be a positive whole number, not '$1'" >&2; exit 2; }
            sizes+=("$1"); shift ;;

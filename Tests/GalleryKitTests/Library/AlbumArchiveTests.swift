@@ -1,0 +1,133 @@
+import Testing
+
+@testable import GalleryKit
+
+@Suite struct AlbumArchiveTests {
+    func decode(_ text: String) throws(ArchiveError) -> (archive: AlbumArchive, warnings: [Diagnostic]) {
+        try AlbumArchive.decode(Array(text.utf8), path: "content/albums.json")
+    }
+
+    func errors(_ text: String) -> [String] {
+        do {
+            _ = try decode(text)
+            return []
+        } catch {
+            return error.diagnostics.filter { $0.severity == .error }.map(\.description)
+        }
+    }
+
+    @Test func decodesTheSeedAlbums() throws {
+        let (archive, warnings) = try decode("""
+        {"version": 1, "albums": [
+          {"title": "Best of Bowie", "artist": "David Bowie", "genre": "Pop", "year": 1992, "cover_url": "covers/a.svg"},
+          {"title": "It's My Life", "artist": "No Doubt", "genre": "Pop", "year": 2003, "cover_url": "https://example.org/b.jpg", "slug": "life"}
+        ]}
+        """)
+        #expect(warnings.isEmpty)
+        #expect(archive.albums == [
+            Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1992, coverURL: "covers/a.svg"),
+            Album(title: "It's My Life", artist: "No Doubt", genre: "Pop", year: 2003, coverURL: "https://example.org/b.jpg", slug: "life"),
+        ])
+        #expect(archive.positions == [SourcePosition(line: 2, column: 3), SourcePosition(line: 3, column: 3)])
+    }
+
+    @Test func malformedJSONNamesLineAndColumn() {
+        #expect(errors("{\"version\": 1,\n  \"albums\": [\n    {\"title\": \"A\",}\n  ]\n}") == [
+            "content/albums.json:3:19: error: malformed JSON: a key was expected before '}' (a trailing comma?)",
+        ])
+        #expect(errors("{\"version\": 1, \"albums\": [") == [
+            "content/albums.json:1:27: error: malformed JSON: unexpected end of file; a value was expected",
+        ])
+        #expect(errors("{'version': 1}").first?.contains("1:2: error: malformed JSON: an object key in double quotes was expected") == true)
+    }
+
+    @Test func missingAndEmptyFieldsNameTheAlbum() {
+        let found = errors("""
+        {"version": 1, "albums": [
+          {"title": "Fine", "artist": "A", "genre": "Pop", "year": 1999, "cover_url": "c.png"},
+          {"title": "No Artist", "genre": "Pop", "year": 1999, "cover_url": "c.png"},
+          {"title": "Blank", "artist": "  ", "genre": "Pop", "year": 1999, "cover_url": "c.png"}
+        ]}
+        """)
+        #expect(found == [
+            "content/albums.json:3:3: error: album 2 (\"No Artist\") has no \"artist\"; add \"artist\": \"…\"",
+            "content/albums.json:4:32: error: album 3 (\"Blank\") has an empty \"artist\"; fill it in",
+        ])
+    }
+
+    @Test func wrongTypesAndYearsThatAreNotYears() {
+        let found = errors("""
+        {"version": 1, "albums": [
+          {"title": 7, "artist": "A", "genre": "Pop", "year": 1999, "cover_url": "c.png"},
+          {"title": "B", "artist": "A", "genre": "Pop", "year": "1999", "cover_url": "c.png"},
+          {"title": "C", "artist": "A", "genre": "Pop", "year": 1999.5, "cover_url": "c.png"},
+          {"title": "D", "artist": "A", "genre": "Pop", "year": 99, "cover_url": "c.png"},
+          "not an album"
+        ]}
+        """)
+        #expect(found == [
+            "content/albums.json:2:13: error: album 1: \"title\" must be a string, not a number",
+            "content/albums.json:3:57: error: album 2 (\"B\"): \"year\" must be a number, not a string; write 1999 without quotes",
+            "content/albums.json:4:57: error: album 3 (\"C\") has the year 1999.5, which is not a year; write a whole number from 1000 to 9999",
+            "content/albums.json:5:57: error: album 4 (\"D\") has the year 99, which is not a year; write a whole number from 1000 to 9999",
+            "content/albums.json:6:3: error: album 5 must be an object with title, artist, genre, year and cover_url, not a string",
+        ])
+    }
+
+    @Test func duplicateSlugsAreErrorsNamingBothAlbums() {
+        let found = errors("""
+        {"version": 1, "albums": [
+          {"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "same"},
+          {"title": "B", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "same"},
+          {"title": "C", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "Not OK"}
+        ]}
+        """)
+        #expect(found == [
+            "content/albums.json:3:93: error: album 2 (\"B\") has the slug \"same\" of album 1 (line 2); slugs must be unique: change one",
+            "content/albums.json:4:93: error: album 3 (\"C\") has the slug \"Not OK\", which is not lowercase ASCII letters, digits and dashes; try \"not-ok\"",
+        ])
+    }
+
+    @Test func versionAndShapeProblems() {
+        #expect(errors("{\"version\": 2, \"albums\": []}") == [
+            "content/albums.json:1:13: error: unknown archive version 2; this gallery reads version 1 (a newer gallery may have written it: upgrade gallery)",
+        ])
+        #expect(errors("{\"albums\": []}") == ["content/albums.json:1:1: error: the archive has no \"version\"; add \"version\": 1"])
+        #expect(errors("[]") == ["content/albums.json:1:1: error: the archive must be an object {\"version\": 1, \"albums\": [...]}, not an array"])
+        #expect(errors("  \n") == ["content/albums.json: error: the archive is empty; it should hold {\"version\": 1, \"albums\": [...]}"])
+    }
+
+    @Test func unknownKeysWarnWithAHint() throws {
+        let (_, warnings) = try decode("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "cover": "x"}]}
+        """)
+        #expect(warnings.map(\.description) == [
+            "content/albums.json:1:109: warning: album 1 (\"A\") has an unknown key \"cover\", which is ignored; did you mean \"cover_url\"?",
+        ])
+    }
+
+    @Test func hostileTextRoundTripsThroughTheEncoder() throws {
+        let hostile = Album(
+            title: "<script>alert(1)</script> \"quoted\" \\ back\\slash\nnew line \u{1}",
+            artist: "AT&T 🎸 مرحبا",
+            genre: "Pop",
+            year: 2000,
+            coverURL: "covers/x.png",
+            slug: "hostile"
+        )
+        let archive = AlbumArchive(albums: [hostile, Album(title: "B", artist: "C", genre: "D", year: 1000, coverURL: "e")])
+        let (decoded, _) = try AlbumArchive.decode(archive.encoded(), path: "x")
+        #expect(decoded.albums == archive.albums)
+        #expect(AlbumArchive(albums: []).encoded() == Array("{\n  \"version\": 1,\n  \"albums\": []\n}\n".utf8))
+    }
+
+    @Test func parserSurvivesDeepNestingAndLongLines() {
+        let deep = String(repeating: "[", count: 500)
+        #expect(errors(deep).first?.contains("nesting deeper than 200 levels") == true)
+        let many = (0..<2000).map { "{\"title\": \"T\($0)\", \"artist\": \"A\", \"genre\": \"G\", \"year\": 2000, \"cover_url\": \"c\"}" }
+        let oneLine = "{\"version\": 1, \"albums\": [" + many.joined(separator: ",") + ", 5]}"
+        let found = errors(oneLine)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("content/albums.json:1:\(oneLine.utf8.count - 2):") == true)
+    }
+}

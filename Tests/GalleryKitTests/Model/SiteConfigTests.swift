@@ -1,0 +1,69 @@
+import Testing
+
+@testable import GalleryKit
+
+@Suite struct SiteConfigTests {
+    @Test func readsEveryKey() throws {
+        let (config, warnings) = try SiteConfig.parse(toml: """
+        title = "Shop"
+        description = "Records"
+        base_url = "https://example.org/shop"
+        language = "de"
+        [carousel]
+        padding = 4
+        dimension = 80
+        offset = 0
+        initial_album = "some-slug"
+        window = 3
+        index_page_size = 50
+        [build]
+        output = "site"
+        """, path: "gallery.toml")
+        #expect(warnings.isEmpty)
+        #expect(config.title == "Shop")
+        #expect(config.baseURL == "https://example.org/shop/")
+        #expect(config.basePath == "/shop/")
+        #expect(config.language == "de")
+        #expect(config.carousel.metrics == ScrollerMetrics(padding: 4, dimension: 80, offset: 0))
+        #expect(config.carousel.initialAlbum == .slug("some-slug"))
+        #expect(config.carousel.window == 3)
+        #expect(config.carousel.indexPageSize == 50)
+        #expect(config.build.output == "site")
+    }
+
+    @Test func defaultsAreTheSeeds() throws {
+        let (config, _) = try SiteConfig.parse(toml: "", path: "gallery.toml")
+        #expect(config.carousel.metrics == .seed)
+        #expect(config.carousel.window == 15)
+        #expect(config.carousel.initialAlbum == .number(1))
+        #expect(config.basePath == "/")
+    }
+
+    @Test func badValuesAreErrorsWithTheirLine() {
+        do {
+            _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\n", path: "gallery.toml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "gallery.toml:5:1: error: [carousel] dimension must be a whole number",
+                "gallery.toml:4:3: error: [carousel] padding is -1; it must be from 0 to 10000",
+                "gallery.toml:1:1: error: title must be a string in quotes",
+            ])
+        }
+    }
+
+    @Test func unknownKeysWarnAndSyntaxErrorsHavePositions() throws {
+        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"x\"\n[carousel]\npaddin = 3\n", path: "gallery.toml")
+        #expect(warnings.map(\.description) == [
+            "gallery.toml:3:1: warning: unknown setting [carousel] paddin is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:1:1: warning: unknown setting titel is ignored; README.md lists every gallery.toml key",
+        ])
+        do {
+            _ = try SiteConfig.parse(toml: "title = \"x\n", path: "gallery.toml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.diagnostics.first?.position?.line == 1)
+            #expect(error.diagnostics.first?.message.hasPrefix("malformed TOML") == true)
+        }
+    }
+}
