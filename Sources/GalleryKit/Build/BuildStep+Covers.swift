@@ -7,20 +7,28 @@ extension BuildStep {
     public static let fetchCovers = BuildStep(name: "fetch covers") { state, observer in
         let library = Library(site: state.options.site)
         let albums = state.catalogue.albums
-        state.covers = await withTaskGroup(of: (Int, Result<Cover, CoverFailure>).self) { group in
-            var results = [Result<Cover, CoverFailure>?](repeating: nil, count: albums.count)
+        // One fetch per distinct cover URL, however many albums share it.
+        var firstAlbum: [String: Int] = [:]
+        for (index, album) in albums.enumerated() where firstAlbum[album.coverURL] == nil {
+            firstAlbum[album.coverURL] = index
+        }
+        let unique = firstAlbum.values.sorted()
+        let fetched = await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
+            var results: [String: Result<Cover, CoverFailure>] = [:]
             var next = 0
             let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
             func addTask(_ index: Int) {
-                group.addTask { (index, await library.cover(for: albums[index])) }
+                let album = albums[index]
+                group.addTask { (album.coverURL, await library.cover(for: album)) }
             }
-            while next < min(width, albums.count) { addTask(next); next += 1 }
-            for await (index, result) in group {
-                results[index] = result
-                if next < albums.count { addTask(next); next += 1 }
+            while next < min(width, unique.count) { addTask(unique[next]); next += 1 }
+            for await (url, result) in group {
+                results[url] = result
+                if next < unique.count { addTask(unique[next]); next += 1 }
             }
-            return results.map { $0 ?? .failure(CoverFailure(url: "", reason: "not fetched")) }
+            return results
         }
+        state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
         let archive = state.options.site.display(state.options.site.archive)
         for (index, result) in state.covers.enumerated() {
             guard case .failure(let failure) = result else { continue }

@@ -47,23 +47,35 @@ public final class StagingArea: Sendable {
     @discardableResult
     public func commit(into output: URL) throws -> Int {
         let staged = entries.withLock { $0.names }
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(at: output, withIntermediateDirectories: true)
+        let outputPath = output.standardizedFileURL.path
+        let stagingPath = folder.path
+        try Self.makeFolders(outputPath)
         var created: Set<String> = [""]
         for path in staged.keys.sorted() {
             guard let name = staged[path] else { continue }
             let folderPath = path.split(separator: "/").dropLast().joined(separator: "/")
             if created.insert(folderPath).inserted {
-                try fileManager.createDirectory(at: output.appending(path: folderPath, directoryHint: .isDirectory), withIntermediateDirectories: true)
+                try Self.makeFolders(outputPath + "/" + folderPath)
             }
-            let source = folder.appending(path: name).path
-            let target = output.appending(path: path).path
+            let source = stagingPath + "/" + name
+            let target = outputPath + "/" + path
             if rename(source, target) != 0 {
                 throw AtomicFile.WriteError(path: target, reason: AtomicFile.systemError())
             }
         }
         discard()
         return staged.count
+    }
+
+    /// Creates a folder and any missing parents with `mkdir(2)` (Foundation's version costs ten
+    /// times as much, which shows when a build creates ten thousand album folders).
+    static func makeFolders(_ path: String) throws {
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT else { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        guard !parent.isEmpty, parent != path else { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
+        try makeFolders(parent)
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
     }
 
     /// Deletes the staging folder and whatever is in it.

@@ -11,7 +11,10 @@ public enum Slug {
     /// else separates words. Text with no Latin letters or digits at all gives an empty string;
     /// ``Catalogue`` then falls back to a hash-based slug.
     public static func make(from text: String) -> String {
-        let folded = text.lowercased().folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        // Folding is costly; plain ASCII (most names) only needs lowercasing.
+        let folded = text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.lowercased()
+            : text.lowercased().folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var words: [String] = []
         var word = ""
         func endWord() {

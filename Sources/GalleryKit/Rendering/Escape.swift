@@ -60,6 +60,11 @@ public enum Escape {
     /// - Parameter htmlSafe: Also escape `<`, `>`, `&` and U+2028/U+2029, so the JSON can sit
     ///   inside a `<script>` element or be evaluated as JavaScript without surprises.
     public static func jsonString(_ text: String, htmlSafe: Bool = false) -> String {
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2
+                && !(htmlSafe && (byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")))
+        }
+        if plain { return "\"" + text + "\"" }
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

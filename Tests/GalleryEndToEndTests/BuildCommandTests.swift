@@ -1,0 +1,216 @@
+import Foundation
+import FoundationXML
+import Testing
+
+/// `gallery build` run as a user runs it, on temporary sites, with the output inspected.
+@Suite struct BuildCommandTests {
+    /// Parses an output file as XML (every page is XHTML polyglot, so this must work).
+    func xml(_ folder: TemporaryFolder, _ path: String) throws -> XMLDocument {
+        try XMLDocument(data: Data(try folder.read(path).utf8))
+    }
+
+    func nodes(_ document: XMLDocument, _ xpath: String) throws -> [XMLNode] {
+        try document.nodes(forXPath: xpath)
+    }
+
+    /// The string values of what an XPath selects (attributes included: `…/@style`).
+    func values(_ document: XMLDocument, _ xpath: String) throws -> [String] {
+        try document.nodes(forXPath: xpath).map { $0.stringValue ?? "" }
+    }
+
+    static let tile = "//*[local-name()='li'][contains(@class,'tile')]"
+
+    @Test func buildsTheStarterSiteThatInitWrites() throws {
+        let folder = try TemporaryFolder()
+        let initRun = try GalleryBinary.run(["init", "mysite"], in: folder.url)
+        #expect(initRun.status == 0, "\(initRun.stderr)")
+        let site = folder.url.appending(path: "mysite")
+        let run = try GalleryBinary.run(["build"], in: site)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("[1/7] load"))
+        #expect(run.stderr.contains("[7/7] write"))
+        let files = folder.files(under: "mysite/public")
+        for slug in ["david-bowie-best-of-bowie", "no-doubt-its-my-life", "sting-nothing-like-the-sun", "u2-staring-at-the-sun", "madonna-american-pie"] {
+            #expect(files.contains("albums/\(slug)/index.html"))
+        }
+        for path in ["index.html", "404.html", "carousel.svg", "albums.json", "sitemap.xml"] {
+            #expect(files.contains(path))
+        }
+        #expect(files.contains { $0.range(of: #"^assets/gallery\.[0-9a-f]{10}\.css$"#, options: .regularExpression) != nil })
+        #expect(files.contains { $0.range(of: #"^assets/gallery\.[0-9a-f]{10}\.js$"#, options: .regularExpression) != nil })
+        #expect(files.filter { $0.hasPrefix("covers/") }.count == 5)
+
+        let index = try xml(folder, "mysite/public/index.html")
+        let lefts = try values(index, Self.tile + "/@style").map { $0.split(separator: ";").first.map(String.init) ?? "" }
+        #expect(lefts == ["left:110px", "left:230px", "left:350px", "left:470px", "left:590px"])
+        let rows = try nodes(index, "//*[local-name()='table'][@id='details']//*[local-name()='tr']")
+        #expect(rows.map { $0.stringValue ?? "" } == ["ArtistDavid Bowie", "AlbumBest of Bowie", "GenrePop", "Year1992"])
+        #expect(try values(index, "//*[local-name()='a'][@aria-current='page']/@href") == ["./albums/david-bowie-best-of-bowie/"])
+    }
+
+    @Test func svgStripUsesTheHTMLCoordinates() throws {
+        let site = try Fixture.site((0..<4).map { Fixture.album("T\($0)", "A") })
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let svg = try xml(site, "public/carousel.svg")
+        #expect(try values(svg, "/*/@viewBox") == ["0 0 680 120"])
+        let image = "//*[local-name()='image']"
+        let xs = try values(svg, image + "/@x"), ys = try values(svg, image + "/@y")
+        let widths = try values(svg, image + "/@width"), heights = try values(svg, image + "/@height")
+        let styles = try values(try xml(site, "public/index.html"), Self.tile + "/@style")
+        #expect(xs.count == 4 && styles.count == 4)
+        for index in styles.indices {
+            #expect(styles[index] == "left:\(xs[index])px;top:\(ys[index])px;width:\(widths[index])px;height:\(heights[index])px")
+        }
+        #expect(xs == ["110", "230", "350", "470"])
+    }
+
+    @Test func albumPagesCarryAWindowAtTruePositions() throws {
+        let albums = (0..<10).map { Fixture.album("Title \($0)", "Artist") }
+        let site = try Fixture.site(albums, config: "[carousel]\nwindow = 2\n")
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let page = try xml(site, "public/albums/artist-title-5/index.html")
+        #expect(try values(page, Self.tile + "/@data-index") == ["3", "4", "5", "6", "7"])
+        #expect(try values(page, Self.tile + "[3]/@style").first?.hasPrefix("left:\(110 + 5 * 120)px") == true)
+        #expect(try values(page, "//*[local-name()='ol']/@style") == ["width:\(200 + 10 * 120)px;height:120px"])
+        let links = "//*[local-name()='nav'][@class='album-nav']/*[local-name()='a']"
+        #expect(try values(page, links + "/@href") == ["../../albums/artist-title-4/", "../../albums/artist-title-6/"])
+        #expect(try values(page, links + "/@rel") == ["prev", "next"])
+    }
+
+    @Test func largeIndexesAreSplitIntoPages() throws {
+        let site = try Fixture.site((0..<5).map { Fixture.album("T\($0)", "A") }, config: "[carousel]\nindex_page_size = 2\ninitial_album = 4\n")
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(site.exists("public/page/2/index.html") && site.exists("public/page/3/index.html"))
+        #expect(!site.exists("public/page/4/index.html"))
+        let second = try xml(site, "public/page/2/index.html")
+        #expect(try values(second, Self.tile + "/@data-index") == ["2", "3"])
+        #expect(try values(second, "//*[local-name()='a'][@aria-current='page']/@href") == ["../../albums/a-t3/"])
+        #expect(try values(second, "//*[local-name()='nav'][@class='pager']/*[local-name()='a']/@href") == ["../../", "../../page/3/"])
+    }
+
+    @Test func initialAlbumIsConfigurableAndClamped() throws {
+        let site = try Fixture.site((0..<3).map { Fixture.album("T\($0)", "A") }, config: "[carousel]\ninitial_album = 99\n")
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let index = try xml(site, "public/index.html")
+        #expect(try values(index, "//*[@id='carousel']/@data-current") == ["2"])
+        #expect(try nodes(index, "//*[@data-field='title']").first?.stringValue == "T2")
+    }
+
+    @Test func hostileTextIsEscapedInEveryOutput() throws {
+        let hostile = "<script>alert(1)</script> AT&T \"quoted\" 'single' 🎸 مرحبا"
+        let site = try Fixture.site([Fixture.album(hostile, "Artist & <b>Co</b>", slug: "hostile"), Fixture.album("B", "C")])
+        let run = try GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        for path in ["public/index.html", "public/albums/hostile/index.html", "public/albums/c-b/index.html", "public/carousel.svg", "public/sitemap.xml"] {
+            let text = try site.read(path)
+            #expect(!text.contains("<script>"), "\(path) carries a raw script tag")
+            #expect(!text.contains("<b>"), "\(path) carries raw markup from the archive")
+            _ = try xml(site, path)
+        }
+        let page = try xml(site, "public/albums/hostile/index.html")
+        #expect(try nodes(page, "//*[@data-field='title']").first?.stringValue == hostile)
+        #expect(try nodes(page, "//*[@data-field='artist']").first?.stringValue == "Artist & <b>Co</b>")
+        let data = try JSONSerialization.jsonObject(with: Data(try site.read("public/albums.json").utf8)) as? [String: Any]
+        let first = (data?["albums"] as? [[String: Any]])?.first
+        #expect(first?["title"] as? String == hostile)
+        #expect(!(try site.read("public/albums.json")).contains("<"))
+        let svg = try xml(site, "public/carousel.svg")
+        #expect(try nodes(svg, "//*[local-name()='a']/*[local-name()='title']").first?.stringValue == hostile + " by Artist & <b>Co</b>")
+    }
+
+    @Test func aBrokenArchiveFailsAndLeavesTheSiteAsItWas() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let before = try site.read("public/index.html")
+        try site.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"A\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": \"soon\", \"cover_url\": \"c\"}\n]}\n", to: "content/albums.json")
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("content/albums.json:2:57: error: album 1 (\"A\"): \"year\" must be a number, not a string"))
+        #expect(run.stderr.contains("build failed in step 'load'"))
+        #expect(try site.read("public/index.html") == before)
+        #expect(!site.exists(".public.staging"))
+    }
+
+    @Test func aFolderWithoutAnArchiveSuggestsInit() throws {
+        let folder = try TemporaryFolder()
+        let run = try GalleryBinary.run(["build"], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("content/albums.json: error: there is no album archive here; run `gallery init DIR`"))
+    }
+
+    @Test func aTemplateThatDoesNotParseIsNamedWithItsPosition() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("<p>\n{{#album}}{{title}}\n</p>\n", to: "templates/partials/details.mustache")
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("templates/partials/details.mustache:2:1: error: template 'partials/details' does not parse: 'album' is never closed; add {{/album}}"))
+        #expect(!site.exists("public"))
+    }
+
+    @Test func aMissingCoverIsAPlaceholderAndAWarningOrWithStrictAnError() throws {
+        let site = try Fixture.site([Fixture.album("Gone", "Nobody", cover: "covers/missing.png"), Fixture.album("Here", "Somebody")])
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("content/albums.json:2:1: warning: album 1 (\"Gone\" by Nobody) shows a placeholder: cover 'covers/missing.png': no such file"))
+        let page = try site.read("public/albums/nobody-gone/index.html")
+        #expect(page.range(of: #"src="../../assets/placeholder\.[0-9a-f]{10}\.svg""#, options: .regularExpression) != nil)
+        let strict = try GalleryBinary.run(["build", "--strict", "--output", "strict-out"], in: site.url)
+        #expect(strict.status != 0)
+        #expect(strict.stderr.contains("error: album 1 (\"Gone\" by Nobody) shows a placeholder"))
+        #expect(!site.exists("strict-out"))
+    }
+
+    @Test func coversThatLeaveTheSiteFolderAreRefused() throws {
+        let outside = try TemporaryFolder()
+        try outside.write(Fixture.cover, to: "secret.svg")
+        let site = try Fixture.site([
+            Fixture.album("Up", "A", cover: "../../\(outside.url.lastPathComponent)/secret.svg"),
+            Fixture.album("Abs", "A", cover: outside.url.appending(path: "secret.svg").path),
+            Fixture.album("Scheme", "A", cover: "ftp://example.org/x.png"),
+        ])
+        try FileManager.default.createSymbolicLink(at: site.url.appending(path: "content/link.svg"), withDestinationURL: outside.url.appending(path: "secret.svg"))
+        try site.write(Fixture.archive([
+            Fixture.album("Up", "A", cover: "../../\(outside.url.lastPathComponent)/secret.svg"),
+            Fixture.album("Abs", "A", cover: outside.url.appending(path: "secret.svg").path),
+            Fixture.album("Scheme", "A", cover: "ftp://example.org/x.png"),
+            Fixture.album("Link", "A", cover: "link.svg"),
+        ]), to: "content/albums.json")
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("album 1 (\"Up\" by A) shows a placeholder: cover '../../"))
+        #expect(run.stderr.contains("leads outside the site folder"))
+        #expect(run.stderr.contains("album 2 (\"Abs\" by A) shows a placeholder: cover '/"))
+        #expect(run.stderr.contains("absolute paths are refused"))
+        #expect(run.stderr.contains("album 3 (\"Scheme\" by A) shows a placeholder: cover 'ftp://example.org/x.png': the scheme 'ftp:' is not supported"))
+        #expect(run.stderr.contains("album 4 (\"Link\" by A) shows a placeholder: cover 'link.svg': the cover path leads outside the site folder"))
+        #expect(site.files(under: "public/covers").isEmpty)
+    }
+
+    @Test func siteAndOutputFlagsWorkFromAnyDirectory() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let elsewhere = try TemporaryFolder()
+        let run = try GalleryBinary.run(["build", "-q", "--site", site.url.path, "--output", "out"], in: elsewhere.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(elsewhere.exists("out/index.html"))
+        #expect(!site.exists("public"))
+    }
+
+    @Test func initRefusesAFolderThatIsNotEmpty() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("x", to: "taken/file.txt")
+        let run = try GalleryBinary.run(["init", "taken"], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("taken: error: this folder already exists and is not empty"))
+    }
+
+    @Test func sitemapListsEveryPageUnderTheBaseURL() throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")], config: "base_url = \"https://example.org/music\"\n")
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let sitemap = try xml(site, "public/sitemap.xml")
+        let locations = try nodes(sitemap, "//*[local-name()='loc']").map { $0.stringValue ?? "" }
+        #expect(locations == ["https://example.org/music/", "https://example.org/music/albums/b-a/", "https://example.org/music/albums/d-c/"])
+        let notFound = try site.read("public/404.html")
+        #expect(notFound.contains("href=\"/music/assets/gallery."))
+        #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/music/albums/b-a/\"/>"))
+    }
+}

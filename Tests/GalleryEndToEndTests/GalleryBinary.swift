@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Runs the built `gallery` executable, as a user would, and captures what it prints.
+struct GalleryBinary {
+    /// What a run produced.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `gallery` binary next to the test bundle (`swift build` puts both in the same folder),
+    /// or `$GALLERY_BIN`.
+    static let url: URL = {
+        if let path = ProcessInfo.processInfo.environment["GALLERY_BIN"] { return URL(fileURLWithPath: path) }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = bundle.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appending(path: "gallery")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return bundle.deletingLastPathComponent().appending(path: "gallery")
+    }()
+
+    /// Runs `gallery ARGUMENTS` in `directory`.
+    static func run(_ arguments: [String], in directory: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A temporary folder, removed when the test ends.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appending(path: "gallery-e2e-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Writes text to a path inside the folder, creating folders.
+    func write(_ text: String, to path: String) throws {
+        let target = url.appending(path: path)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+    }
+
+    /// The text of a file inside the folder.
+    func read(_ path: String) throws -> String {
+        try String(contentsOf: url.appending(path: path), encoding: .utf8)
+    }
+
+    /// Whether a file exists inside the folder.
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appending(path: path).path)
+    }
+
+    /// Every regular file below a folder inside this one, as sorted relative paths.
+    func files(under path: String) -> [String] {
+        let base = url.appending(path: path).standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
+        var result: [String] = []
+        for case let relative as String in walker {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result.append(relative)
+            }
+        }
+        return result.sorted()
+    }
+}
+
+/// Albums for test archives.
+enum Fixture {
+    static func album(_ title: String, _ artist: String, year: Int = 2000, cover: String = "covers/a.svg", slug: String? = nil) -> String {
+        let quote = { (text: String) -> String in
+            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            return String(decoding: (data ?? Data()).dropFirst().dropLast(), as: UTF8.self)
+        }
+        var fields = "\"title\": \(quote(title)), \"artist\": \(quote(artist)), \"genre\": \"Pop\", \"year\": \(year), \"cover_url\": \(quote(cover))"
+        if let slug { fields += ", \"slug\": \(quote(slug))" }
+        return "{\(fields)}"
+    }
+
+    static func archive(_ albums: [String]) -> String {
+        "{\"version\": 1, \"albums\": [\n" + albums.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    static let cover = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><rect width="10" height="10" fill="#c33"/></svg>
+    """
+
+    /// A site folder with albums and one shared cover.
+    static func site(_ albums: [String], config: String? = nil) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write(archive(albums), to: "content/albums.json")
+        try folder.write(cover, to: "content/covers/a.svg")
+        if let config { try folder.write(config, to: "gallery.toml") }
+        return folder
+    }
+}
