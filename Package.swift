@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -32,6 +34,8 @@ let package = Package(
             name: "GalleryKit",
             dependencies: [
                 "CLibXML2",
+                "CVipsShim",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -42,6 +46,25 @@ let package = Package(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // libvips through a small C shim: Swift cannot call its variadic API, and the shim's
+        // header uses plain C types only, so Swift never sees glib. The include paths are
+        // Debian's (libvips-dev); pkg-config's own flags include -pthread, which SwiftPM refuses
+        // with a warning on every build.
+        .target(
+            name: "CVipsShim",
+            cSettings: [
+                .unsafeFlags([
+                    "-I/usr/include/glib-2.0",
+                    "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                ]),
+            ],
+            linkerSettings: [
+                .linkedLibrary("vips"),
+                .linkedLibrary("gobject-2.0"),
+                .linkedLibrary("glib-2.0"),
+            ]
         ),
         .executableTarget(
             name: "embed-resources",
@@ -59,6 +82,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The reference implementation our own Mustache engine is compared against.
                 .product(name: "Mustache", package: "swift-mustache"),
+                // The fault-injecting HTTP server the cover tests download from.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
