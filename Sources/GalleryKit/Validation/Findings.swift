@@ -58,9 +58,10 @@ struct Findings {
         positioned.append(.error(message, path: path))
     }
 
-    /// Every finding, each element finding at the exact line and column of its start tag.
+    /// Every finding in source order (file-wide ones first), each element finding at the exact
+    /// line and column of its start tag.
     func diagnostics(source: [UInt8], document: XMLDocument?) -> [Diagnostic] {
-        guard !pending.isEmpty else { return positioned }
+        guard !pending.isEmpty else { return positioned.sorted(by: Self.inSourceOrder) }
         let tags = TagStartIndex(source: source)
         var ordinals: [UnsafeMutableRawPointer: Int] = [:]
         if pending.contains(where: { $0.location.ordinal == nil }), let root = document?.root {
@@ -80,7 +81,17 @@ struct Findings {
             }
             result.append(Diagnostic(finding.severity, path: path, position: here, message: message))
         }
-        return result
+        return result.sorted(by: Self.inSourceOrder)
+    }
+
+    /// Orders by position, file-wide findings first; the sort is stable, so findings at one
+    /// position keep the order in which they were found.
+    private static func inSourceOrder(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        switch (lhs.position, rhs.position) {
+        case (nil, .some): true
+        case let (left?, right?): left < right
+        default: false
+        }
     }
 
     /// Visits `element` and its descendants in document order, as every ordinal is counted.
