@@ -64,19 +64,23 @@ struct Findings {
         guard !pending.isEmpty else { return positioned.sorted(by: Self.inSourceOrder) }
         let tags = TagStartIndex(source: source)
         var ordinals: [UnsafeMutableRawPointer: Int] = [:]
-        if pending.contains(where: { $0.location.ordinal == nil }), let root = document?.root {
-            var next = 0
+        var elementCount = 0
+        let needsOrdinals = pending.contains { $0.location.ordinal == nil }
+        if let root = document?.root {
             Self.preorder(root) { element in
-                ordinals[element.identity] = next
-                next += 1
+                if needsOrdinals { ordinals[element.identity] = elementCount }
+                elementCount += 1
             }
         }
+        // One start tag per element, or the source is not what the tree was built from (an
+        // entity that expanded into elements, say): then no ordinal can be trusted.
+        let aligned = tags.tags.count == elementCount
         var result = positioned
         for finding in pending {
-            let here = position(of: finding.location, tags: tags, ordinals: ordinals, document: document)
+            let here = position(of: finding.location, tags: tags, aligned: aligned, ordinals: ordinals, document: document)
             var message = finding.message
             if let firstUse = finding.firstUse {
-                let there = position(of: firstUse, tags: tags, ordinals: ordinals, document: document)
+                let there = position(of: firstUse, tags: tags, aligned: aligned, ordinals: ordinals, document: document)
                 message += " (first used on line \(there.line))"
             }
             result.append(Diagnostic(finding.severity, path: path, position: here, message: message))
@@ -101,16 +105,16 @@ struct Findings {
     }
 
     private func position(
-        of location: Located, tags: TagStartIndex, ordinals: [UnsafeMutableRawPointer: Int], document: XMLDocument?
+        of location: Located, tags: TagStartIndex, aligned: Bool, ordinals: [UnsafeMutableRawPointer: Int], document: XMLDocument?
     ) -> SourcePosition {
         let name = location.element.qualifiedName
-        if let ordinal = location.ordinal ?? ordinals[location.element.identity],
-           ordinal < tags.tags.count, tags.tags[ordinal].name == name {
+        let line = location.element.line
+        if aligned, let ordinal = location.ordinal ?? ordinals[location.element.identity],
+           ordinal < tags.tags.count, tags.tags[ordinal].name == name, tags.tags[ordinal].endLine == line {
             return tags.tags[ordinal].position
         }
-        // The tree and the source disagree (an entity expanded into elements, say): fall back to
-        // libxml2's line and take the k-th `<name` on it for the k-th such element on that line.
-        let line = location.element.line
+        // Fall back to libxml2's line (where the start tag ends): the k-th element named N whose
+        // tag ends on line L is the k-th `<N` tag ending on that line.
         var rank = 0
         if let root = document?.root {
             var found = false
@@ -123,7 +127,7 @@ struct Findings {
                 }
             }
         }
-        let candidates = tags.tags.filter { $0.position.line == line && $0.name == name }
+        let candidates = tags.tags.filter { $0.endLine == line && $0.name == name }
         return rank < candidates.count ? candidates[rank].position : SourcePosition(line: line, column: 1)
     }
 }

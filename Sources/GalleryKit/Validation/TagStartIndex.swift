@@ -13,6 +13,8 @@ struct TagStartIndex {
     struct Tag {
         /// Where its `<` is: line, and column counted in Unicode scalars, both from 1.
         var position: SourcePosition
+        /// The line of its closing `>`: the line libxml2 records for the element.
+        var endLine: Int
         /// The name as written (`img`, `svg:image`).
         var name: String
     }
@@ -22,7 +24,7 @@ struct TagStartIndex {
 
     /// Scans `source` (UTF-8).
     init(source: [UInt8]) {
-        var starts: [(offset: Int, nameEnd: Int)] = []
+        var starts: [(offset: Int, nameEnd: Int, end: Int)] = []
         source.withUnsafeBufferPointer { bytes in
             var index = 0
             while index < bytes.count {
@@ -43,8 +45,9 @@ struct TagStartIndex {
                 } else {
                     var nameEnd = index + 1
                     while nameEnd < bytes.count, !Self.endsName(bytes[nameEnd]) { nameEnd += 1 }
-                    starts.append((index, nameEnd))
-                    index = nameEnd
+                    let end = Self.endOfTag(in: bytes, from: nameEnd)
+                    starts.append((index, nameEnd, end))
+                    index = end
                 }
             }
         }
@@ -53,8 +56,8 @@ struct TagStartIndex {
         var line = 1
         var column = 1
         var cursor = 0
-        for start in starts {
-            while cursor < start.offset {
+        func advance(to offset: Int) {
+            while cursor < offset {
                 let byte = source[cursor]
                 if byte == UInt8(ascii: "\n") {
                     line += 1
@@ -64,8 +67,13 @@ struct TagStartIndex {
                 }
                 cursor += 1
             }
+        }
+        for start in starts {
+            advance(to: start.offset)
+            let position = SourcePosition(line: line, column: column)
+            advance(to: start.end)
             let name = String(decoding: source[(start.offset + 1)..<start.nameEnd], as: UTF8.self)
-            tags.append(Tag(position: SourcePosition(line: line, column: column), name: name))
+            tags.append(Tag(position: position, endLine: line, name: name))
         }
         self.tags = tags
     }
@@ -86,6 +94,25 @@ struct TagStartIndex {
             for offset in 0..<wanted.count where bytes[index + offset] != wanted[offset] { return false }
             return true
         }
+    }
+
+    /// The index of the `>` that closes a start tag (skipping quoted attribute values, which may
+    /// hold a `>`), or the end of the source.
+    private static func endOfTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        var quote: UInt8?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            }
+            index += 1
+        }
+        return bytes.count
     }
 
     /// The index just after the first `terminator` at or after `start`, or the end of the source.

@@ -104,7 +104,7 @@ import Testing
 
     @Test func placesFindingsOnTheStartTagEvenAcrossLinesCommentsAndNonASCIIText() {
         let diagnostics = Fixtures.diagnostics([
-            "<!-- <img src=\"x\"/> is not an element -->",  // 9
+            "<!-- 2 > 1, and <img src=\"x\"/> is not an element -->",  // 9
             "<p>",  // 10
             "  <img",  // 11: libxml2 itself would say line 12, where the tag ends
             "    src=\"../../covers/a.svg\"/>",  // 12
