@@ -109,17 +109,27 @@ struct MarkupChecker {
     private mutating func checkReference(
         _ element: XMLDocument.Element, _ name: StaticString, namespace: StaticString? = nil, _ here: Findings.Located
     ) {
-        guard let reference = element.attribute(name, namespace: namespace) else { return }
-        check(reference, here)
+        let resolver = resolver
+        guard let outcome = element.withAttribute(name, namespace: namespace, { resolver.resolve($0) }) else { return }
+        if case .found = outcome { return }
+        report(outcome, of: element.attribute(name, namespace: namespace) ?? "", here)
     }
 
     private mutating func checkSourceSet(_ element: XMLDocument.Element, _ here: Findings.Located) {
-        guard let srcset = element.attribute("srcset") else { return }
-        for url in ReferenceResolver.sourceSetURLs(srcset) { check(url, here) }
+        let resolver = resolver
+        var problems: [(reference: String, outcome: ReferenceResolver.Outcome)] = []
+        element.withAttribute("srcset") { srcset in
+            ReferenceResolver.forEachSourceSetURL(srcset) { url in
+                let outcome = resolver.resolve(url)
+                if case .found = outcome { return }
+                problems.append((String(decoding: url, as: UTF8.self), outcome))
+            }
+        }
+        for problem in problems { report(problem.outcome, of: problem.reference, here) }
     }
 
-    private mutating func check(_ reference: String, _ here: Findings.Located) {
-        switch resolver.resolve(reference) {
+    private mutating func report(_ outcome: ReferenceResolver.Outcome, of reference: String, _ here: Findings.Located) {
+        switch outcome {
         case .external, .sameFile, .found:
             break
         case .fragment(let id):

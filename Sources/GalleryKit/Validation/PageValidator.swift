@@ -11,10 +11,12 @@ public struct PageValidator: Sendable {
     /// The path part of the site's base URL, with a leading and a trailing `/` (`/`, `/my-repo/`);
     /// references that start with `/` are resolved against it.
     public let basePath: String
+    private let pathIndex: OutputPathIndex
 
     /// A validator for an output folder that will hold `outputPaths`, served under `basePath`.
     public init(outputPaths: Set<String>, basePath: String = "/") {
         self.outputPaths = outputPaths
+        self.pathIndex = OutputPathIndex(outputPaths)
         let trimmed = basePath.split(separator: "/").joined(separator: "/")
         self.basePath = trimmed.isEmpty ? "/" : "/" + trimmed + "/"
     }
@@ -51,6 +53,6 @@ public struct PageValidator: Sendable {
     }
 
     func resolver(for path: String) -> ReferenceResolver {
-        ReferenceResolver(outputPaths: outputPaths, basePath: basePath, path: path)
+        ReferenceResolver(outputPaths: pathIndex, basePath: basePath, path: path)
     }
 }

@@ -1,5 +1,4 @@
-import CLibXML2
-
+internal import CLibXML2
 
 /// A document parsed by libxml2 in XML mode, owned by Swift: the tree is freed in `deinit`.
 ///
@@ -137,8 +136,10 @@ final class RelaxNGSchema: @unchecked Sendable {
     }
 
     fileprivate func validate(_ document: xmlDocPtr) -> [XMLDocument.Issue] {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { validateLocked(document) }
+    }
+
+    private func validateLocked(_ document: xmlDocPtr) -> [XMLDocument.Issue] {
         let collector = IssueCollector()
         guard let context = xmlRelaxNGNewValidCtxt(pointer) else {
             return [XMLDocument.Issue(severity: .error, line: 0, column: 0, message: "could not start RelaxNG validation")]
@@ -313,25 +314,20 @@ final class IssueCollector {
     }
 }
 
-/// One of libxml2's own mutexes, freed in `deinit` (Foundation cannot be imported beside
-/// libxml2's headers: both bring an ICU).
+/// One of libxml2's own mutexes, freed in `deinit` (Foundation's locks are out of reach here:
+/// this file cannot import Foundation beside libxml2).
 private final class LibraryMutex: @unchecked Sendable {
-    private let pointer: xmlMutexPtr?
-
-    init() {
-        pointer = xmlNewMutex()
-    }
+    private let pointer = xmlNewMutex()
 
     deinit {
         xmlFreeMutex(pointer)
     }
 
-    func lock() {
+    /// Runs `body` while holding the mutex.
+    func withLock<Result>(_ body: () -> Result) -> Result {
         xmlMutexLock(pointer)
-    }
-
-    func unlock() {
-        xmlMutexUnlock(pointer)
+        defer { xmlMutexUnlock(pointer) }
+        return body()
     }
 }
 
