@@ -1,4 +1,5 @@
 internal import CLibXML2
+import Foundation
 
 /// A document parsed by libxml2 in XML mode, owned by Swift: the tree is freed in `deinit`.
 ///
@@ -109,7 +110,7 @@ final class RelaxNGSchema: @unchecked Sendable {
     }
 
     private let pointer: xmlRelaxNGPtr
-    private let lock = LibraryMutex()
+    private let lock = NSLock()
 
     /// Compiles the schema `text`.
     init(text: String) throws(CompileError) {
@@ -288,7 +289,7 @@ private func isXMLSpace(_ byte: UInt8) -> Bool {
 ///
 /// libxml2 calls back through a C function pointer with an opaque context: the collector passes
 /// itself unretained, and stays alive for the whole call.
-final class IssueCollector {
+private final class IssueCollector {
     /// What libxml2 reported so far.
     private(set) var issues: [XMLDocument.Issue] = []
 
@@ -314,25 +315,8 @@ final class IssueCollector {
     }
 }
 
-/// One of libxml2's own mutexes, freed in `deinit` (Foundation's locks are out of reach here:
-/// this file cannot import Foundation beside libxml2).
-private final class LibraryMutex: @unchecked Sendable {
-    private let pointer = xmlNewMutex()
-
-    deinit {
-        xmlFreeMutex(pointer)
-    }
-
-    /// Runs `body` while holding the mutex.
-    func withLock<Result>(_ body: () -> Result) -> Result {
-        xmlMutexLock(pointer)
-        defer { xmlMutexUnlock(pointer) }
-        return body()
-    }
-}
-
 /// libxml2's structured error callback; `context` is an unretained `IssueCollector`.
-func collectIssue(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+private func collectIssue(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
     guard let context, let error else { return }
     Unmanaged<IssueCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
 }
