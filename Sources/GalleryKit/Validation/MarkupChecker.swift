@@ -101,18 +101,21 @@ struct MarkupChecker {
     }
 
     private mutating func checkTileSize(_ element: XMLDocument.Element, _ here: Findings.Located) {
-        for (attribute, name) in [("width", "width" as StaticString), ("height", "height")] where !element.hasAttribute(name) {
-            findings.error("tile image has no \(attribute) attribute (tiles need width and height so the strip keeps its layout while covers load)", at: here)
-        }
+        let why = "(tiles need width and height so the strip keeps its layout while covers load)"
+        if !element.hasAttribute("width") { findings.error("tile image has no width attribute \(why)", at: here) }
+        if !element.hasAttribute("height") { findings.error("tile image has no height attribute \(why)", at: here) }
     }
 
     private mutating func checkReference(
         _ element: XMLDocument.Element, _ name: StaticString, namespace: StaticString? = nil, _ here: Findings.Located
     ) {
         let resolver = resolver
-        guard let outcome = element.withAttribute(name, namespace: namespace, { resolver.resolve($0) }) else { return }
-        if case .found = outcome { return }
-        report(outcome, of: element.attribute(name, namespace: namespace) ?? "", here)
+        switch element.withAttribute(name, namespace: namespace, { resolver.resolve($0) }) {
+        case nil, .found?, .external?, .sameFile?:
+            return
+        case let outcome?:
+            report(outcome, of: element.attribute(name, namespace: namespace) ?? "", here)
+        }
     }
 
     private mutating func checkSourceSet(_ element: XMLDocument.Element, _ here: Findings.Located) {
@@ -120,9 +123,12 @@ struct MarkupChecker {
         var problems: [(reference: String, outcome: ReferenceResolver.Outcome)] = []
         element.withAttribute("srcset") { srcset in
             ReferenceResolver.forEachSourceSetURL(srcset) { url in
-                let outcome = resolver.resolve(url)
-                if case .found = outcome { return }
-                problems.append((String(decoding: url, as: UTF8.self), outcome))
+                switch resolver.resolve(url) {
+                case .found, .external, .sameFile:
+                    return
+                case let outcome:
+                    problems.append((String(decoding: url, as: UTF8.self), outcome))
+                }
             }
         }
         for problem in problems { report(problem.outcome, of: problem.reference, here) }
@@ -141,7 +147,7 @@ struct MarkupChecker {
         case .outsideBasePath:
             findings.error("link to '\(reference)' is outside the site's base path '\(resolver.basePath)'", at: here)
         case .malformed:
-            findings.error("link to '\(reference)' has a malformed percent escape", at: here)
+            findings.error("link to '\(reference)' is not a valid path (a broken %-escape, or not UTF-8 once decoded)", at: here)
         }
     }
 }

@@ -52,6 +52,7 @@ public struct PageValidator: Sendable {
         return findings.diagnostics(source: bytes, document: nil)
     }
 
+    /// The resolver for references inside the output file at `path`.
     func resolver(for path: String) -> ReferenceResolver {
         ReferenceResolver(outputPaths: pathIndex, basePath: basePath, path: path)
     }

@@ -136,6 +136,7 @@ final class RelaxNGSchema: @unchecked Sendable {
         xmlRelaxNGFree(pointer)
     }
 
+    /// Validates `document`, one validation at a time, each with its own validation context.
     fileprivate func validate(_ document: xmlDocPtr) -> [XMLDocument.Issue] {
         lock.withLock { validateLocked(document) }
     }
@@ -162,6 +163,7 @@ extension XMLDocument {
     /// Names and attributes are compared against `StaticString`s byte by byte, so walking a page
     /// allocates no Swift strings except for the attribute values a check really needs.
     struct Element {
+        /// The node, owned by the document.
         fileprivate let node: xmlNodePtr
 
         /// The node's address, to match the node named in a validity `Issue`.
@@ -254,6 +256,7 @@ extension XMLDocument {
 
     /// The child elements of one element, skipping text, comments and other nodes.
     struct Children: Sequence, IteratorProtocol {
+        /// The next node to look at, owned by the document.
         fileprivate var cursor: xmlNodePtr?
 
         /// The next child element.
@@ -306,6 +309,7 @@ private final class IssueCollector {
     /// The pointer libxml2 hands back to `collectIssue`; valid while the collector is alive.
     var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
+    /// Keeps one of libxml2's errors (libxml2 frees its own copy after the callback).
     fileprivate func record(_ error: xmlError) {
         var message = error.message.map { String(cString: $0) } ?? "unknown libxml2 error \(error.code)"
         while message.last?.isWhitespace == true { message.removeLast() }
