@@ -1,0 +1,153 @@
+/// Checks a parsed page or SVG in one pre-order walk: unique ids, `alt` on images, sizes on tile
+/// images, and references that must resolve to output files or to ids of the same file.
+///
+/// Element names and attributes are compared as bytes (see `XMLDocument.Element`), so the walk
+/// allocates strings only for ids and references.
+struct MarkupChecker {
+    /// Which rules apply.
+    enum Dialect {
+        /// An XHTML5 polyglot page: `img` needs `alt`; tile images (inside a `tile`, or with class
+        /// `tile-image`) need `width` and `height`.
+        case xhtml
+        /// A standalone SVG: every `image` is a tile and needs `width` and `height`.
+        case svg
+    }
+
+    private static let xhtmlNamespace: StaticString = "http://www.w3.org/1999/xhtml"
+    private static let xlinkNamespace: StaticString = "http://www.w3.org/1999/xlink"
+
+    private let dialect: Dialect
+    private let resolver: ReferenceResolver
+    /// What the checks found so far.
+    private(set) var findings: Findings
+    private var ordinal = 0
+    private var ids: [String: Findings.Located] = [:]
+    private var fragments: [(id: String, reference: String, location: Findings.Located)] = []
+
+    /// A checker that adds to `findings`, resolving references with `resolver`.
+    init(dialect: Dialect, resolver: ReferenceResolver, findings: Findings) {
+        self.dialect = dialect
+        self.resolver = resolver
+        self.findings = findings
+    }
+
+    /// Checks that an XHTML page has the skeleton every page needs: `html` in the XHTML namespace
+    /// with `lang`, a `head` with a `title`, and a `body`.
+    mutating func checkPageStructure(_ root: XMLDocument.Element) {
+        let here = Findings.Located(element: root, ordinal: 0)
+        guard root.isNamed("html") else {
+            findings.error("the root element is <\(root.qualifiedName)>; a page starts with <html>", at: here)
+            return
+        }
+        if !root.isInNamespace(Self.xhtmlNamespace) {
+            findings.error("<html> is not in the XHTML namespace (add xmlns=\"http://www.w3.org/1999/xhtml\")", at: here)
+        }
+        if !root.hasAttribute("lang") {
+            findings.error("<html> has no lang attribute (the page's language, such as lang=\"en\")", at: here)
+        }
+        if let head = root.children.first(where: { $0.isNamed("head") }) {
+            if !head.children.contains(where: { $0.isNamed("title") }) {
+                findings.error("<head> has no <title>", at: Findings.Located(element: head))
+            }
+        } else {
+            findings.error("<html> has no <head>", at: here)
+        }
+        if !root.children.contains(where: { $0.isNamed("body") }) {
+            findings.error("<html> has no <body>", at: here)
+        }
+    }
+
+    /// Runs the element checks on the whole tree under `root`, then the same-file fragment links.
+    mutating func checkElements(from root: XMLDocument.Element) {
+        walk(root, insideTile: false)
+        for fragment in fragments where ids[fragment.id] == nil {
+            findings.error("link to '\(fragment.reference)' names no element of this page (no id '\(fragment.id)')", at: fragment.location)
+        }
+    }
+
+    private mutating func walk(_ element: XMLDocument.Element, insideTile: Bool) {
+        let here = Findings.Located(element: element, ordinal: ordinal)
+        ordinal += 1
+        if let id = element.attribute("id") {
+            if let first = ids[id] {
+                findings.error("duplicate id '\(id)'", at: here, firstUse: first)
+            } else {
+                ids[id] = here
+            }
+        }
+        if element.isNamed("img") {
+            if dialect == .xhtml, !element.hasAttribute("alt") {
+                findings.error("<img> has no alt attribute (describe the image, or use alt=\"\" if it is decorative)", at: here)
+            }
+            if insideTile || element.hasClass("tile-image") { checkTileSize(element, here) }
+            checkReference(element, "src", here)
+            checkSourceSet(element, here)
+        } else if element.isNamed("a") || element.isNamed("image") || element.isNamed("use") {
+            if element.isNamed("image"), dialect == .svg || insideTile || element.hasClass("tile-image") {
+                checkTileSize(element, here)
+            }
+            checkReference(element, "href", here)
+            checkReference(element, "href", namespace: Self.xlinkNamespace, here)
+        } else if element.isNamed("link") {
+            checkReference(element, "href", here)
+        } else if element.isNamed("script") {
+            checkReference(element, "src", here)
+        } else if element.isNamed("source") {
+            checkReference(element, "src", here)
+            checkSourceSet(element, here)
+        }
+        let tile = insideTile || element.hasClass("tile")
+        for child in element.children { walk(child, insideTile: tile) }
+    }
+
+    private mutating func checkTileSize(_ element: XMLDocument.Element, _ here: Findings.Located) {
+        let why = "(tiles need width and height so the strip keeps its layout while covers load)"
+        if !element.hasAttribute("width") { findings.error("tile image has no width attribute \(why)", at: here) }
+        if !element.hasAttribute("height") { findings.error("tile image has no height attribute \(why)", at: here) }
+    }
+
+    private mutating func checkReference(
+        _ element: XMLDocument.Element, _ name: StaticString, namespace: StaticString? = nil, _ here: Findings.Located
+    ) {
+        let resolver = resolver
+        switch element.withAttribute(name, namespace: namespace, { resolver.resolve($0) }) {
+        case nil, .found?, .external?, .sameFile?:
+            return
+        case let outcome?:
+            report(outcome, of: element.attribute(name, namespace: namespace) ?? "", here)
+        }
+    }
+
+    private mutating func checkSourceSet(_ element: XMLDocument.Element, _ here: Findings.Located) {
+        let resolver = resolver
+        var problems: [(reference: String, outcome: ReferenceResolver.Outcome)] = []
+        element.withAttribute("srcset") { srcset in
+            ReferenceResolver.forEachSourceSetURL(srcset) { url in
+                switch resolver.resolve(url) {
+                case .found, .external, .sameFile:
+                    return
+                case let outcome:
+                    problems.append((String(decoding: url, as: UTF8.self), outcome))
+                }
+            }
+        }
+        for problem in problems { report(problem.outcome, of: problem.reference, here) }
+    }
+
+    private mutating func report(_ outcome: ReferenceResolver.Outcome, of reference: String, _ here: Findings.Located) {
+        switch outcome {
+        case .external, .sameFile, .found:
+            break
+        case .fragment(let id):
+            fragments.append((id, reference, here))
+        case .missing(let resolved):
+            findings.error("broken link to '\(reference)' (no such file in the output: \(resolved))", at: here)
+        case .escapesRoot:
+            findings.error("link to '\(reference)' climbs above the output root", at: here)
+        case .outsideBasePath:
+            findings.error("link to '\(reference)' is outside the site's base path '\(resolver.basePath)'", at: here)
+        case .malformed:
+            findings.error("link to '\(reference)' is not a valid path (a broken %-escape, or not UTF-8 once decoded)", at: here)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Checks a finished output folder as a whole, for `gallery check DIR`.
+///
+/// Every regular file is listed (symbolic links are not followed out of the folder); pages are
+/// validated as XHTML, the carousel SVG against its schema, other SVGs and XML files for
+/// well-formedness, JSON files for syntax; every internal reference must land on a listed file.
+public enum OutputChecker {
+    /// Why a folder could not be checked at all.
+    public struct CheckError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong.
+        public enum Reason: Sendable, Hashable {
+            /// There is no folder at the path.
+            case notAFolder
+            /// The folder could not be listed; the system's reason.
+            case unreadable(String)
+        }
+
+        /// The folder, as the user gave it.
+        public var path: String
+        /// What went wrong.
+        public var reason: Reason
+
+        public var description: String {
+            switch reason {
+            case .notAFolder: "\(path): no such folder (build the site first, or name its output folder)"
+            case .unreadable(let why): "\(path): cannot be listed: \(why)"
+            }
+        }
+    }
+
+    /// Checks every file under `outputFolder` in parallel and returns the findings sorted by path,
+    /// then position.
+    ///
+    /// - Parameters:
+    ///   - basePath: The path part of the site's base URL; root-relative links resolve against it.
+    ///   - displayPrefix: What diagnostics put before each file's relative path: the folder as the
+    ///     user typed it (`public` gives `public/albums/x/index.html:12:7: error: …`). By default,
+    ///     the folder URL's relative path.
+    public static func check(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil) throws(CheckError) -> [Diagnostic] {
+        let prefix = displayPrefix ?? outputFolder.relativePath
+        let listing = try OutputListing(folder: outputFolder, displayPrefix: prefix)
+        let validator = PageValidator(outputPaths: Set(listing.files), basePath: basePath)
+        let collected = Collected(count: listing.files.count)
+        DispatchQueue.concurrentPerform(iterations: listing.files.count) { index in
+            let relative = listing.files[index]
+            var diagnostics = check(relative, in: outputFolder, with: validator)
+            let display = listing.display(relative)
+            for index in diagnostics.indices { diagnostics[index].path = display }
+            collected.store(diagnostics, at: index)
+        }
+        return (listing.diagnostics + collected.all).sorted(by: inReadingOrder)
+    }
+
+    /// Validates one file by its extension; files of other kinds only count as link targets.
+    static func check(_ relative: String, in folder: URL, with validator: PageValidator) -> [Diagnostic] {
+        let kind = (relative as NSString).pathExtension.lowercased()
+        guard ["html", "htm", "xhtml", "svg", "xml", "json"].contains(kind) else { return [] }
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: folder.appending(path: relative), options: .mappedIfSafe))
+        } catch {
+            return [.error("cannot be read: \(error.localizedDescription)", path: relative)]
+        }
+        switch kind {
+        case "svg":
+            return validator.validateAnySVG(bytes, path: relative)
+        case "xml":
+            return validator.validateWellFormed(bytes, path: relative)
+        case "json":
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+                return []
+            } catch {
+                let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+                return [.error("is not valid JSON: \(detail)", path: relative)]
+            }
+        default:
+            return validator.validateXHTML(bytes, path: relative)
+        }
+    }
+
+    /// Path, then position (file-wide findings first), then message.
+    static func inReadingOrder(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        if lhs.path != rhs.path { return lhs.path < rhs.path }
+        switch (lhs.position, rhs.position) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case let (left?, right?) where left != right: return left < right
+        default: return lhs.message < rhs.message
+        }
+    }
+
+    /// The per-file results of the parallel loop, each stored once under a lock.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [[Diagnostic]]
+
+        init(count: Int) {
+            results = Array(repeating: [], count: count)
+        }
+
+        func store(_ diagnostics: [Diagnostic], at index: Int) {
+            lock.withLock { results[index] = diagnostics }
+        }
+
+        var all: [Diagnostic] {
+            lock.withLock { results.flatMap { $0 } }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Checks rendered output before it is written: XHTML pages and the carousel SVG.
+///
+/// It knows every file the finished output folder will hold, so it can check that every internal
+/// reference lands on one. Findings come back as `Diagnostic`s at the exact line and column of
+/// the element at fault (libxml2's own line and column for parse errors). Validating is pure and
+/// the validator is `Sendable`: pages are checked in parallel, each on its own libxml2 tree.
+public struct PageValidator: Sendable {
+    /// Every file of the output folder, relative to its root with `/` separators
+    /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).
+    public let outputPaths: Set<String>
+    /// The path part of the site's base URL, with a leading and a trailing `/` (`/`, `/my-repo/`);
+    /// references that start with `/` are resolved against it.
+    public let basePath: String
+    private let pathIndex: OutputPathIndex
+
+    /// A validator for an output folder that will hold `outputPaths`, served under `basePath`.
+    public init(outputPaths: Set<String>, basePath: String = "/") {
+        self.outputPaths = outputPaths
+        self.pathIndex = OutputPathIndex(outputPaths)
+        let trimmed = basePath.split(separator: "/").joined(separator: "/")
+        self.basePath = trimmed.isEmpty ? "/" : "/" + trimmed + "/"
+    }
+
+    /// Validates one XHTML5 polyglot page.
+    ///
+    /// Checks that it is well-formed XML (stopping there on a fatal error); that its root is
+    /// `html` in the XHTML namespace with `lang`, holding a `head` with a `title` and a `body`;
+    /// that ids are unique; that every `img` has `alt`; that tile images have `width` and
+    /// `height`; and that every internal reference (`a`, `link`, `script`, `img`, `source`, SVG
+    /// `image` and `use`, `srcset` candidates) names a file in `outputPaths`, or an id of this
+    /// page for a bare `#fragment`.
+    ///
+    /// - Parameter path: The page's path relative to the output root; diagnostics name it, and
+    ///   relative references are resolved from its folder.
+    public func validateXHTML(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        let parsed = XMLDocument.parse(bytes)
+        var findings = Findings(path: path)
+        findings.record(parsed.issues)
+        guard let document = parsed.document, let root = document.root else {
+            return findings.diagnostics(source: bytes, document: nil)
+        }
+        var checker = MarkupChecker(dialect: .xhtml, resolver: resolver(for: path), findings: findings)
+        checker.checkPageStructure(root)
+        checker.checkElements(from: root)
+        return checker.findings.diagnostics(source: bytes, document: document)
+    }
+
+    /// Checks only that `bytes` are well-formed XML (a sitemap, a feed, an SVG cover).
+    public func validateWellFormed(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        var findings = Findings(path: path)
+        findings.record(XMLDocument.parse(bytes).issues)
+        return findings.diagnostics(source: bytes, document: nil)
+    }
+
+    /// The resolver for references inside the output file at `path`.
+    func resolver(for path: String) -> ReferenceResolver {
+        ReferenceResolver(outputPaths: pathIndex, basePath: basePath, path: path)
+    }
+}

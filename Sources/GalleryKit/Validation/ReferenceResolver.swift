@@ -1,0 +1,209 @@
+/// Resolves the URLs in one output file to files of the finished output folder.
+///
+/// Internal references (no scheme, not `//host`) lose their `?query` and `#fragment`, are
+/// percent-decoded and resolved against the file's folder, or against the site's base path when
+/// they start with `/`. A reference ending in `/`, or naming a folder, means that folder's
+/// `index.html`, as a static web server serves it. Works on UTF-8 bytes straight from libxml2:
+/// a page has dozens of references and 10 000 pages are checked per build.
+struct ReferenceResolver: Sendable {
+    /// What a reference turned out to be.
+    enum Outcome: Equatable, Sendable {
+        /// A URL with a scheme or a host: not checked.
+        case external
+        /// The file itself (``, `?query`, `#`, `#top`).
+        case sameFile
+        /// A fragment of the file itself, percent-decoded: it must name an `id` there.
+        case fragment(String)
+        /// A file in the output.
+        case found(String)
+        /// No such file; the path it resolved to.
+        case missing(String)
+        /// `..` climbed above the output root.
+        case escapesRoot
+        /// A root-relative reference outside the site's base path.
+        case outsideBasePath
+        /// Broken `%` escapes, or bytes that are not UTF-8 once decoded.
+        case malformed
+    }
+
+    /// Every file the output folder will hold.
+    let outputPaths: OutputPathIndex
+    /// The base URL's path, with a leading and a trailing `/`.
+    let basePath: String
+    private let basePathBytes: [UInt8]
+    /// The folder that holds the file being checked (`albums/a`; empty at the root).
+    private let folder: [UInt8]
+
+    /// A resolver for references that appear in the file at `path` (relative to the output root).
+    init(outputPaths: OutputPathIndex, basePath: String, path: String) {
+        self.outputPaths = outputPaths
+        self.basePath = basePath
+        self.basePathBytes = Array(basePath.utf8)
+        let folders = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }
+        self.folder = Array(folders.joined(separator: "/").utf8)
+    }
+
+    /// Resolves one reference as written in an attribute.
+    func resolve(_ reference: String) -> Outcome {
+        var reference = reference
+        return reference.withUTF8 { resolve($0) }
+    }
+
+    /// Resolves one reference given as the UTF-8 bytes of an attribute value.
+    func resolve(_ reference: UnsafeBufferPointer<UInt8>) -> Outcome {
+        var start = 0
+        var end = reference.count
+        while start < end, isSpace(reference[start]) { start += 1 }
+        while end > start, isSpace(reference[end - 1]) { end -= 1 }
+        guard start < end else { return .sameFile }
+        let text = UnsafeBufferPointer(rebasing: reference[start..<end])
+        if Self.hasScheme(text) || (text.count > 1 && text[0] == slash && text[1] == slash) { return .external }
+        let hash = text.firstIndex(of: UInt8(ascii: "#"))
+        let beforeHash = hash ?? text.count
+        let pathEnd = text[..<beforeHash].firstIndex(of: UInt8(ascii: "?")) ?? beforeHash
+        guard pathEnd > 0 else {
+            guard let hash, hash + 1 < text.count else { return .sameFile }
+            let fragment = UnsafeBufferPointer(rebasing: text[(hash + 1)...])
+            let id = Self.percentDecoded(fragment).flatMap { String(validating: $0, as: UTF8.self) }
+                ?? String(decoding: fragment, as: UTF8.self)
+            return id.lowercased() == "top" ? .sameFile : .fragment(id)
+        }
+        let path = UnsafeBufferPointer(rebasing: text[..<pathEnd])
+        guard path.contains(UInt8(ascii: "%")) else { return resolve(path: path) }
+        guard let decoded = Self.percentDecoded(path), String(validating: decoded, as: UTF8.self) != nil else { return .malformed }
+        return decoded.withUnsafeBufferPointer { resolve(path: $0) }
+    }
+
+    private func resolve(path: UnsafeBufferPointer<UInt8>) -> Outcome {
+        let suffix = "/index.html"
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + path.count + suffix.utf8.count + 1) { buffer in
+            var length = 0
+            func append(_ bytes: some Collection<UInt8>) {
+                for byte in bytes {
+                    buffer[length] = byte
+                    length += 1
+                }
+            }
+            var index = 0
+            if path[0] == slash {
+                if path.elementsEqual(basePathBytes.dropLast()) {
+                    index = path.count
+                } else if path.starts(with: basePathBytes) {
+                    index = basePathBytes.count
+                } else {
+                    return .outsideBasePath
+                }
+            } else {
+                append(folder)
+            }
+            var namesFolder = true
+            while index <= path.count {
+                var segmentEnd = index
+                while segmentEnd < path.count, path[segmentEnd] != slash { segmentEnd += 1 }
+                let segment = path[index..<segmentEnd]
+                if segment.isEmpty || (segment.count == 1 && path[index] == dot) {
+                    namesFolder = true
+                } else if segment.count == 2, path[index] == dot, path[index + 1] == dot {
+                    guard length > 0 else { return .escapesRoot }
+                    repeat { length -= 1 } while length > 0 && buffer[length] != slash
+                    namesFolder = true
+                } else {
+                    if length > 0 { append(CollectionOfOne(slash)) }
+                    append(segment)
+                    namesFolder = false
+                }
+                index = segmentEnd + 1
+            }
+            let file = UnsafeBufferPointer(rebasing: buffer[0..<length])
+            if !namesFolder, let found = outputPaths.path(matching: file) { return .found(found) }
+            let missing = namesFolder ? nil : String(decoding: file, as: UTF8.self)
+            append(suffix.utf8.dropFirst(length == 0 ? 1 : 0))
+            let folderIndex = UnsafeBufferPointer(rebasing: buffer[0..<length])
+            if let found = outputPaths.path(matching: folderIndex) { return .found(found) }
+            return .missing(missing ?? String(decoding: folderIndex, as: UTF8.self))
+        }
+    }
+
+    /// Calls `body` with each URL of a `srcset` attribute, without its width or density descriptor.
+    static func forEachSourceSetURL(_ srcset: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var index = 0
+        while true {
+            while index < srcset.count, isSpace(srcset[index]) || srcset[index] == comma { index += 1 }
+            guard index < srcset.count else { return }
+            let start = index
+            while index < srcset.count, !isSpace(srcset[index]) { index += 1 }
+            var end = index
+            while end > start, srcset[end - 1] == comma { end -= 1 }
+            if end > start { body(UnsafeBufferPointer(rebasing: srcset[start..<end])) }
+            guard end == index else { continue }
+            // Skip the descriptors up to the comma that ends this candidate.
+            var depth = 0
+            while index < srcset.count, depth > 0 || srcset[index] != comma {
+                if srcset[index] == UInt8(ascii: "(") { depth += 1 }
+                if srcset[index] == UInt8(ascii: ")") { depth = max(0, depth - 1) }
+                index += 1
+            }
+        }
+    }
+
+    /// The URLs of a `srcset` attribute, without their descriptors.
+    static func sourceSetURLs(_ srcset: String) -> [String] {
+        var srcset = srcset
+        var urls: [String] = []
+        srcset.withUTF8 { bytes in forEachSourceSetURL(bytes) { urls.append(String(decoding: $0, as: UTF8.self)) } }
+        return urls
+    }
+
+    /// Whether `reference` starts with `scheme:` (RFC 3986: a letter, then letters, digits, `+-.`).
+    static func hasScheme(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (offset, byte) in reference.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                guard offset > 0 else { return false }
+            case UInt8(ascii: ":"):
+                return offset > 0
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// `text` with `%XX` escapes decoded, or `nil` if an escape is broken.
+    static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            guard text[index] == UInt8(ascii: "%") else {
+                bytes.append(text[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 3
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+private let slash = UInt8(ascii: "/")
+private let dot = UInt8(ascii: ".")
+private let comma = UInt8(ascii: ",")
+
+/// HTML's ASCII whitespace: space, tab, line feed, form feed, carriage return.
+private func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import GalleryKit
+
+@Suite struct ReferenceValidationTests {
+    let paths: Set<String> = ["index.html", "albums/a/index.html", "albums/b/index.html", "covers/a b.svg", "feed.xml"]
+
+    func resolve(_ reference: String, from page: String = "albums/a/index.html", basePath: String = "/") -> ReferenceResolver.Outcome {
+        let validator = PageValidator(outputPaths: paths, basePath: basePath)
+        return validator.resolver(for: page).resolve(reference)
+    }
+
+    @Test func resolvesRelativeToThePagesFolder() {
+        #expect(resolve("../b/") == .found("albums/b/index.html"))
+        #expect(resolve("../b") == .found("albums/b/index.html"), "a folder means its index.html")
+        #expect(resolve("./") == .found("albums/a/index.html"))
+        #expect(resolve("..") == .missing("albums/index.html"))
+        #expect(resolve("../../") == .found("index.html"))
+        #expect(resolve("../../feed.xml?v=2#top") == .found("feed.xml"))
+        #expect(resolve("albums/b/", from: "index.html") == .found("albums/b/index.html"))
+        #expect(resolve("../c/") == .missing("albums/c/index.html"))
+    }
+
+    @Test func refusesToClimbAboveTheRoot() {
+        #expect(resolve("../../../index.html") == .escapesRoot)
+        #expect(resolve("../", from: "index.html") == .escapesRoot)
+        #expect(resolve("/../index.html") == .escapesRoot)
+    }
+
+    @Test func skipsExternalURLs() {
+        for url in ["https://example.com/", "http://x", "mailto:a@b.c", "data:image/png;base64,AA==", "tel:+441234",
+                    "javascript:void(0)", "//cdn.example.com/a.js", "ftp://x/y", "  https://padded.example/ "] {
+            #expect(resolve(url) == .external, "\(url)")
+        }
+        #expect(resolve("a:b/c") == .external, "anything with a scheme")
+        #expect(resolve("1a:b") == .missing("albums/a/1a:b"), "not a scheme: must start with a letter")
+    }
+
+    @Test func decodesPercentEscapes() {
+        #expect(resolve("../../covers/a%20b.svg") == .found("covers/a b.svg"))
+        #expect(resolve("../../covers/a%2") == .malformed)
+        #expect(resolve("../../covers/%FF.svg") == .malformed, "not UTF-8 once decoded")
+        #expect(resolve("#caf%C3%A9") == .fragment("café"))
+    }
+
+    @Test func classifiesSameFileReferences() {
+        #expect(resolve("") == .sameFile)
+        #expect(resolve("#") == .sameFile)
+        #expect(resolve("#top") == .sameFile, "HTML's top of the document")
+        #expect(resolve("?sort=year") == .sameFile)
+        #expect(resolve("#tracks") == .fragment("tracks"))
+    }
+
+    @Test func resolvesRootRelativeReferencesAgainstTheBasePath() {
+        #expect(resolve("/", basePath: "/") == .found("index.html"))
+        #expect(resolve("/albums/a/", basePath: "/") == .found("albums/a/index.html"))
+        #expect(resolve("/my-repo/albums/a/", basePath: "/my-repo/") == .found("albums/a/index.html"))
+        #expect(resolve("/my-repo/", from: "404.html", basePath: "my-repo") == .found("index.html"))
+        #expect(resolve("/my-repo", basePath: "/my-repo") == .found("index.html"))
+        #expect(resolve("/albums/a/", basePath: "/my-repo/") == .outsideBasePath)
+        #expect(resolve("/my-repository/", basePath: "/my-repo/") == .outsideBasePath)
+    }
+
+    @Test func readsTheURLsOfASourceSet() {
+        #expect(ReferenceResolver.sourceSetURLs("a.jpg 1x, b.jpg 2x") == ["a.jpg", "b.jpg"])
+        #expect(ReferenceResolver.sourceSetURLs("a.jpg 1x,b.jpg 2x") == ["a.jpg", "b.jpg"])
+        #expect(ReferenceResolver.sourceSetURLs(" x.jpg 100w,\n y.jpg 200w ") == ["x.jpg", "y.jpg"])
+        #expect(ReferenceResolver.sourceSetURLs("a,b.jpg 100w") == ["a,b.jpg"], "a comma inside a URL stays")
+        #expect(ReferenceResolver.sourceSetURLs("") == [])
+    }
+}

@@ -1,0 +1,146 @@
+import Testing
+@testable import GalleryKit
+
+/// Body lines start on line 9 of every fixture page (see `ValidationFixtures.page`).
+@Suite struct XHTMLValidationTests {
+    typealias Fixtures = ValidationFixtures
+
+    @Test func aValidPolyglotPagePasses() {
+        #expect(Fixtures.diagnostics(Fixtures.validBody) == [])
+    }
+
+    @Test func reportsAnElementLeftOpenWhereLibxml2NoticesIt() throws {
+        // <p><br>one</p>: the `>` of `</p>` is column 14, libxml2 reports the column after it.
+        let diagnostics = Fixtures.diagnostics(["<p><br>one</p>"])
+        let first = try #require(diagnostics.first)
+        #expect(first.at == "9:15")
+        #expect(first.severity == .error)
+        #expect(first.message == "Opening and ending tag mismatch: br line 9 and p")
+        #expect(first.path == "albums/a/index.html")
+    }
+
+    @Test func reportsAMismatchedEndTag() throws {
+        // <p><em>one</strong></p>: `</strong>` ends at column 19.
+        let first = try #require(Fixtures.diagnostics(["<p><em>one</strong></p>"]).first)
+        #expect(first.at == "9:20")
+        #expect(first.message == "Opening and ending tag mismatch: em line 9 and strong")
+    }
+
+    @Test func rejectsHTMLNamedEntitiesAndStopsAtTheParseErrors() {
+        // <p>a&nbsp;b</p>: the `;` is column 10. Fatal, so no other check runs (the img has no alt).
+        let diagnostics = Fixtures.diagnostics(["<p>a&nbsp;b</p>", "<img src=\"missing.png\"/>"])
+        #expect(diagnostics.map(\.description) == ["albums/a/index.html:9:11: error: Entity 'nbsp' not defined"])
+    }
+
+    @Test func reportsADuplicateIdWithTheLineOfTheFirst() {
+        let diagnostics = Fixtures.diagnostics(["<p id=\"x\">one</p>", "<div><p id=\"x\">two</p></div>"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:10:6: error: duplicate id 'x' (first used on line 9)",
+        ])
+    }
+
+    @Test func requiresAltOnEveryImage() {
+        let diagnostics = Fixtures.diagnostics([
+            "<p><img src=\"../../covers/a.svg\"/></p>",
+            "<p><img src=\"../../covers/b.svg\" alt=\"\"/></p>",
+        ])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.at == "9:4")
+        #expect(diagnostics.first?.message.hasPrefix("<img> has no alt attribute") == true)
+    }
+
+    @Test func requiresWidthAndHeightOnTileImages() {
+        // Line 10: `<li class="big tile">` is columns 1–21, `<a href="../b/">` 22–37, `<img` at 38.
+        let diagnostics = Fixtures.diagnostics([
+            "<ul class=\"strip\">",
+            "<li class=\"big tile\"><a href=\"../b/\"><img src=\"../../covers/b.svg\" alt=\"\" height=\"100\"/></a></li>",
+            "</ul>",
+            "<div class=\"tiles\"><img src=\"../../covers/a.svg\" alt=\"\"/></div>",
+            "<img class=\"cover tile-image\" src=\"../../covers/a.svg\" alt=\"\" width=\"100\"/>",
+        ])
+        #expect(diagnostics.map(\.at) == ["10:38", "13:1"])
+        #expect(diagnostics.map { $0.message.prefix(36) } == [
+            "tile image has no width attribute (t", "tile image has no height attribute (",
+        ])
+    }
+
+    @Test func reportsABrokenRelativeLink() {
+        let diagnostics = Fixtures.diagnostics(["<nav><a href=\"../nowhere/\">Nowhere</a></nav>"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:6: error: broken link to '../nowhere/' (no such file in the output: albums/nowhere/index.html)",
+        ])
+    }
+
+    @Test func reportsALinkThatClimbsAboveTheOutputRoot() {
+        let diagnostics = Fixtures.diagnostics(["<p>", "  <a href=\"../../../secret.txt\">x</a>", "</p>"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:10:3: error: link to '../../../secret.txt' climbs above the output root",
+        ])
+    }
+
+    @Test func reportsAFragmentThatNamesNoId() {
+        let diagnostics = Fixtures.diagnostics(["<p><a href=\"#tracks\">Tracks</a> <a href=\"#top\">Top</a></p>"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:4: error: link to '#tracks' names no element of this page (no id 'tracks')",
+        ])
+    }
+
+    @Test func checksEveryKindOfReference() {
+        let diagnostics = Fixtures.diagnostics([
+            "<link rel=\"icon\" href=\"../../favicon.ico\"/>",
+            "<script src=\"../../assets/app.js\"></script>",
+            "<picture><source srcset=\"../../covers/a.webp 1x, ../../covers/b@2x.jpg 2x\"/><img src=\"../../covers/a.svg\" alt=\"\"/></picture>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"../../covers/c.svg\"/><use href=\"#nothing\"/></svg>",
+        ])
+        #expect(diagnostics.map(\.at) == ["9:1", "10:1", "11:10", "12:41", "12:75"])
+        #expect(diagnostics.map(\.message) == [
+            "broken link to '../../favicon.ico' (no such file in the output: favicon.ico)",
+            "broken link to '../../assets/app.js' (no such file in the output: assets/app.js)",
+            "broken link to '../../covers/a.webp' (no such file in the output: covers/a.webp)",
+            "broken link to '../../covers/c.svg' (no such file in the output: covers/c.svg)",
+            "link to '#nothing' names no element of this page (no id 'nothing')",
+        ])
+    }
+
+    @Test func placesFindingsOnTheStartTagEvenAcrossLinesCommentsAndNonASCIIText() {
+        let diagnostics = Fixtures.diagnostics([
+            "<!-- 2 > 1, and <img src=\"x\"/> is not an element -->",  // 9
+            "<p>",  // 10
+            "  <img",  // 11: libxml2 itself would say line 12, where the tag ends
+            "    src=\"../../covers/a.svg\"/>",  // 12
+            "</p>",  // 13
+            "<p><img src=\"../../covers/a.svg\" alt=\"A\"/><img src=\"../../covers/b.svg\"/></p>",  // 14: 2nd img at 43
+            "<p>Ça va <img src=\"../../covers/a.svg\"/></p>",  // 15: Ç is one column
+        ])
+        #expect(diagnostics.map(\.at) == ["11:3", "14:43", "15:10"])
+    }
+
+    @Test func requiresTheXHTMLPageSkeleton() {
+        let page = Array("""
+            <!DOCTYPE html>
+            <html xmlns="http://www.w3.org/1999/xhtml">
+            <head><meta charset="utf-8"/></head>
+            <p>no body</p>
+            </html>
+            """.utf8)
+        let diagnostics = Fixtures.validator.validateXHTML(page, path: "index.html")
+        #expect(diagnostics.map(\.description) == [
+            "index.html:2:1: error: <html> has no lang attribute (the page's language, such as lang=\"en\")",
+            "index.html:2:1: error: <html> has no <body>",
+            "index.html:3:1: error: <head> has no <title>",
+        ])
+        let wrongNamespace = Array("<html lang=\"en\"><head><title>x</title></head><body/></html>".utf8)
+        #expect(Fixtures.validator.validateXHTML(wrongNamespace, path: "index.html").map(\.at) == ["1:1"])
+    }
+
+    @Test func resolvesRootRelativeLinksAgainstTheBasePath() {
+        let validator = PageValidator(outputPaths: Fixtures.outputPaths, basePath: "/my-repo/")
+        let page = Fixtures.page([
+            "<p><a href=\"/my-repo/albums/a/\">A</a> <a href=\"/my-repo\">Home</a> <a href=\"/albums/a/\">A</a></p>",
+        ], root: "/my-repo/")
+        let diagnostics = validator.validateXHTML(page, path: "404.html")
+        #expect(diagnostics.map(\.description) == [
+            "404.html:9:67: error: link to '/albums/a/' is outside the site's base path '/my-repo/'",
+        ])
+    }
+}
