@@ -15,6 +15,18 @@ struct Check: ParsableCommand {
     var basePath: String = "/"
 
     func run() throws {
-        throw ExitCode.failure
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        let diagnostics: [Diagnostic]
+        do {
+            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: basePath, displayPrefix: directory)
+        } catch {
+            Diagnostic.print([.error(error.description, path: directory)])
+            throw ExitCode.failure
+        }
+        Diagnostic.print(diagnostics)
+        if !diagnostics.isEmpty {
+            FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(directory)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

@@ -214,3 +214,54 @@ import Testing
         #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/music/albums/b-a/\"/>"))
     }
 }
+
+/// Validation as the user meets it: a template that writes broken markup, and `gallery check`.
+@Suite struct ValidationCommandTests {
+    @Test func brokenMarkupFromATemplateFailsTheBuildAndNamesTheTemplate() throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let before = site.files(under: "public")
+        let pageBefore = try site.read("public/index.html")
+        try site.write("<table class=\"details\" id=\"details\"><caption>{{album.title}}<br></caption></table>\n", to: "templates/partials/details.mustache")
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("error: Opening and ending tag mismatch: br line"))
+        #expect(run.stderr.contains("(written by templates/partials/details.mustache:1)"))
+        #expect(run.stderr.contains("more like it on other pages"))
+        #expect(run.stderr.contains("build failed in step 'validate'"))
+        #expect(site.files(under: "public") == before)
+        #expect(try site.read("public/index.html") == pageBefore)
+        #expect(!site.exists(".public.staging"))
+    }
+
+    @Test func brokenLinksAndMissingAltTextAreFoundInTemplates() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("{{<base}}{{$content}}<p><img src=\"{{root}}nowhere.png\"/><a href=\"{{root}}albums/missing/\">x</a></p>{{/content}}{{/base}}\n", to: "templates/404.mustache")
+        let run = try GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("public/404.html:16:4: error:"))
+        #expect(run.stderr.contains("(written by templates/404.mustache:1)"))
+        #expect(run.stderr.contains("nowhere.png"))
+        #expect(run.stderr.contains("alt"))
+        #expect(run.stderr.contains("albums/missing/"))
+    }
+
+    @Test func checkValidatesAnExistingOutputFolder() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let good = try GalleryBinary.run(["check"], in: site.url)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.isEmpty)
+        let page = try site.read("public/albums/b-a/index.html")
+        try site.write(page.replacingOccurrences(of: "<h1>", with: "<h1 id=\"main\">"), to: "public/albums/b-a/index.html")
+        try FileManager.default.removeItem(at: site.url.appending(path: "public/carousel.svg"))
+        let bad = try GalleryBinary.run(["check", "public"], in: site.url)
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("public/albums/b-a/index.html:16:1: error: duplicate id 'main'"))
+        #expect(bad.stderr.contains("main"))
+        #expect(bad.stderr.contains("carousel.svg"))
+        let missing = try GalleryBinary.run(["check", "nothing-here"], in: site.url)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("nothing-here"))
+    }
+}

@@ -49,7 +49,7 @@ extension BuildStep {
             }
             return findings
         }.flatMap { $0 }
-        for diagnostic in findings { state.report(diagnostic, to: observer) }
+        for diagnostic in DiagnosticDigest.condense(findings) { state.report(diagnostic, to: observer) }
         if let file = staging.file(for: "carousel.svg") {
             let diagnostics = validator.validateSVG(Array(try Data(contentsOf: file)), path: "carousel.svg")
             for var diagnostic in diagnostics {

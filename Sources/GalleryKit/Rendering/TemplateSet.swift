@@ -80,8 +80,7 @@ public struct TemplateSet: Sendable {
                 diagnostics.append(.error(
                     "template '\(name)' does not parse: \(error.message)",
                     path: source.displayPath(name: name),
-                    at: error.position,
-                    template: name
+                    at: error.position
                 ))
             }
         }

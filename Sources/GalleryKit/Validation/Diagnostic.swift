@@ -26,7 +26,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var position: SourcePosition?
     /// What is wrong and, where possible, what to do.
     public var message: String
-    /// The template that produced the faulty markup, when the file is a rendered page.
+    /// The template file and line that wrote the faulty markup (`templates/partials/tile.mustache:1`),
+    /// when the file is a rendered page.
     public var template: String?
 
     /// Creates a diagnostic.
@@ -52,7 +53,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         var location = path
         if let position { location += ":\(position.line):\(position.column)" }
         var text = "\(location): \(severity.rawValue): \(message)"
-        if let template { text += " (rendered by template '\(template)')" }
+        if let template { text += " (written by \(template))" }
         return text
     }
 }

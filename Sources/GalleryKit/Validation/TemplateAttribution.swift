@@ -4,7 +4,7 @@
 /// again with tracing on; the trace says which template line wrote each run of output, and the
 /// diagnostic's line and column pick the run.
 enum TemplateAttribution {
-    /// The diagnostics with the template named, and its file and line added to the message.
+    /// The diagnostics with the template's file and line that wrote the faulty spot.
     static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet) -> [Diagnostic] {
         diagnostics.map { diagnostic in
             guard let position = diagnostic.position,
@@ -13,8 +13,7 @@ enum TemplateAttribution {
                   let source = templates.sources[entry.template]
             else { return diagnostic }
             var attributed = diagnostic
-            attributed.template = entry.template
-            attributed.message += " [from \(source.displayPath(name: entry.template)):\(entry.line)]"
+            attributed.template = "\(source.displayPath(name: entry.template)):\(entry.line)"
             return attributed
         }
     }
@@ -46,5 +45,37 @@ enum TemplateAttribution {
             column += 1
         }
         return min(index, max(bytes.count - 1, 0))
+    }
+}
+
+/// Keeps a broken template from flooding the terminal: the same template mistake shows on every
+/// page it renders, so findings that share a template line and a message (numbers aside) are
+/// reported once, with the count of pages.
+enum DiagnosticDigest {
+    static func condense(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var firstIndex: [String: Int] = [:]
+        var counts: [Int] = []
+        var kept: [Diagnostic] = []
+        for diagnostic in diagnostics {
+            guard let template = diagnostic.template else {
+                kept.append(diagnostic)
+                counts.append(1)
+                continue
+            }
+            let shape = String(diagnostic.message.unicodeScalars.filter { !("0"..."9").contains($0) })
+            let key = "\(diagnostic.severity)|\(template)|\(shape)"
+            if let index = firstIndex[key] {
+                counts[index] += 1
+            } else {
+                firstIndex[key] = kept.count
+                kept.append(diagnostic)
+                counts.append(1)
+            }
+        }
+        return zip(kept, counts).map { diagnostic, count in
+            var condensed = diagnostic
+            if count > 1 { condensed.message += " (and \(count - 1) more like it on other pages)" }
+            return condensed
+        }
     }
 }

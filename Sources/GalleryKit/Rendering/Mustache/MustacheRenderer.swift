@@ -13,6 +13,12 @@ struct MustacheRenderer {
         var line: Int
     }
 
+    /// A block override in force: its content and the template that defined it (for tracing).
+    struct Override {
+        var nodes: [MustacheNode]
+        var template: String
+    }
+
     /// The deepest nesting of partials and parents, so a template that includes itself stops.
     static let maximumDepth = 64
 
@@ -35,7 +41,7 @@ struct MustacheRenderer {
         render(template.nodes, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
-    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: [MustacheNode]], depth: Int) {
+    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: Override], depth: Int) {
         for node in nodes {
             switch node {
             case .text(let bytes, let line):
@@ -74,10 +80,15 @@ struct MustacheRenderer {
             case .parent(let name, let extra, let ownOverrides, _):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
-                let merged = overrides.merging(ownOverrides) { outer, _ in outer }
+                let own = ownOverrides.mapValues { Override(nodes: $0, template: template) }
+                let merged = overrides.merging(own) { outer, _ in outer }
                 render(parent.nodes, in: name, indentation: indentation + extra, overrides: merged, depth: depth + 1)
             case .block(let name, let body, _):
-                render(overrides[name] ?? body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                if let override = overrides[name] {
+                    render(override.nodes, in: override.template, indentation: indentation, overrides: overrides, depth: depth)
+                } else {
+                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                }
             }
         }
     }
