@@ -37,6 +37,8 @@ public final class ConsoleReporter: BuildObserving {
         switch event {
         case .stepStarted(let index, let count, let name):
             return quiet ? nil : "[\(index)/\(count)] \(name)"
+        case .cover:
+            return nil
         case .stepFinished(let name, let seconds):
             return verbose ? String(format: "      %@ took %.3f s", name, seconds) : nil
         case .diagnostic(let diagnostic):
