@@ -21,8 +21,10 @@ public struct BuildState: Sendable {
     public var templates: TemplateSet?
     /// The pages and their paths (after `layout`).
     public var plan: SitePlan?
-    /// The page renderer (after `render`), kept so validation can trace a faulty page.
-    public var renderer: SiteRenderer?
+    /// The validator that checked the pages (after `render`), for the other outputs.
+    public var validator: PageValidator?
+    /// What the page checks found (after `render`), reported by `validate`.
+    public var pageFindings: [Diagnostic] = []
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
     /// Every finding so far.

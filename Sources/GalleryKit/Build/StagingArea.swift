@@ -1,80 +1,95 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A folder beside the output where a build puts validated files until every check has passed.
 ///
 /// Nothing reaches the output folder before ``commit(into:)``, so a failed build leaves the
-/// previous site untouched. The folder sits next to the output (`.public.staging`) so that
-/// committing is a cheap `rename` on the same file system.
+/// previous site untouched. The folder sits next to the output (`.public.staging`), laid out as
+/// the output will be: when there is no output folder yet, committing is a single `rename`;
+/// otherwise each staged file is renamed into place.
 public final class StagingArea: Sendable {
     /// The staging folder.
     public let folder: URL
-    private let entries = Mutex<(names: [String: String], counter: Int)>(([:], 0))
+    private let root: String
+    private let staged = Mutex<Set<String>>([])
 
     /// Creates an empty staging folder for an output folder, replacing any left by a killed build.
     public init(for output: URL) throws {
         let parent = output.deletingLastPathComponent()
         folder = parent.appending(path: ".\(output.lastPathComponent).staging", directoryHint: .isDirectory)
+        root = folder.standardizedFileURL.path
         try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.makeFolders(root)
     }
 
-    /// Stores the bytes of an output path. Safe to call from many tasks at once.
-    ///
-    /// Files are staged flat under a name derived from a counter, so staging needs no folders.
+    /// Stores the bytes of an output path (`albums/x/index.html`). Safe to call from many tasks.
     public func stage(_ bytes: some Collection<UInt8>, as path: String) throws {
-        let name = entries.withLock { entries in
-            entries.counter += 1
-            let name = String(entries.counter, radix: 36)
-            entries.names[path] = name
-            return name
+        let target = try prepare(path)
+        try AtomicFile.writeInPlace(bytes, to: target)
+    }
+
+    /// Stages a copy of a file: a hard link when the file system allows (cache files are never
+    /// changed in place, only replaced), else a copy.
+    public func stage(copyOf source: URL, as path: String) throws {
+        let target = try prepare(path)
+        if link(source.path, target) == 0 { return }
+        try AtomicFile.writeInPlace(Array(try Data(contentsOf: source)), to: target)
+    }
+
+    private func prepare(_ path: String) throws -> String {
+        staged.withLock { _ = $0.insert(path) }
+        if let slash = path.lastIndex(of: "/") {
+            try Self.makeFolders(root + "/" + path[..<slash])
         }
-        try AtomicFile.writeInPlace(bytes, to: folder.appending(path: name).path)
+        return root + "/" + path
     }
 
     /// The output paths staged so far.
-    public var paths: [String] { entries.withLock { Array($0.names.keys) } }
+    public var paths: Set<String> { staged.withLock { $0 } }
 
     /// The file holding the staged bytes of an output path, if it was staged.
     public func file(for path: String) -> URL? {
-        entries.withLock { $0.names[path] }.map { folder.appending(path: $0) }
+        staged.withLock { $0.contains(path) } ? folder.appending(path: path) : nil
     }
 
-    /// Moves every staged file to its place in the output folder, creating folders as needed,
-    /// then removes the staging folder.
+    /// Moves every staged file to its place in the output folder, then removes the staging folder.
     ///
     /// - Returns: The number of files moved.
     @discardableResult
     public func commit(into output: URL) throws -> Int {
-        let staged = entries.withLock { $0.names }
+        let paths = self.paths
         let outputPath = output.standardizedFileURL.path
-        let stagingPath = folder.path
-        try Self.makeFolders(outputPath)
-        var created: Set<String> = [""]
-        for path in staged.keys.sorted() {
-            guard let name = staged[path] else { continue }
-            let folderPath = path.split(separator: "/").dropLast().joined(separator: "/")
-            if created.insert(folderPath).inserted {
-                try Self.makeFolders(outputPath + "/" + folderPath)
+        try Self.makeFolders(String(outputPath[..<(outputPath.lastIndex(of: "/") ?? outputPath.endIndex)]))
+        if rename(root, outputPath) == 0 { return paths.count }
+        guard errno == EEXIST || errno == ENOTEMPTY else {
+            throw AtomicFile.WriteError(path: outputPath, reason: AtomicFile.systemError())
+        }
+        var created: Set<Substring> = []
+        for path in paths.sorted() {
+            if let slash = path.lastIndex(of: "/"), created.insert(path[..<slash]).inserted {
+                try Self.makeFolders(outputPath + "/" + path[..<slash])
             }
-            let source = stagingPath + "/" + name
-            let target = outputPath + "/" + path
-            if rename(source, target) != 0 {
-                throw AtomicFile.WriteError(path: target, reason: AtomicFile.systemError())
+            if rename(root + "/" + path, outputPath + "/" + path) != 0 {
+                throw AtomicFile.WriteError(path: outputPath + "/" + path, reason: AtomicFile.systemError())
             }
         }
         discard()
-        return staged.count
+        return paths.count
     }
 
     /// Creates a folder and any missing parents with `mkdir(2)` (Foundation's version costs ten
     /// times as much, which shows when a build creates ten thousand album folders).
-    static func makeFolders(_ path: String) throws {
+    static func makeFolders(_ path: some StringProtocol) throws {
+        let path = String(path)
         if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT else { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
-        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        guard !parent.isEmpty, parent != path else { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
-        try makeFolders(parent)
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
+            throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError())
+        }
+        try makeFolders(path[..<slash])
         if mkdir(path, 0o755) != 0, errno != EEXIST { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
     }
 
