@@ -31,6 +31,14 @@ public struct SiteConfig: Sendable, Hashable {
         /// How many albums the index strip holds before the index is split into pages
         /// (`page/2/`, `page/3/`…).
         public var indexPageSize = 500
+
+        /// Creates carousel settings; every value has the seed's default.
+        public init(metrics: ScrollerMetrics = .seed, initialAlbum: InitialAlbum = .number(1), window: Int = 15, indexPageSize: Int = 500) {
+            self.metrics = metrics
+            self.initialAlbum = initialAlbum
+            self.window = window
+            self.indexPageSize = indexPageSize
+        }
     }
 
     /// The album the index opens on.

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import GalleryKit
+
+/// The renderer as a pure function: plan, images and templates in, pages out; no disk.
+@Suite struct SiteRendererTests {
+    static func catalogue(_ titles: [String], artist: String = "Artist") -> Catalogue {
+        Catalogue(albums: titles.map { Album(title: $0, artist: artist, genre: "Pop", year: 2001, coverURL: "c.png") })
+    }
+
+    static func renderer(_ catalogue: Catalogue, carousel: SiteConfig.Carousel = .init(), templates: TemplateSet? = nil) throws -> SiteRenderer {
+        let plan = SitePlan(catalogue: catalogue, carousel: carousel)
+        let images = catalogue.entries.map { TileImage(src: "covers/\($0.index).png", srcset: "covers/\($0.index)@2x.png 2x") }
+        return SiteRenderer(
+            plan: plan,
+            templates: try templates ?? TemplateSet.load(overridesIn: nil),
+            config: SiteConfig(),
+            images: images,
+            assets: AssetPaths(css: "assets/gallery.1.css", js: "assets/gallery.2.js")
+        )
+    }
+
+    /// Every file a site of this plan holds, for the validator.
+    static func outputs(_ renderer: SiteRenderer) -> Set<String> {
+        var paths = Set(renderer.plan.pagePaths + SiteFiles.generated + ["assets/gallery.1.css", "assets/gallery.2.js"])
+        for image in renderer.images {
+            paths.insert(image.src)
+            if let srcset = image.srcset { paths.insert(String(srcset.split(separator: " ")[0])) }
+        }
+        return paths
+    }
+
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func everyPageOfASiteIsValid() throws {
+        let renderer = try Self.renderer(Self.catalogue((1...40).map { "Title \($0)" }), carousel: .init(window: 3, indexPageSize: 16))
+        let validator = PageValidator(outputPaths: Self.outputs(renderer))
+        #expect(renderer.plan.pages.count == 3 + 40 + 1)
+        for page in renderer.plan.pages {
+            let diagnostics = validator.validateXHTML(renderer.render(page), path: renderer.plan.path(of: page))
+            #expect(diagnostics.isEmpty, "\(page): \(diagnostics)")
+        }
+    }
+
+    @Test func tilesArePlacedByTheEngine() throws {
+        let metrics = ScrollerMetrics(padding: 4, dimension: 60, offset: 30)
+        let renderer = try Self.renderer(Self.catalogue(["A", "B", "C"]), carousel: .init(metrics: metrics))
+        let index = text(renderer.render(.index(number: 1)))
+        let layout = ScrollerLayout(count: 3, metrics: metrics)
+        for tile in 0..<3 {
+            let frame = layout.frame(at: tile)
+            #expect(index.contains("style=\"left:\(frame.x)px;top:\(frame.y)px;width:60px;height:60px\" data-index=\"\(tile)\""))
+        }
+        #expect(index.contains("style=\"width:\(layout.contentWidth)px;height:\(layout.stripHeight)px\""))
+        #expect(index.contains("srcset=\"./covers/0@2x.png 2x\""))
+    }
+
+    @Test func albumPagesHighlightTheirTileAndLinkNeighbours() throws {
+        let renderer = try Self.renderer(Self.catalogue(["First", "Second", "Third"]))
+        let page = text(renderer.render(.album(index: 1)))
+        #expect(page.contains("<li class=\"tile current\""))
+        #expect(page.contains("<a href=\"../../albums/artist-second/\" aria-current=\"page\">"))
+        #expect(page.components(separatedBy: "aria-current").count == 2)
+        #expect(page.contains("<a rel=\"prev\" href=\"../../albums/artist-first/\">← First</a>"))
+        #expect(page.contains("<a rel=\"next\" href=\"../../albums/artist-third/\">Third →</a>"))
+        #expect(page.contains("<td data-field=\"title\">Second</td>"))
+        let first = text(renderer.render(.album(index: 0)))
+        #expect(!first.contains("rel=\"prev\""))
+    }
+
+    @Test func hostileTextIsEscapedAndThePageStaysValid() throws {
+        let hostile = "<script>alert(1)</script> AT&T \"q\" 'a' 🎸 مرحبا \u{1}"
+        let renderer = try Self.renderer(Self.catalogue([hostile, "Plain"], artist: "<b>&amp;</b>"))
+        let page = text(renderer.render(.album(index: 0)))
+        #expect(!page.contains("<script>"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T &quot;q&quot; &#39;a&#39; 🎸 مرحبا \u{FFFD}"))
+        #expect(page.contains("&lt;b&gt;&amp;amp;&lt;/b&gt;"))
+        let validator = PageValidator(outputPaths: Self.outputs(renderer))
+        #expect(validator.validateXHTML(Array(page.utf8), path: renderer.plan.path(of: .album(index: 0))).isEmpty)
+        let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: hostile)
+        #expect(validator.validateSVG(Array(svg.utf8), path: "carousel.svg").isEmpty)
+        let json = DataFile.render(plan: renderer.plan, images: renderer.images)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((decoded?["albums"] as? [[String: Any]])?.first?["title"] as? String == hostile)
+    }
+
+    @Test func aBrokenTemplateIsRefusedWithItsPosition() {
+        var sources = (try? TemplateSet.load(overridesIn: nil).sources) ?? [:]
+        sources["partials/tile"] = .init(text: "<li>\n  {{#current}}x\n</li>\n", origin: .site(path: "templates/partials/tile.mustache"))
+        sources["404"] = nil
+        do {
+            _ = try TemplateSet(sources: sources)
+            Issue.record("a broken template set was accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "templates/partials/tile.mustache:2:3: error: template 'partials/tile' does not parse: 'current' is never closed; add {{/current}}",
+                "templates/404.mustache: error: there is no template '404'; gallery needs one for its pages",
+            ])
+        }
+    }
+
+    @Test func aTemplateMistakeIsTracedToItsLine() throws {
+        var sources = try TemplateSet.load(overridesIn: nil).sources
+        sources["partials/details"] = .init(text: "<table id=\"details\">\n<tr><td>{{album.title}}<br></td></tr>\n</table>\n", origin: .site(path: "templates/partials/details.mustache"))
+        let renderer = try Self.renderer(Self.catalogue(["A"]), templates: TemplateSet(sources: sources))
+        let page = renderer.plan.pages[1]
+        let bytes = renderer.render(page)
+        let diagnostics = PageValidator(outputPaths: Self.outputs(renderer)).validateXHTML(bytes, path: renderer.plan.path(of: page))
+        let (output, trace) = renderer.renderTraced(page)
+        #expect(output == bytes)
+        let attributed = TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: renderer.templates)
+        #expect(attributed.first?.template == "templates/partials/details.mustache:2")
+    }
+
+    @Test func plansPathsRootsAndPages() {
+        let plan = SitePlan(catalogue: Self.catalogue((1...5).map { "T\($0)" }), carousel: .init(initialAlbum: .slug("artist-t4"), window: 1, indexPageSize: 2), basePath: "/sub/")
+        #expect(plan.pagePaths == [
+            "index.html", "page/2/index.html", "page/3/index.html",
+            "albums/artist-t1/index.html", "albums/artist-t2/index.html", "albums/artist-t3/index.html",
+            "albums/artist-t4/index.html", "albums/artist-t5/index.html", "404.html",
+        ])
+        #expect(plan.root(of: .index(number: 1)) == "./")
+        #expect(plan.root(of: .index(number: 2)) == "../../")
+        #expect(plan.root(of: .album(index: 0)) == "../../")
+        #expect(plan.root(of: .notFound) == "/sub/")
+        #expect(plan.initialIndex == 3)
+        #expect(plan.currentAlbum(onIndexPage: 2) == 3)
+        #expect(plan.currentAlbum(onIndexPage: 3) == 4)
+        #expect(plan.albums(aroundAlbum: 0) == 0..<2)
+        #expect(SitePlan(catalogue: Catalogue(albums: []), carousel: .init()).pagePaths == ["index.html", "404.html"])
+    }
+}
