@@ -91,7 +91,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryEndToEndTests",
-            dependencies: ["GalleryKit"],
+            dependencies: ["GalleryKit", "BlueLibrary"],
+            swiftSettings: swiftSettings
+        ),
+        // The iOS app's Album class, for building an albums.bin fixture with NSKeyedArchiver.
+        .target(
+            name: "BlueLibrary",
+            path: "Tests/Fixtures/BlueLibrary",
             swiftSettings: swiftSettings
         ),
     ]

@@ -5,16 +5,12 @@ extension BuildStep {
     /// before a single cover is fetched.
     public static let loadAlbums = BuildStep(name: "load") { state, observer in
         let site = state.options.site
-        if let text = try? String(contentsOf: site.configFile, encoding: .utf8) {
-            do throws(ArchiveError) {
-                let (config, warnings) = try SiteConfig.parse(toml: text, path: site.display(site.configFile))
-                state.config = config
-                warnings.forEach { state.report($0, to: observer) }
-            } catch {
-                error.diagnostics.forEach { state.report($0, to: observer) }
-            }
-        } else if FileManager.default.fileExists(atPath: site.configFile.path) {
-            state.report(.error("cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile)), to: observer)
+        do throws(ArchiveError) {
+            let (config, warnings) = try SiteConfig.load(from: site)
+            state.config = config
+            warnings.forEach { state.report($0, to: observer) }
+        } catch {
+            error.diagnostics.forEach { state.report($0, to: observer) }
         }
         do throws(ArchiveError) {
             let (catalogue, warnings) = try Library(site: site).catalogue()

@@ -1,9 +1,11 @@
+import Foundation
+
 extension AlbumArchive {
     /// The keys an album object may have.
     static let albumKeys: Set<String> = ["title", "artist", "genre", "year", "cover_url", "slug"]
 
     /// The smallest and largest year accepted.
-    public static let years = 1000...9999
+    public static var years: ClosedRange<Int> { AlbumRules.years }
 
     /// Decodes and checks an archive, reporting every problem at once.
     ///
@@ -108,11 +110,12 @@ private struct ArchiveDecoder {
         var slug: String?
         if let member = node.member("slug") {
             switch member.value.value {
-            case .string(let value) where Slug.isValid(value):
-                slug = value
             case .string(let value):
-                let suggestion = Slug.make(from: value)
-                error("\(name) has the slug \"\(value)\", which is not lowercase ASCII letters, digits and dashes\(suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")", at: member.value.position)
+                if let problem = AlbumRules.slugProblem(value) {
+                    error("\(name) has the slug \(problem.replacingFirst("\"\(value)\" is", with: "\"\(value)\", which is"))", at: member.value.position)
+                } else {
+                    slug = value
+                }
             case .null:
                 break
             default:
@@ -134,7 +137,7 @@ private struct ArchiveDecoder {
             error("\(name): \"\(key)\" must be a string, not \(member.value.typeDescription)", at: member.value.position)
             return nil
         }
-        guard !value.allSatisfy(\.isWhitespace) else {
+        guard !AlbumRules.isBlank(value) else {
             error("\(name) has an empty \"\(key)\"; fill it in", at: member.value.position)
             return nil
         }
@@ -148,7 +151,7 @@ private struct ArchiveDecoder {
         }
         switch member.value.value {
         case .number(let text):
-            guard let year = Int(text), AlbumArchive.years.contains(year) else {
+            guard let year = Int(text), AlbumRules.yearProblem(year) == nil else {
                 error("\(name) has the year \(text), which is not a year; write a whole number from \(AlbumArchive.years.lowerBound) to \(AlbumArchive.years.upperBound)", at: member.value.position)
                 return nil
             }
@@ -161,5 +164,13 @@ private struct ArchiveDecoder {
             error("\(name): \"year\" must be a number, not \(member.value.typeDescription)", at: member.value.position)
             return nil
         }
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `target` replaced.
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Loads and saves the album archive, `content/albums.json`: the seed's PersistencyManager.
 ///
 /// Saving is atomic (temporary file, `fsync`, rename), so a crash leaves the old archive or the
@@ -43,13 +47,38 @@ public struct ArchiveStore: Sendable {
         return try AlbumArchive.decode(Array(data), path: displayPath)
     }
 
-    /// Writes the archive atomically, creating `content/` if needed.
+    /// The previous version of the archive, kept by every save: `content/albums.json.bak`.
+    public var backup: URL { url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".bak") }
+
+    /// The lock that serialises changes to this archive.
+    public var lock: ArchiveLock { ArchiveLock(archive: url) }
+
+    /// Writes the archive atomically (temporary file, `fsync`, rename), creating `content/` if
+    /// needed, after keeping the current version as ``backup``.
+    ///
+    /// A process killed at any moment leaves the archive as it was or as it is now; the backup is
+    /// replaced the same way, by a rename.
     public func save(_ archive: AlbumArchive) throws(AtomicFile.WriteError) {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw AtomicFile.WriteError(path: displayPath, reason: error.localizedDescription)
+        }
+        AtomicFile.removeAbandonedTemporaries(besides: url)
+        AtomicFile.removeAbandonedTemporaries(besides: backup)
+        if FileManager.default.fileExists(atPath: url.path) {
+            let staged = folder.appending(path: ".\(backup.lastPathComponent).tmp-\(getpid())")
+            unlink(staged.path)
+            if link(url.path, staged.path) != 0 {
+                guard let data = try? Data(contentsOf: url) else {
+                    throw AtomicFile.WriteError(path: backup.path, reason: "cannot keep a backup: \(AtomicFile.systemError())")
+                }
+                try AtomicFile.write(data, to: staged)
+            }
+            if rename(staged.path, backup.path) != 0 {
+                throw AtomicFile.WriteError(path: backup.path, reason: AtomicFile.systemError())
+            }
         }
         try AtomicFile.write(archive.encoded(), to: url)
     }

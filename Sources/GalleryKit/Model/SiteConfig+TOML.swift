@@ -1,6 +1,16 @@
+import Foundation
 import TOMLKit
 
 extension SiteConfig {
+    /// Reads a site folder's `gallery.toml`, or the defaults when there is none.
+    public static func load(from site: SiteFolder) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
+        guard FileManager.default.fileExists(atPath: site.configFile.path) else { return (SiteConfig(), []) }
+        guard let text = try? String(contentsOf: site.configFile, encoding: .utf8) else {
+            throw ArchiveError([.error("cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile))])
+        }
+        return try parse(toml: text, path: site.display(site.configFile))
+    }
+
     /// Reads `gallery.toml` text. Unknown keys give warnings (a typo should not pass silently),
     /// wrong types and out-of-range values give errors.
     ///
@@ -52,6 +62,15 @@ extension SiteConfig {
                 reader.read(section, section: "build") { reader, key, value in
                     switch key {
                     case "output": reader.string(value, key: key, section: "build").map { config.build.output = $0 }
+                    default: return false
+                    }
+                    return true
+                }
+            case "library":
+                guard let section = reader.table(value, key: key) else { return false }
+                reader.read(section, section: "library") { reader, key, value in
+                    switch key {
+                    case "undo_limit": reader.int(value, key: key, section: "library", in: 0...100_000).map { config.library.undoLimit = $0 }
                     default: return false
                     }
                     return true

@@ -15,6 +15,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var carousel = Carousel()
     /// Where output goes.
     public var build = Build()
+    /// The library commands' settings.
+    public var library = Library()
 
     /// Creates the default settings.
     public init() {}
@@ -47,6 +49,12 @@ public struct SiteConfig: Sendable, Hashable {
         case number(Int)
         /// An album's slug.
         case slug(String)
+    }
+
+    /// `[library]`: settings of `gallery add`, `edit`, `delete`, `undo` and `import`.
+    public struct Library: Sendable, Hashable {
+        /// How many changes `gallery undo` can reverse.
+        public var undoLimit = 50
     }
 
     /// `[build]`: output settings.

@@ -46,6 +46,19 @@ public enum AtomicFile {
         if sync { syncFolder(folder) }
     }
 
+    /// Deletes temporary files that a killed writer left beside `url` (`.NAME.tmp-PID-…` whose
+    /// process is gone), so crashes do not pile up debris next to the archive.
+    public static func removeAbandonedTemporaries(besides url: URL) {
+        let folder = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            guard let pid = Int32(pidText), pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
     /// Writes bytes straight into a new or truncated file, for files no reader sees until they
     /// are renamed into place (the staging folder).
     public static func writeInPlace(_ data: some Collection<UInt8>, to path: String) throws(WriteError) {

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Reads albums to import from our own JSON archive, a CSV file with a header row, or the iOS
+/// app's `albums.bin` (an NSKeyedArchiver property list), checking each with ``AlbumRules``.
+public struct AlbumImporter: Sendable {
+    /// An album read from the file and where it was.
+    public struct Candidate: Sendable, Hashable {
+        /// The album.
+        public var album: Album
+        /// Where it came from, for messages: `row 3 (line 4)`, `album 2`.
+        public var origin: String
+    }
+
+    /// The formats an import understands.
+    public enum Format: String, Sendable {
+        case json, csv, keyedArchive = "keyed archive"
+    }
+
+    /// The archive fields a CSV column can fill.
+    public static let fields = ["title", "artist", "genre", "year", "cover_url", "slug"]
+
+    /// CSV column names recognised without `--map`, compared case-insensitively.
+    static let columnNames: [String: String] = [
+        "title": "title", "album": "title",
+        "artist": "artist",
+        "genre": "genre", "style": "genre",
+        "year": "year", "released": "year",
+        "cover": "cover_url", "cover url": "cover_url", "cover_url": "cover_url",
+        "slug": "slug",
+    ]
+
+    /// `--map column=field` choices: column name (any case) to archive field.
+    public var mappings: [String: String]
+
+    /// An importer with column mappings.
+    public init(mappings: [String: String] = [:]) {
+        self.mappings = Dictionary(mappings.map { ($0.key.lowercased(), $0.value) }) { $1 }
+    }
+
+    /// The format of a file, from its first bytes and its name.
+    public static func format(of bytes: [UInt8], name: String) -> Format {
+        if bytes.starts(with: Array("bplist00".utf8)) { return .keyedArchive }
+        let lowered = name.lowercased()
+        if lowered.hasSuffix(".json") { return .json }
+        if lowered.hasSuffix(".csv") { return .csv }
+        if lowered.hasSuffix(".bin") || lowered.hasSuffix(".plist") { return .keyedArchive }
+        let first = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first
+        return first == UInt8(ascii: "{") ? .json : .csv
+    }
+
+    /// Reads every album in a file.
+    ///
+    /// - Throws: ``LibraryError`` naming the file and each row or field at fault; nothing is
+    ///   imported from a file with any problem.
+    public func read(_ url: URL) throws(LibraryError) -> (format: Format, candidates: [Candidate]) {
+        let display = SiteFolder.display(url)
+        guard let data = try? Data(contentsOf: url) else {
+            throw LibraryError("\(display): cannot read this file; check the path")
+        }
+        let bytes = Array(data)
+        guard !bytes.isEmpty else { throw LibraryError("\(display): the file is empty; nothing to import") }
+        let format = Self.format(of: bytes, name: url.lastPathComponent)
+        switch format {
+        case .json: return (format, try readJSON(bytes, display: display))
+        case .csv: return (format, try readCSV(bytes, display: display))
+        case .keyedArchive: return (format, try KeyedArchiveReader.read(data, display: display))
+        }
+    }
+
+    private func readJSON(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
+        do {
+            let archive = try AlbumArchive.decode(bytes, path: display).archive
+            return archive.albums.enumerated().map { Candidate(album: $0.element, origin: "album \($0.offset + 1)") }
+        } catch {
+            throw LibraryError(reasons: error.diagnostics.filter { $0.severity == .error }.map(\.description))
+        }
+    }
+
+    private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw LibraryError("\(display): not UTF-8 text; save the CSV as UTF-8")
+        }
+        let table: CSVTable
+        do {
+            table = try CSVTable(parsing: text)
+        } catch {
+            throw LibraryError("\(display):\(error.line): malformed CSV: \(error.message)")
+        }
+        let columns = try columnFields(table.header, display: display)
+        var candidates: [Candidate] = []
+        var problems: [String] = []
+        for (offset, row) in table.rows.enumerated() {
+            let origin = "row \(offset + 1)"
+            var values: [String: String] = [:]
+            for (column, field) in columns { values[field] = row.fields[column].trimmingCharacters(in: .whitespaces) }
+            guard let year = Self.year(from: values["year"] ?? "") else {
+                problems.append("\(display):\(row.line): \(origin): the year \"\(values["year"] ?? "")\" is not a year; write it as 1999 or a date such as 1999-05-01")
+                continue
+            }
+            let slug = values["slug"].flatMap { $0.isEmpty ? nil : $0 }
+            let album = Album(title: values["title"] ?? "", artist: values["artist"] ?? "", genre: values["genre"] ?? "", year: year, coverURL: values["cover_url"] ?? "", slug: slug)
+            let rowProblems = AlbumRules.problems(in: album)
+            guard rowProblems.isEmpty else {
+                problems += rowProblems.map { "\(display):\(row.line): \(origin): \($0.field == "cover_url" ? "cover" : $0.field) \($0.reason)" }
+                continue
+            }
+            candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))"))
+        }
+        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
+        return candidates
+    }
+
+    /// Which column fills which field: `--map` first, then the recognised names.
+    private func columnFields(_ header: [String], display: String) throws(LibraryError) -> [(column: Int, field: String)] {
+        for (column, field) in mappings where !Self.fields.contains(field) {
+            throw LibraryError("--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", "))")
+        }
+        var assigned: [String: Int] = [:]
+        for (index, name) in header.enumerated() {
+            let key = name.lowercased()
+            if let field = mappings[key] ?? Self.columnNames[key], assigned[field] == nil { assigned[field] = index }
+        }
+        for (column, _) in mappings where !header.contains(where: { $0.lowercased() == column }) {
+            throw LibraryError("\(display): --map names the column '\(column)', but the header has \(header.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        let required = ["title": "Title or Album", "artist": "Artist", "genre": "Genre or Style", "year": "Year or Released", "cover_url": "Cover or Cover URL"]
+        let missing = required.keys.sorted().filter { assigned[$0] == nil }
+        guard missing.isEmpty else {
+            throw LibraryError(reasons: missing.map { "\(display):1: no column for \($0); name one \(required[$0] ?? $0), or pass --map COLUMN=\($0)" })
+        }
+        return assigned.map { ($0.value, $0.key) }
+    }
+
+    /// The year in a cell: a bare year, or the one four-digit year inside a date.
+    static func year(from text: String) -> Int? {
+        let runs: [Substring] = text.split(whereSeparator: { !($0.isASCII && $0.isNumber) }).filter { $0.count == 4 }
+        guard runs.count == 1, let year = Int(String(runs[0])), AlbumRules.yearProblem(year) == nil else { return nil }
+        return year
+    }
+}

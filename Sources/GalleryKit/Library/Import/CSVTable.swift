@@ -1,0 +1,114 @@
+import Foundation
+
+/// A CSV file read as RFC 4180 describes it (comma-separated, fields optionally in double
+/// quotes, `""` for a quote inside, line breaks inside quoted fields), remembering the line
+/// each record starts on so an import can name the row at fault.
+///
+/// Written here rather than taken from a package: the CSV packages in our mirror either report
+/// no position for a malformed file or none at all, and import errors must name the row.
+public struct CSVTable: Sendable, Hashable {
+    /// A record and the line it starts on.
+    public struct Row: Sendable, Hashable {
+        /// The 1-based line where the record starts.
+        public var line: Int
+        /// The fields.
+        public var fields: [String]
+    }
+
+    /// Why a file is not CSV, and where.
+    public struct SyntaxError: Error, Sendable, Hashable {
+        /// The 1-based line.
+        public var line: Int
+        /// What is wrong.
+        public var message: String
+    }
+
+    /// The header row's fields.
+    public var header: [String]
+    /// The records after the header (blank lines skipped).
+    public var rows: [Row]
+
+    /// Parses CSV text whose first record is a header.
+    public init(parsing text: String) throws(SyntaxError) {
+        var records: [Row] = []
+        var fields: [String] = []
+        var field = ""
+        var line = 1
+        var recordLine = 1
+        var inQuotes = false
+        var fieldWasQuoted = false
+        var afterQuote = false
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = iterator.next()
+        if pending == "\u{FEFF}" { pending = iterator.next() }
+
+        func endRecord() {
+            fields.append(field)
+            if !(fields.count == 1 && fields[0].isEmpty && !fieldWasQuoted) {
+                records.append(Row(line: recordLine, fields: fields))
+            }
+            fields = []
+            field = ""
+            fieldWasQuoted = false
+            afterQuote = false
+        }
+
+        while let scalar = pending {
+            pending = iterator.next()
+            if inQuotes {
+                if scalar == "\"" {
+                    if pending == "\"" {
+                        field.unicodeScalars.append("\"")
+                        pending = iterator.next()
+                    } else {
+                        inQuotes = false
+                        afterQuote = true
+                    }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case ",":
+                fields.append(field)
+                field = ""
+                fieldWasQuoted = false
+                afterQuote = false
+            case "\r":
+                if pending == "\n" { continue }
+                endRecord()
+                line += 1
+                recordLine = line
+            case "\n":
+                endRecord()
+                line += 1
+                recordLine = line
+            case "\"":
+                guard field.isEmpty, !afterQuote else {
+                    throw SyntaxError(line: line, message: "a double quote inside an unquoted field; put the field in quotes and double the quote (\"\")")
+                }
+                inQuotes = true
+                fieldWasQuoted = true
+            default:
+                guard !afterQuote else {
+                    throw SyntaxError(line: line, message: "text after a closing quote; a quoted field must end at a comma or the end of the line")
+                }
+                field.unicodeScalars.append(scalar)
+            }
+        }
+        if inQuotes {
+            throw SyntaxError(line: recordLine, message: "a quoted field that starts here is never closed")
+        }
+        if !field.isEmpty || !fields.isEmpty || fieldWasQuoted { endRecord() }
+        guard let first = records.first else {
+            throw SyntaxError(line: 1, message: "the file is empty; a CSV import needs a header row and at least one album")
+        }
+        header = first.fields.map { $0.trimmingCharacters(in: [" ", "\t"]) }
+        rows = Array(records.dropFirst())
+        for row in rows where row.fields.count != header.count {
+            throw SyntaxError(line: row.line, message: "this row has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(header.count)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+extension AlbumArchive {
+    /// The archive with an album inserted at `index` (clamped; `nil` appends).
+    func adding(_ album: Album, at index: Int?) -> (AlbumArchive, LibraryChange) {
+        var albums = self.albums
+        let position = min(max(index ?? albums.count, 0), albums.count)
+        albums.insert(album, at: position)
+        return (AlbumArchive(albums: albums), .added(index: position, album: album))
+    }
+
+    /// The archive without the album at `index`.
+    func deleting(at index: Int) -> (AlbumArchive, LibraryChange) {
+        var albums = self.albums
+        let album = albums.remove(at: index)
+        return (AlbumArchive(albums: albums), .deleted(index: index, album: album))
+    }
+
+    /// The archive with the album at `index` replaced.
+    func replacing(at index: Int, with album: Album) -> (AlbumArchive, LibraryChange) {
+        var albums = self.albums
+        let before = albums[index]
+        albums[index] = album
+        return (AlbumArchive(albums: albums), .edited(index: index, before: before, after: album))
+    }
+
+    /// The archive with a change reversed.
+    ///
+    /// A deleted album comes back at its old index, clamped when the list is now shorter; an
+    /// added album is removed and an edit reverted, each found at its recorded index or, if the
+    /// archive was edited by hand since, wherever it is now.
+    func undoing(_ change: LibraryChange) throws(LibraryError) -> AlbumArchive {
+        var albums = self.albums
+        switch change {
+        case .deleted(let index, let album):
+            albums.insert(album, at: min(max(index, 0), albums.count))
+        case .added(let index, let album):
+            let position = try Self.locate(album, near: index, in: albums)
+            albums.remove(at: position)
+        case .edited(let index, let before, let after):
+            let position = try Self.locate(after, near: index, in: albums)
+            albums[position] = before
+        case .imported(let placed):
+            for item in placed.sorted(by: { $0.index > $1.index }) {
+                let position = try Self.locate(item.album, near: item.index, in: albums)
+                albums.remove(at: position)
+            }
+        }
+        return AlbumArchive(albums: albums)
+    }
+
+    private static func locate(_ album: Album, near index: Int, in albums: [Album]) throws(LibraryError) -> Int {
+        if albums.indices.contains(index), albums[index] == album { return index }
+        if let found = albums.firstIndex(of: album) { return found }
+        throw LibraryError("cannot undo: \(LibraryChange.name(album)) is no longer in the archive as it was (was it edited by hand?)")
+    }
+}

@@ -1,0 +1,58 @@
+/// One change to the archive, as the undo history remembers it: the seed's memento of
+/// (album, index), generalised to every library command.
+public enum LibraryChange: Sendable, Hashable, Codable {
+    /// An album was inserted at `index`.
+    case added(index: Int, album: Album)
+    /// The album at `index` was removed.
+    case deleted(index: Int, album: Album)
+    /// The album at `index` changed from `before` to `after`.
+    case edited(index: Int, before: Album, after: Album)
+    /// Albums were appended by an import, at these indices.
+    case imported([Placed])
+
+    /// An album and where it went.
+    public struct Placed: Sendable, Hashable, Codable {
+        /// Its index after the change.
+        public var index: Int
+        /// The album.
+        public var album: Album
+
+        /// Creates a placed album.
+        public init(index: Int, album: Album) {
+            self.index = index
+            self.album = album
+        }
+    }
+
+    /// The change in words, for the command's closing line.
+    public var summary: String {
+        switch self {
+        case .added(let index, let album): "added \(Self.name(album)) as album \(index + 1)"
+        case .deleted(let index, let album): "deleted album \(index + 1), \(Self.name(album))"
+        case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"
+        case .imported(let albums): "imported \(albums.count) album\(albums.count == 1 ? "" : "s")"
+        }
+    }
+
+    static func name(_ album: Album) -> String {
+        "\"\(album.title)\" by \(album.artist)"
+    }
+}
+
+/// Why a library command could not do what was asked; nothing was changed.
+public struct LibraryError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong and what to do, one line each.
+    public var reasons: [String]
+
+    /// Creates an error from one or more reasons.
+    public init(_ reasons: String...) {
+        self.reasons = reasons
+    }
+
+    /// Creates an error from reasons.
+    public init(reasons: [String]) {
+        self.reasons = reasons
+    }
+
+    public var description: String { reasons.joined(separator: "\n") }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Changes the archive for the library commands (`add`, `edit`, `delete`, `undo`, `import`).
+///
+/// Each change runs under the archive's lock: read, change, check the result with the same
+/// rules as the loader, save atomically with a backup, record the change in the undo history.
+/// Anything invalid changes nothing.
+public struct LibraryEditor: Sendable {
+    /// The site folder.
+    public let site: SiteFolder
+    /// How many changes `gallery undo` can reverse.
+    public var undoLimit: Int
+    /// The archive.
+    public let store: ArchiveStore
+
+    /// An editor for a site folder's archive.
+    public init(site: SiteFolder, undoLimit: Int = 50) {
+        self.site = site
+        self.undoLimit = undoLimit
+        self.store = ArchiveStore(site: site)
+    }
+
+    /// The undo history file.
+    public var historyFile: URL { UndoHistory.file(for: store.url) }
+
+    /// Inserts an album at a 1-based position (`nil` appends).
+    public func add(_ album: Album, at number: Int? = nil) throws(LibraryError) -> LibraryChange {
+        try Self.check(album)
+        return try change { archive, _ throws(LibraryError) in archive.adding(album, at: number.map { $0 - 1 }) }
+    }
+
+    /// Changes fields of the album a reference (`3` or a slug) names.
+    public func edit(_ reference: String, _ apply: @Sendable (inout Album) -> Void) throws(LibraryError) -> LibraryChange {
+        try change { archive, catalogue throws(LibraryError) in
+            let index = try Self.resolve(reference, in: catalogue)
+            var album = archive.albums[index]
+            apply(&album)
+            try Self.check(album)
+            return archive.replacing(at: index, with: album)
+        }
+    }
+
+    /// Removes the album a reference (`3` or a slug) names.
+    public func delete(_ reference: String) throws(LibraryError) -> LibraryChange {
+        try change { archive, catalogue throws(LibraryError) in
+            archive.deleting(at: try Self.resolve(reference, in: catalogue))
+        }
+    }
+
+    /// Reverses the most recent change still in the history and forgets it.
+    ///
+    /// - Returns: The change that was undone.
+    public func undo() throws(LibraryError) -> LibraryChange {
+        try locked { () throws(LibraryError) in
+            var history = UndoHistory.load(from: historyFile).history
+            guard let last = history.changes.popLast() else {
+                throw LibraryError("there is nothing to undo")
+            }
+            let archive = try load()
+            try save(try archive.undoing(last), history: history)
+            return last
+        }
+    }
+
+    /// The archive as it is now.
+    public func load() throws(LibraryError) -> AlbumArchive {
+        do {
+            return try store.load().archive
+        } catch {
+            throw LibraryError(reasons: error.diagnostics.map(\.description) + ["fix the archive first; nothing was changed"])
+        }
+    }
+
+    // MARK: - Mechanics
+
+    /// Applies a change under the lock and saves it, or with `dryRun` only checks it.
+    func change(dryRun: Bool = false, _ transform: (AlbumArchive, Catalogue) throws(LibraryError) -> (AlbumArchive, LibraryChange)) throws(LibraryError) -> LibraryChange {
+        try locked { () throws(LibraryError) in
+            let archive = try load()
+            let (changed, change) = try transform(archive, Catalogue(albums: archive.albums))
+            if case .imported(let placed) = change, placed.isEmpty { return change }
+            if dryRun {
+                try check(changed)
+                return change
+            }
+            var history = UndoHistory.load(from: historyFile).history
+            history.record(change, limit: undoLimit)
+            try save(changed, history: history)
+            return change
+        }
+    }
+
+    /// Checks a whole new archive exactly as the loader would.
+    private func check(_ archive: AlbumArchive) throws(LibraryError) {
+        let clashes = AlbumRules.slugClashes(in: archive.albums)
+        guard clashes.isEmpty else { throw LibraryError(reasons: clashes.map(\.description) + ["nothing was changed"]) }
+        do {
+            _ = try AlbumArchive.decode(archive.encoded(), path: store.displayPath)
+        } catch {
+            throw LibraryError(reasons: error.diagnostics.map(\.message) + ["nothing was changed"])
+        }
+    }
+
+    /// Checks the new archive, then writes it and the history.
+    private func save(_ archive: AlbumArchive, history: UndoHistory) throws(LibraryError) {
+        try check(archive)
+        do {
+            try store.save(archive)
+        } catch {
+            throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
+        }
+        do {
+            try history.save(to: historyFile)
+        } catch {
+            throw LibraryError("the archive was saved, but the undo history could not be: \(error)")
+        }
+    }
+
+    private func locked<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        do {
+            return try store.lock.withLock { try body() }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError("cannot lock \(store.displayPath): \(error)")
+        }
+    }
+
+    /// The index an album reference names: a number as `gallery list` shows it, or a slug.
+    static func resolve(_ reference: String, in catalogue: Catalogue) throws(LibraryError) -> Int {
+        if let number = Int(reference) {
+            guard (1...max(catalogue.count, 1)).contains(number), number <= catalogue.count else {
+                throw LibraryError(catalogue.isEmpty
+                    ? "there are no albums"
+                    : "there is no album \(number); `gallery list` numbers them 1 to \(catalogue.count)")
+            }
+            return number - 1
+        }
+        if let entry = catalogue.entries.first(where: { $0.slug == reference }) { return entry.index }
+        throw LibraryError("no album has the slug \"\(reference)\"; `gallery list` shows every slug")
+    }
+
+    /// Refuses an album that breaks a rule, naming each field as its command-line flag.
+    static func check(_ album: Album) throws(LibraryError) {
+        let problems = AlbumRules.problems(in: album)
+        guard !problems.isEmpty else { return }
+        let flags = ["cover_url": "--cover"]
+        throw LibraryError(reasons: problems.map { "\(flags[$0.field] ?? "--" + $0.field) \($0.reason)" } + ["nothing was changed"])
+    }
+}

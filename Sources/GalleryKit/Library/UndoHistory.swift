@@ -1,0 +1,44 @@
+import Foundation
+
+/// The changes `gallery undo` can reverse, newest last: the seed's stack of (album, index)
+/// mementos, kept beside the archive in `content/.albums.json.history` so it survives between
+/// invocations, and bounded.
+public struct UndoHistory: Sendable, Hashable, Codable {
+    /// The file format's version.
+    public var version = 1
+    /// The changes, oldest first.
+    public var changes: [LibraryChange] = []
+
+    /// An empty history.
+    public init() {}
+
+    /// The history file of an archive.
+    public static func file(for archive: URL) -> URL {
+        archive.deletingLastPathComponent().appending(path: ".\(archive.lastPathComponent).history")
+    }
+
+    /// Reads a history file; a missing file is an empty history, and so is an unreadable one
+    /// (with a warning): losing undo steps must never block editing.
+    public static func load(from url: URL) -> (history: UndoHistory, warning: String?) {
+        guard let data = try? Data(contentsOf: url) else { return (UndoHistory(), nil) }
+        do {
+            return (try JSONDecoder().decode(UndoHistory.self, from: data), nil)
+        } catch {
+            return (UndoHistory(), "the undo history \(SiteFolder.display(url)) is unreadable and was started afresh")
+        }
+    }
+
+    /// Writes the history atomically.
+    public func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        AtomicFile.removeAbandonedTemporaries(besides: url)
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url)
+    }
+
+    /// Records a change, forgetting the oldest beyond `limit`.
+    public mutating func record(_ change: LibraryChange, limit: Int) {
+        changes.append(change)
+        if changes.count > max(limit, 0) { changes.removeFirst(changes.count - max(limit, 0)) }
+    }
+}

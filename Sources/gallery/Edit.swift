@@ -1,0 +1,24 @@
+import ArgumentParser
+import GalleryKit
+
+/// `gallery edit`: changes fields of an album.
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Change fields of an album, named by its number in `gallery list` or its slug.")
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Argument(help: ArgumentHelp("The album: its number in `gallery list`, or its slug.", valueName: "N|slug"))
+    var album: String
+
+    @OptionGroup var fields: AlbumFieldOptions
+
+    func validate() throws {
+        if fields.isEmpty { throw ValidationError("Nothing to change: give at least one of --title, --artist, --genre, --year, --cover, --slug.") }
+    }
+
+    func run() throws {
+        let editor = try siteOptions.editor()
+        let fields = self.fields
+        try performLibraryChange { () throws(LibraryError) in try editor.edit(album) { fields.apply(to: &$0) }.summary }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `gallery import FILE`: albums from JSON, CSV or the iOS app's albums.bin.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Append albums from a JSON archive, a CSV file with a header row, or the iOS app's albums.bin."
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE"))
+    var file: String
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Read a CSV column into a field (title, artist, genre, year, cover_url, slug); repeatable.", valueName: "column=field"))
+    var mappings: [String] = []
+
+    @Flag(help: "Import albums whose artist and title are already in the archive.")
+    var allowDuplicates = false
+
+    @Flag(help: "Show what would change, and write nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        for mapping in mappings where !mapping.contains("=") {
+            throw ValidationError("--map takes COLUMN=FIELD, e.g. --map \"Album Artist=artist\"; got '\(mapping)'.")
+        }
+    }
+
+    func run() throws {
+        var columns: [String: String] = [:]
+        for mapping in mappings {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            columns[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        let editor = try siteOptions.editor()
+        let url = URL(fileURLWithPath: file)
+        try performLibraryChange { () throws(LibraryError) in
+            let (format, candidates) = try AlbumImporter(mappings: columns).read(url)
+            let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
+            var lines = report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }
+            let verb = dryRun ? "would import" : "imported"
+            lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
+            lines.append("\(verb) \(report.added.count) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")
+            return lines.joined(separator: "\n")
+        }
+    }
+}

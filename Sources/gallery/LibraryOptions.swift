@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+extension SiteOptions {
+    /// An editor for the site's archive, with the undo limit from `gallery.toml`.
+    func editor() throws -> LibraryEditor {
+        do {
+            let (config, warnings) = try SiteConfig.load(from: folder)
+            Diagnostic.print(warnings)
+            return LibraryEditor(site: folder, undoLimit: config.library.undoLimit)
+        } catch {
+            Diagnostic.print(error.diagnostics)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Runs a library change and reports it: the change on standard output, problems on standard
+/// error with a non-zero exit.
+func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
+    do {
+        print(try body())
+    } catch {
+        for reason in error.reasons {
+            FileHandle.standardError.write(Data("error: \(reason)\n".utf8))
+        }
+        throw ExitCode.failure
+    }
+}
+
+/// The album fields the `add` and `edit` commands take.
+struct AlbumFieldOptions: ParsableArguments {
+    @Option(help: "The album's title.") var title: String?
+    @Option(help: "The performing artist.") var artist: String?
+    @Option(help: "The genre.") var genre: String?
+    @Option(help: "The year of release, 1000 to 9999.") var year: Int?
+    @Option(help: ArgumentHelp("The cover: a path relative to content/, a file:// URL inside the site, or an http(s) URL.", valueName: "URL")) var cover: String?
+    @Option(help: "The album page's slug (lowercase letters, digits and dashes).") var slug: String?
+
+    /// Whether any field was given.
+    var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil }
+
+    /// Sets the given fields on an album.
+    func apply(to album: inout Album) {
+        if let title { album.title = title }
+        if let artist { album.artist = artist }
+        if let genre { album.genre = genre }
+        if let year { album.year = year }
+        if let cover { album.coverURL = cover }
+        if let slug { album.slug = slug.isEmpty ? nil : slug }
+    }
+}

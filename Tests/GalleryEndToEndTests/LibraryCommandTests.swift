@@ -1,0 +1,296 @@
+import BlueLibrary
+import Foundation
+import Testing
+
+/// The library commands run as a user runs them: list, add, edit, delete, undo, import.
+@Suite struct LibraryCommandTests {
+    func starter() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        return folder
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder) throws -> GalleryBinary.Run {
+        try GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
+    }
+
+    func titles(_ folder: TemporaryFolder) throws -> [String] {
+        let data = Data(try folder.read("site/content/albums.json").utf8)
+        let archive = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return (archive?["albums"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    static let seedTitles = ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]
+
+    @Test func listShowsNumbersSlugsAndFields() throws {
+        let folder = try starter()
+        let table = try run(["list"], folder)
+        #expect(table.status == 0)
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.first == "#  Slug                        Artist       Album                 Genre  Year")
+        #expect(lines[1] == "1  david-bowie-best-of-bowie   David Bowie  Best of Bowie         Pop    1992")
+        #expect(lines.count == 6)
+        let json = try run(["list", "--json"], folder)
+        let albums = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(albums?.count == 5)
+        #expect(albums?[4]["number"] as? Int == 5)
+        #expect(albums?[4]["slug"] as? String == "madonna-american-pie")
+        #expect(albums?[4]["year"] as? Int == 2000)
+    }
+
+    @Test func addEditDeleteAndUndoAcrossInvocations() throws {
+        let folder = try starter()
+        let add = try run(["add", "--title", "Heroes", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/h.png", "--at", "2"], folder)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout == "added \"Heroes\" by David Bowie as album 2\n")
+        #expect(try titles(folder) == ["Best of Bowie", "Heroes", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+        #expect(try run(["edit", "david-bowie-heroes", "--year", "1978", "--title", "\"Heroes\""], folder).status == 0)
+        #expect(try titles(folder)[1] == "\"Heroes\"")
+        #expect(try run(["delete", "4"], folder).stdout == "deleted album 4, \"Nothing Like The Sun\" by Sting\n")
+        #expect(try run(["delete", "madonna-american-pie"], folder).status == 0)
+        #expect(try titles(folder) == ["Best of Bowie", "\"Heroes\"", "It's My Life", "Staring at the Sun"])
+        // Each undo is a separate process: the history lives beside the archive.
+        #expect(try run(["undo"], folder).stdout == "undid: deleted album 5, \"American Pie\" by Madonna\n")
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try titles(folder) == ["Best of Bowie", "\"Heroes\"", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+        #expect(try run(["undo"], folder).stdout == "undid: edited album 2, \"\"Heroes\"\" by David Bowie\n")
+        #expect(try titles(folder)[1] == "Heroes")
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try titles(folder) == Self.seedTitles)
+        let nothing = try run(["undo"], folder)
+        #expect(nothing.status != 0)
+        #expect(nothing.stderr == "error: there is nothing to undo\n")
+    }
+
+    @Test func undoOfADeleteClampsItsIndexWhenTheListIsShorter() throws {
+        let folder = try starter()
+        #expect(try run(["delete", "5"], folder).status == 0)
+        #expect(try run(["delete", "4"], folder).status == 0)
+        #expect(try run(["delete", "3"], folder).status == 0)
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun"])
+        #expect(try run(["delete", "1"], folder).status == 0)
+        #expect(try run(["delete", "1"], folder).status == 0)
+        #expect(try titles(folder) == ["Nothing Like The Sun"])
+        // The history still holds "deleted album 4": the list has one album, so it comes back last.
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
+    }
+
+    @Test func theUndoHistoryIsBounded() throws {
+        let folder = try starter()
+        try folder.write("[library]\nundo_limit = 2\n", to: "site/gallery.toml")
+        for number in [5, 4, 3] { #expect(try run(["delete", "\(number)"], folder).status == 0) }
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try run(["undo"], folder).status != 0)
+        #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
+    }
+
+    @Test func invalidInputChangesNothingAndSaysWhy() throws {
+        let folder = try starter()
+        let before = try folder.read("site/content/albums.json")
+        let blank = try run(["add", "--title", " ", "--artist", "A", "--genre", "G", "--year", "20", "--cover", "c.png"], folder)
+        #expect(blank.status != 0)
+        #expect(blank.stderr == "error: --title is empty; fill it in\nerror: --year is 20, which is not a year; write a whole number from 1000 to 9999\nerror: nothing was changed\n")
+        let badSlug = try run(["edit", "1", "--slug", "Not OK"], folder)
+        #expect(badSlug.stderr.contains("--slug \"Not OK\" is not lowercase ASCII letters, digits and dashes; try \"not-ok\""))
+        let clash = try run(["edit", "2", "--slug", "mine"], folder)
+        #expect(clash.status == 0)
+        let taken = try run(["edit", "3", "--slug", "mine"], folder)
+        #expect(taken.status != 0)
+        #expect(taken.stderr.contains("slug \"mine\" of album 3 is already album 2's; slugs must be unique"))
+        #expect(try run(["delete", "9"], folder).stderr == "error: there is no album 9; `gallery list` numbers them 1 to 5\n")
+        #expect(try run(["delete", "no-such-slug"], folder).status != 0)
+        let missing = try run(["add", "--title", "T"], folder)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("Missing --artist, --genre, --cover, --year"))
+        let notANumber = try run(["add", "--title", "T", "--artist", "A", "--genre", "G", "--year", "soon", "--cover", "c"], folder)
+        #expect(notANumber.status != 0)
+        #expect(try run(["undo"], folder).status == 0)
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
+
+    @Test func everySaveKeepsTheVersionBeforeAsABackup() throws {
+        let folder = try starter()
+        let before = try folder.read("site/content/albums.json")
+        #expect(try run(["delete", "1"], folder).status == 0)
+        #expect(try folder.read("site/content/albums.json.bak") == before)
+        #expect(folder.files(under: "site/content").filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test func twentyConcurrentAddsLeaveTwentyNewAlbums() throws {
+        let folder = try starter()
+        let processes = (0..<20).map { number -> Process in
+            let process = Process()
+            process.executableURL = GalleryBinary.url
+            process.arguments = ["add", "--site", "site", "--title", "Concurrent \(number)", "--artist", "Racer", "--genre", "Pop", "--year", "2001", "--cover", "c.png"]
+            process.currentDirectoryURL = folder.url
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        for process in processes { try process.run() }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let titles = try titles(folder)
+        #expect(titles.count == 25)
+        #expect(Set(titles.filter { $0.hasPrefix("Concurrent ") }) == Set((0..<20).map { "Concurrent \($0)" }))
+    }
+
+    @Test func killedAtAnyMomentTheArchiveIsBeforeOrAfter() throws {
+        let folder = try starter()
+        // A big archive makes every save take long enough to be interrupted in the middle.
+        let albums = (0..<4000).map { Fixture.album("Title \($0) " + String(repeating: "x", count: 60), "Artist \($0)") }
+        try folder.write(Fixture.archive(albums), to: "site/content/albums.json")
+        // Time one uninterrupted add, then kill others at random moments across that span.
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try run(["add", "--title", "Timed", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
+        let span = UInt32(min(max((clock.now - start).components.attoseconds / 1_000_000_000_000 + (clock.now - start).components.seconds * 1_000_000, 20_000), 2_000_000))
+        var outcomes: Set<Int> = []
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<25 {
+            let before = try titles(folder)
+            let process = Process()
+            process.executableURL = GalleryBinary.url
+            process.arguments = ["add", "--site", "site", "--title", "Round \(round)", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"]
+            process.currentDirectoryURL = folder.url
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0...span * 6 / 5, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let after = try titles(folder)  // must still parse
+            #expect(after == before || after == before + ["Round \(round)"], "round \(round) left \(after.count) albums")
+            outcomes.insert(after.count - before.count)
+        }
+        // The archive still loads, and gallery can still change it.
+        #expect(try run(["add", "--title", "After", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
+        #expect(folder.files(under: "site/content").filter { $0.contains(".tmp-") }.isEmpty)
+        Swift.print("kill test outcomes (albums added per round): \(outcomes.sorted())")
+    }
+}
+
+/// `gallery import` from the three formats, and what it refuses.
+@Suite struct ImportCommandTests {
+    func starter() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        return folder
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder) throws -> GalleryBinary.Run {
+        try GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
+    }
+
+    func albums(_ folder: TemporaryFolder) throws -> [[String: Any]] {
+        let archive = try JSONSerialization.jsonObject(with: Data(try folder.read("site/content/albums.json").utf8)) as? [String: Any]
+        return archive?["albums"] as? [[String: Any]] ?? []
+    }
+
+    @Test func importsCSVWithFlexibleHeadersAndDates() throws {
+        let folder = try starter()
+        try folder.write("""
+        ARTIST,Album,Style,Released,Cover URL
+        Kraftwerk,Computer World,Electronic,1981-05-10,covers/cw.png
+        "Simon & Garfunkel","Bridge over ""Troubled"" Water",Folk,26/01/1970,covers/b.png
+        david bowie,best of BOWIE,Pop,1992,covers/x.png
+
+        """, to: "in.csv")
+        let run = try run(["import", "in.csv"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("skipped row 3 (line 4): \"best of BOWIE\" by david bowie is already album 1 of the archive"))
+        #expect(run.stdout.hasSuffix("imported 2 of 3 albums from csv in.csv\n"))
+        let albums = try albums(folder)
+        #expect(albums.count == 7)
+        #expect(albums[6]["title"] as? String == "Bridge over \"Troubled\" Water")
+        #expect(albums[6]["artist"] as? String == "Simon & Garfunkel")
+        #expect(albums[6]["year"] as? Int == 1970)
+        #expect(albums[5]["genre"] as? String == "Electronic")
+        #expect(try GalleryBinary.run(["undo", "--site", "site"], in: folder.url).stdout == "undid: imported 2 albums\n")
+        #expect(try self.albums(folder).count == 5)
+    }
+
+    @Test func mapsUnusualColumnsAndAllowsDuplicatesOnRequest() throws {
+        let folder = try starter()
+        try folder.write("Performer,Record,Kind,When,Art\nDavid Bowie,Best of Bowie,Pop,1992,covers/a.png\n", to: "in.csv")
+        let unmapped = try run(["import", "in.csv"], folder)
+        #expect(unmapped.status != 0)
+        #expect(unmapped.stderr.contains("in.csv:1: no column for artist; name one Artist, or pass --map COLUMN=artist"))
+        let mapped = try run(["import", "in.csv", "--map", "performer=artist", "--map", "Record=title", "--map", "Kind=genre", "--map", "When=year", "--map", "Art=cover_url", "--allow-duplicates"], folder)
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(try albums(folder).count == 6)
+        let badField = try run(["import", "in.csv", "--map", "Art=picture"], folder)
+        #expect(badField.stderr.contains("'picture' is not a field"))
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let folder = try starter()
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")
+        let before = try folder.read("site/content/albums.json")
+        let run = try run(["import", "in.csv", "--dry-run"], folder)
+        #expect(run.stdout == "would add row 1 (line 2): \"B\" by A\nwould import 1 of 1 album from csv in.csv; nothing was written (--dry-run)\n")
+        #expect(try folder.read("site/content/albums.json") == before)
+        #expect(!folder.exists("site/content/.albums.json.history"))
+    }
+
+    @Test func importsOurOwnJSON() throws {
+        let folder = try starter()
+        try folder.write(Fixture.archive([Fixture.album("New One", "Someone"), Fixture.album("Best of Bowie", "DAVID BOWIE")]), to: "more.json")
+        let run = try run(["import", "more.json"], folder)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("skipped album 2: \"Best of Bowie\" by DAVID BOWIE is already album 1 of the archive"))
+        #expect(try albums(folder).count == 6)
+    }
+
+    @Test func importsTheIOSAppsKeyedArchive() throws {
+        let folder = try starter()
+        let data = try BlueLibrary.Album.archive([
+            BlueLibrary.Album(title: "Heathen", artist: "David Bowie", genre: "Rock", coverUrl: "https://example.org/heathen.png", year: "2002"),
+            BlueLibrary.Album(title: "Rock Steady", artist: "No Doubt", genre: "Pop", coverUrl: "https://example.org/rs.png", year: "2001"),
+            BlueLibrary.Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", coverUrl: "x", year: "1992"),
+        ])
+        try data.write(to: folder.url.appending(path: "albums.bin"))
+        let run = try run(["import", "albums.bin"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("imported 2 of 3 albums from keyed archive albums.bin\n"))
+        let albums = try albums(folder)
+        #expect(albums.count == 7)
+        #expect(albums[5]["title"] as? String == "Heathen")
+        #expect(albums[5]["year"] as? Int == 2002)
+        #expect(albums[6]["cover_url"] as? String == "https://example.org/rs.png")
+    }
+
+    @Test func refusesBadFilesNamingTheRowOrField() throws {
+        let folder = try starter()
+        let before = try folder.read("site/content/albums.json")
+        let cases: [(name: String, content: Data, message: String)] = [
+            ("empty.csv", Data(), "empty.csv: the file is empty; nothing to import"),
+            ("quote.csv", Data("Artist,Title,Genre,Year,Cover\nA,\"B,C,2000,d\n".utf8), "quote.csv:2: malformed CSV: a quoted field that starts here is never closed"),
+            ("fields.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,2000\n".utf8), "fields.csv:2: malformed CSV: this row has 4 fields but the header has 5"),
+            ("types.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,soon,d\nE,,F,1999,g\n".utf8), "types.csv:2: row 1: the year \"soon\" is not a year"),
+            ("types.json", Data("{\"version\": 1, \"albums\": [{\"title\": 5, \"artist\": \"A\", \"genre\": \"G\", \"year\": 1999, \"cover_url\": \"c\"}]}".utf8), "types.json:1:37: error: album 1: \"title\" must be a string, not a number"),
+            ("plain.plist", try PropertyListSerialization.data(fromPropertyList: ["not": "albums"], format: .binary, options: 0), "plain.plist: not a keyed archive"),
+            ("strings.bin", try NSKeyedArchiver.archivedData(withRootObject: ["just", "strings"] as NSArray, requiringSecureCoding: false), "strings.bin: album 1 is not an Album object"),
+            ("dict.bin", try NSKeyedArchiver.archivedData(withRootObject: ["a": "b"] as NSDictionary, requiringSecureCoding: false), "strings.bin"),
+        ]
+        for item in cases {
+            try item.content.write(to: folder.url.appending(path: item.name))
+            let run = try run(["import", item.name], folder)
+            #expect(run.status != 0, "\(item.name) was accepted")
+            if item.name != "dict.bin" {
+                #expect(run.stderr.contains(item.message), "\(item.name): \(run.stderr)")
+            } else {
+                #expect(run.stderr.contains("dict.bin: this keyed archive's root object is not an array of albums"), "\(run.stderr)")
+            }
+        }
+        let types = try run(["import", "types.csv"], folder)
+        #expect(types.stderr.contains("types.csv:3: row 2: title is empty; fill it in"))
+        #expect(types.stderr.hasSuffix("error: nothing was imported\n"))
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
+}

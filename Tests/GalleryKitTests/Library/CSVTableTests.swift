@@ -1,0 +1,43 @@
+import Testing
+
+@testable import GalleryKit
+
+@Suite struct CSVTableTests {
+    @Test func readsQuotesLineBreaksAndCRLF() throws {
+        let table = try CSVTable(parsing: "\u{FEFF}Title,Artist\r\n\"Multi\nLine\",\"A \"\"quoted\"\" name\"\r\nPlain,\"\"\r\n\r\nLast,X")
+        #expect(table.header == ["Title", "Artist"])
+        #expect(table.rows.map(\.fields) == [["Multi\nLine", "A \"quoted\" name"], ["Plain", ""], ["Last", "X"]])
+        #expect(table.rows.map(\.line) == [2, 4, 6])
+    }
+
+    @Test(arguments: [
+        ("A,B\n\"x,y\n", 2, "a quoted field that starts here is never closed"),
+        ("A,B\nx\"y,z\n", 2, "a double quote inside an unquoted field; put the field in quotes and double the quote (\"\")"),
+        ("A,B\n\"x\"y,z\n", 2, "text after a closing quote; a quoted field must end at a comma or the end of the line"),
+        ("A,B\n1,2\n3\n", 3, "this row has 1 field but the header has 2"),
+        ("", 1, "the file is empty; a CSV import needs a header row and at least one album"),
+    ])
+    func reportsMalformedInputWithItsLine(text: String, line: Int, message: String) {
+        #expect(throws: CSVTable.SyntaxError(line: line, message: message)) { try CSVTable(parsing: text) }
+    }
+
+    @Test(arguments: [
+        ("1992", 1992 as Int?), ("1992-03-01", 1992), ("01/03/1992", 1992), ("March 1992", 1992),
+        ("92", nil), ("soon", nil), ("1992-1993", nil), ("", nil), ("0999", nil),
+    ])
+    func takesTheYearFromADate(text: String, year: Int?) {
+        #expect(AlbumImporter.year(from: text) == year)
+    }
+
+    @Test func undoRestoresDeletedAlbumsAtTheirClampedIndex() throws {
+        let albums = (0..<3).map { Album(title: "T\($0)", artist: "A", genre: "G", year: 2000, coverURL: "c") }
+        let archive = AlbumArchive(albums: albums)
+        let (shorter, change) = archive.deleting(at: 2)
+        #expect(try shorter.undoing(change).albums == albums)
+        let cut = AlbumArchive(albums: [albums[0]])
+        #expect(try cut.undoing(change).albums == [albums[0], albums[2]])
+        let (added, addition) = archive.adding(albums[0], at: 99)
+        #expect(try added.undoing(addition).albums == albums)
+        #expect(throws: LibraryError.self) { try archive.deleting(at: 0).0.undoing(.added(index: 0, album: albums[0])) }
+    }
+}
