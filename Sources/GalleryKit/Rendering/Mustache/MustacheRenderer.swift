@@ -19,7 +19,8 @@ struct MustacheRenderer {
     let templates: [String: CompiledTemplate]
     var output: [UInt8] = []
     var stack: [TemplateValue] = []
-    /// When not `nil`, every emitted piece is recorded.
+    /// When not `nil`, every run of output records the template line that wrote it: the entry
+    /// covering an offset is the last one starting at or before it.
     var trace: [TraceEntry]?
 
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
@@ -32,59 +33,91 @@ struct MustacheRenderer {
     mutating func render(_ name: String, context: TemplateValue) {
         guard let template = templates[name] else { return }
         stack = [context]
-        render(template.nodes, in: name, indentation: [], overrides: [:], depth: 0)
+        render(template.nodes, from: 0, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
-    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: [MustacheNode]], depth: Int) {
-        for node in nodes {
-            switch node {
+    /// Renders `nodes[start...]`; `indentation` goes at the start of every template line.
+    private mutating func render(_ nodes: [MustacheNode], from start: Int, in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
+        var index = start
+        while index < nodes.count {
+            defer { index += 1 }
+            switch nodes[index] {
             case .text(let bytes, let line):
                 record(template, line)
                 output.append(contentsOf: bytes)
-            case .indent:
-                if !indentation.isEmpty { output.append(contentsOf: indentation) }
+            case .indent(let line):
+                guard !indentation.isEmpty else { continue }
+                record(template, line)
+                output.append(contentsOf: indentation)
             case .variable(let name, let escaped, let line):
                 record(template, line)
                 write(resolve(name), escaped: escaped)
             case .section(let name, let inverted, let body, _):
                 let value = resolve(name)
                 if inverted {
-                    if value.isFalsey { render(body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
+                    if value.isFalsey { render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth) }
                     continue
                 }
                 switch value {
                 case .list(let items):
                     for item in items {
                         stack.append(item)
-                        render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                        render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
                         stack.removeLast()
                     }
                 case .bool(true):
-                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
                 case .bool(false), .null:
                     break
                 case .text, .number, .object:
                     stack.append(value)
-                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
                 }
-            case .partial(let name, let extra, _):
+            case .partial(let name, let extra, let line):
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
-                render(partial.nodes, in: name, indentation: indentation + extra, overrides: overrides, depth: depth + 1)
-            case .parent(let name, let extra, let ownOverrides, _):
+                expand(partial.nodes, in: name, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+            case .parent(let name, let extra, let ownOverrides, let line):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
-                let merged = overrides.merging(ownOverrides) { outer, _ in outer }
-                render(parent.nodes, in: name, indentation: indentation + extra, overrides: merged, depth: depth + 1)
-            case .block(let name, let body, _):
-                render(overrides[name] ?? body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
+                expand(parent.nodes, in: name, at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
+            case .block(let name, let body, let extra, let line):
+                if let override = overrides[name] {
+                    expand(override.body, in: override.template, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                } else {
+                    expand(body, in: template, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                }
             }
         }
     }
 
+    /// Renders the nodes of a partial, parent or block where its tag stands. A tag on a line of
+    /// its own (`extra` not `nil`) indents every line of the expansion, including the first; an
+    /// inline tag continues the current line, so the expansion's first line gets no indentation.
+    private mutating func expand(_ nodes: [MustacheNode], in template: String, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
+        let startsLine: Bool
+        if case .indent = nodes.first { startsLine = true } else { startsLine = false }
+        guard let extra else {
+            render(nodes, from: startsLine ? 1 : 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
+            return
+        }
+        let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
+        if !startsLine, !nodes.isEmpty, !inner.isEmpty {
+            // Content that starts mid-line (an inline block override) still begins a new line here.
+            record(siteTemplate, line)
+            output.append(contentsOf: inner)
+        }
+        render(nodes, from: 0, in: template, indentation: inner, overrides: overrides, depth: depth)
+    }
+
     private mutating func record(_ template: String, _ line: Int) {
         guard trace != nil else { return }
-        if let last = trace?.last, last.template == template, last.line == line { return }
+        if let last = trace?.last {
+            if last.template == template, last.line == line { return }
+            // A run that wrote nothing (an empty interpolation) gives way to the next one.
+            if last.offset == output.count { trace?.removeLast() }
+        }
         trace?.append(TraceEntry(offset: output.count, template: template, line: line))
     }
 
@@ -118,11 +151,24 @@ struct MustacheRenderer {
                 text.withUTF8 { output.append(contentsOf: $0) }
             }
         case .number(let number):
-            output.append(contentsOf: String(number).utf8)
+            Self.appendDecimal(number, to: &output)
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null, .list, .object:
             break
+        }
+    }
+
+    /// Appends a whole number in decimal without building a `String`.
+    static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
         }
     }
 
