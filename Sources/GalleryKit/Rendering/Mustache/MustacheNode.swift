@@ -45,7 +45,7 @@ struct MustacheBlock: Sendable {
 /// `indentation` is `nil` for a partial, parent or block tag that shares its line with other
 /// content (its output goes inline), and the whitespace to put before each line of its output
 /// when the tag stands alone on its line.
-indirect enum MustacheNode: Sendable {
+enum MustacheNode: Sendable {
     /// Literal text (never spans a line break except at its end).
     case text([UInt8], line: Int)
     /// The start of a template line: where the indentation of an enclosing standalone partial,

@@ -43,14 +43,14 @@ struct MustacheRenderer {
             defer { index += 1 }
             switch nodes[index] {
             case .text(let bytes, let line):
-                record(template, line)
+                if trace != nil { record(template, line) }
                 output.append(contentsOf: bytes)
             case .indent(let line):
                 guard !indentation.isEmpty else { continue }
-                record(template, line)
+                if trace != nil { record(template, line) }
                 output.append(contentsOf: indentation)
             case .variable(let name, let escaped, let line):
-                record(template, line)
+                if trace != nil { record(template, line) }
                 write(resolve(name), escaped: escaped)
             case .section(let name, let inverted, let body, _):
                 let value = resolve(name)
@@ -163,12 +163,19 @@ struct MustacheRenderer {
     static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
         if number < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
-        var divisor: UInt = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
+        if magnitude < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        // Digits are written backwards into a small stack buffer (UInt.max has 20 digits).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
