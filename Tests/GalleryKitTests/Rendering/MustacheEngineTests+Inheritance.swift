@@ -63,6 +63,11 @@ extension MustacheEngineTests {
         #expect(try renderWithGallery("{{<article}}{{/article}}", partials: partials) == "<main>\n    <p>default</p>\n</main>\n")
     }
 
+    @Test func aBlockStartingWithAStandaloneSectionIsIndentedOnce() throws {
+        let partials = ["layout": "<div>\n  {{$extra}}\n  {{#reissued}}\n  <em>reissue</em>\n  {{/reissued}}\n  {{/extra}}\n</div>"]
+        #expect(try renderWithGallery("{{<layout}}{{/layout}}", partials: partials, context: record) == "<div>\n  <em>reissue</em>\n</div>")
+    }
+
     @Test func anEmptyStandaloneBlockKeepsItsLineBreak() throws {
         let partials = ["layout": "<head>\n  {{$head}}{{/head}}\n</head>"]
         #expect(try renderWithGallery("{{<layout}}{{/layout}}", partials: partials) == "<head>\n\n</head>")

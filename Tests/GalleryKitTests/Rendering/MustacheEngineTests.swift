@@ -132,6 +132,11 @@ import Testing
             == "<div>\n    <ol>\n      <li>So What</li>\n      <li>Blue in Green</li>\n    </ol>\n</div>\n")
     }
 
+    @Test func aPartialStartingWithAStandaloneSectionIsIndentedOnce() throws {
+        let partials = ["maybe": "{{#reissued}}\n<em>reissue</em>\n{{/reissued}}\n"]
+        #expect(try renderWithGallery("<p>\n  {{>maybe}}\n</p>", partials: partials, context: record) == "<p>\n  <em>reissue</em>\n</p>")
+    }
+
     @Test func interpolatedLinesAreNotIndented() throws {
         let context = object(["poem": .text("first\nsecond")])
         #expect(try renderWithGallery("  {{>verse}}\nend", partials: ["verse": "[{{poem}}]\n"], context: context) == "  [first\nsecond]\nend")

@@ -30,13 +30,17 @@ struct MustacheName: Sendable, Hashable, CustomStringConvertible {
     var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
 }
 
-/// A block's content as given by a parent tag (`{{<parent}}{{$name}}…{{/name}}{{/parent}}`),
-/// with the template it was written in, so tracing names that template and not the parent's.
+/// A block's content: its default (`{{$name}}…{{/name}}`) or an override given by a parent tag
+/// (`{{<parent}}{{$name}}…{{/name}}{{/parent}}`), with the template it was written in, so
+/// tracing names that template and not the parent's.
 struct MustacheBlock: Sendable {
-    /// The template the override was written in.
+    /// The template the content was written in.
     let template: String
-    /// The override's nodes.
+    /// The content's nodes.
     let body: [MustacheNode]
+    /// Whether the content starts at the beginning of a template line (the block's opening tag
+    /// stood alone on its line) rather than right after the opening tag.
+    let startsLine: Bool
 }
 
 /// One piece of a parsed template. `line` is the template line a piece starts on, for tracing
@@ -60,7 +64,7 @@ enum MustacheNode: Sendable {
     /// `{{<name}}…{{/name}}`: render `name` with these block overrides.
     case parent(String, indentation: [UInt8]?, overrides: [String: MustacheBlock], line: Int)
     /// `{{$name}}…{{/name}}` outside a parent tag: an overridable block with its default content.
-    case block(String, body: [MustacheNode], indentation: [UInt8]?, line: Int)
+    case block(String, default: MustacheBlock, indentation: [UInt8]?, line: Int)
 }
 
 /// Why a template does not parse, and where.

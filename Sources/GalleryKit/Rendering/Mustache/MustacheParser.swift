@@ -24,6 +24,8 @@ enum MustacheParser {
         var overrides: [String: MustacheBlock] = [:]
         /// For a block: whether it overrides a block of a parent, rather than defining one.
         var isOverride = false
+        /// For a block: whether its content starts on the line after its opening tag.
+        var startsLine = false
     }
 
     /// Builds the node tree from lines whose standalone status and indentation are settled.
@@ -85,7 +87,7 @@ enum MustacheParser {
             case .block:
                 let isOverride = stack[stack.count - 1].tag.kind == .parent
                 let indentation = standaloneIndentation == nil ? nil : layout.siteIndentation[id]
-                stack.append(Container(tag: tag, indentation: indentation, isOverride: isOverride))
+                stack.append(Container(tag: tag, indentation: indentation, isOverride: isOverride, startsLine: standaloneIndentation != nil))
             case .close:
                 // MustacheStructure has checked that every close matches an open tag.
                 guard stack.count > 1 else { return }
@@ -94,10 +96,13 @@ enum MustacheParser {
                 switch opened.kind {
                 case .parent:
                     append(.parent(opened.name, indentation: container.indentation, overrides: container.overrides, line: opened.position.line))
-                case .block where container.isOverride:
-                    stack[stack.count - 1].overrides[opened.name] = MustacheBlock(template: template, body: container.nodes)
                 case .block:
-                    append(.block(opened.name, body: container.nodes, indentation: container.indentation, line: opened.position.line))
+                    let content = MustacheBlock(template: template, body: container.nodes, startsLine: container.startsLine)
+                    if container.isOverride {
+                        stack[stack.count - 1].overrides[opened.name] = content
+                    } else {
+                        append(.block(opened.name, default: content, indentation: container.indentation, line: opened.position.line))
+                    }
                 default:
                     append(.section(MustacheName(opened.name), inverted: opened.kind == .inverted, body: container.nodes, line: opened.position.line))
                 }

@@ -76,36 +76,35 @@ struct MustacheRenderer {
                 }
             case .partial(let name, let extra, let line):
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
-                expand(partial.nodes, in: name, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                expand(partial.nodes, in: name, startingLine: true, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
             case .parent(let name, let extra, let ownOverrides, let line):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
                 let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
-                expand(parent.nodes, in: name, at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
-            case .block(let name, let body, let extra, let line):
-                if let override = overrides[name] {
-                    expand(override.body, in: override.template, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
-                } else {
-                    expand(body, in: template, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
-                }
+                expand(parent.nodes, in: name, startingLine: true, at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
+            case .block(let name, let defaultContent, let extra, let line):
+                let content = overrides[name] ?? defaultContent
+                expand(content.body, in: content.template, startingLine: content.startsLine, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
             }
         }
     }
 
-    /// Renders the nodes of a partial, parent or block where its tag stands. A tag on a line of
-    /// its own (`extra` not `nil`) indents every line of the expansion, including the first; an
-    /// inline tag continues the current line, so the expansion's first line gets no indentation.
-    private mutating func expand(_ nodes: [MustacheNode], in template: String, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
-        let startsLine: Bool
-        if case .indent = nodes.first { startsLine = true } else { startsLine = false }
+    /// Renders the nodes of a partial, parent or block where its tag stands.
+    ///
+    /// A tag on a line of its own (`extra` not `nil`) indents every line of the expansion by
+    /// `extra` more; content that starts right after a block's opening tag rather than on a line
+    /// of its own (`startingLine` false) gets that indentation written first. An inline tag
+    /// continues the current line, so the expansion's first line gets no indentation.
+    private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
         guard let extra else {
-            render(nodes, from: startsLine ? 1 : 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
+            var start = 0
+            if case .indent = nodes.first { start = 1 }
+            render(nodes, from: start, in: template, indentation: indentation, overrides: overrides, depth: depth)
             return
         }
         let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
-        if !startsLine, !nodes.isEmpty, !inner.isEmpty {
-            // Content that starts mid-line (an inline block override) still begins a new line here.
-            record(siteTemplate, line)
+        if !startingLine, !nodes.isEmpty, !inner.isEmpty {
+            if trace != nil { record(siteTemplate, line) }
             output.append(contentsOf: inner)
         }
         render(nodes, from: 0, in: template, indentation: inner, overrides: overrides, depth: depth)
