@@ -68,6 +68,14 @@ extension MustacheEngineTests {
         #expect(try renderWithGallery("{{<layout}}{{/layout}}", partials: partials, context: record) == "<div>\n  <em>reissue</em>\n</div>")
     }
 
+    @Test func inlineBlocksInAnIndentedParent() throws {
+        // A default is the parent's own text and is indented with it; an inline override is the
+        // child's text and is not.
+        let partials = ["frame": "<div>\n  <p>{{$b}}one\ntwo{{/b}}</p>\n</div>\n"]
+        #expect(try renderWithGallery("  {{<frame}}{{/frame}}\n", partials: partials) == "  <div>\n    <p>one\n  two</p>\n  </div>\n")
+        #expect(try renderWithGallery("  {{<frame}}\n{{$b}}A\nB{{/b}}\n{{/frame}}\n", partials: partials) == "  <div>\n    <p>A\nB</p>\n  </div>\n")
+    }
+
     @Test func anEmptyStandaloneBlockKeepsItsLineBreak() throws {
         let partials = ["layout": "<head>\n  {{$head}}{{/head}}\n</head>"]
         #expect(try renderWithGallery("{{<layout}}{{/layout}}", partials: partials) == "<head>\n\n</head>")

@@ -147,9 +147,13 @@ import Testing
         #expect(try renderWithGallery("\t{{>outer}}\n", partials: partials) == "\to1\n\t  i1\n\t  i2\n\to2\n")
     }
 
-    @Test func inlinePartialsGetNoIndentationOfTheirOwn() throws {
-        let partials = ["outer": "x {{>inner}} y\n", "inner": "i1\ni2"]
-        #expect(try renderWithGallery("  {{>outer}}\n", partials: partials) == "  x i1\n  i2 y\n")
+    @Test func inlinePartialsInsideIndentedPartialsAreNotIndented() throws {
+        // Indentation goes on the template lines of the standalone partial; an inline partial's
+        // lines are its own, as in the specification's reference implementations.
+        let partials = ["outer": "x {{>inner}} y\n  {{>inner}}\n", "inner": "i1\ni2"]
+        #expect(try renderWithGallery("  {{>outer}}\n", partials: partials) == "  x i1\ni2 y\n    i1\n    i2")
+        let sectionFirst = ["outer": "x {{>inner}} y\n", "inner": "{{#reissued}}\ni1\ni2\n{{/reissued}}"]
+        #expect(try renderWithGallery("  {{>outer}}\n", partials: sectionFirst, context: record) == "  x i1\ni2\n y\n")
     }
 
     @Test func recursivePartialsStopWhenTheDataEnds() throws {

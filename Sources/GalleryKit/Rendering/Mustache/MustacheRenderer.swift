@@ -76,30 +76,35 @@ struct MustacheRenderer {
                 }
             case .partial(let name, let extra, let line):
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
-                expand(partial.nodes, in: name, startingLine: true, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
             case .parent(let name, let extra, let ownOverrides, let line):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
                 let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
-                expand(parent.nodes, in: name, startingLine: true, at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
+                expand(parent.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
             case .block(let name, let defaultContent, let extra, let line):
-                let content = overrides[name] ?? defaultContent
-                expand(content.body, in: content.template, startingLine: content.startsLine, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                if let override = overrides[name] {
+                    expand(override.body, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                } else {
+                    // The default content is this template's own text, indented like the rest of it.
+                    expand(defaultContent.body, in: template, startingLine: defaultContent.startsLine, inline: indentation, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                }
             }
         }
     }
 
     /// Renders the nodes of a partial, parent or block where its tag stands.
     ///
-    /// A tag on a line of its own (`extra` not `nil`) indents every line of the expansion by
-    /// `extra` more; content that starts right after a block's opening tag rather than on a line
-    /// of its own (`startingLine` false) gets that indentation written first. An inline tag
-    /// continues the current line, so the expansion's first line gets no indentation.
-    private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
+    /// Indentation follows the template text, as in the specification's reference
+    /// implementations: a tag on a line of its own (`extra` not `nil`) indents every line of the
+    /// expansion by `extra` more than the current lines, and content that starts right after a
+    /// block's opening tag rather than on a line of its own (`startingLine` false) gets that
+    /// indentation written first. An inline tag continues the current line: its expansion's lines
+    /// get the `inline` indentation, which is none for another template's text (an inline partial
+    /// or parent, a block override) and the current one for a block's default content.
+    private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, inline: [UInt8], at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
         guard let extra else {
-            var start = 0
-            if case .indent = nodes.first { start = 1 }
-            render(nodes, from: start, in: template, indentation: indentation, overrides: overrides, depth: depth)
+            render(nodes, from: 0, in: template, indentation: inline, overrides: overrides, depth: depth)
             return
         }
         let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
