@@ -55,6 +55,8 @@ indirect enum Fixture: Sendable {
 /// - it does not indent a partial's line after a `\r\n` line break: partials use `\n` only;
 /// - in an indented partial, it indents the first line of a list section's first item only:
 ///   partials iterate no lists (sections over lists appear in `main` only);
+/// - it indents the lines of an inline partial inside an indented partial, which the spec's
+///   reference implementations (and gallery) do not: partials include no partials;
 /// - after a section opened mid-line and closed on a standalone line, it no longer sees a
 ///   standalone tag on the next line: sections opened mid-line close on the same line;
 /// - it keeps the whitespace after a standalone tag on a last line without a line break: such a

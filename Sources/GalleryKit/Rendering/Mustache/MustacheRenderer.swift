@@ -13,7 +13,8 @@ struct MustacheRenderer {
         var line: Int
     }
 
-    /// The deepest nesting of partials and parents, so a template that includes itself stops.
+    /// The deepest nesting of partials, parents and block overrides, so a template that
+    /// includes itself stops.
     static let maximumDepth = 64
 
     let templates: [String: CompiledTemplate]
@@ -84,7 +85,9 @@ struct MustacheRenderer {
                 expand(parent.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
             case .block(let name, let defaultContent, let extra, let line):
                 if let override = overrides[name] {
-                    expand(override.body, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                    // An override may hold its own block's tag: count it as a level, so that stops.
+                    guard depth < Self.maximumDepth else { continue }
+                    expand(override.body, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
                 } else {
                     // The default content is this template's own text, indented like the rest of it.
                     expand(defaultContent.body, in: template, startingLine: defaultContent.startsLine, inline: indentation, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
