@@ -94,6 +94,7 @@ struct MustacheLayout {
         Array(zip(a, b).prefix { $0 == $1 }.map(\.0))
     }
 
+    /// Whether a byte is a space or a tab: the whitespace of indentation and standalone lines.
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }

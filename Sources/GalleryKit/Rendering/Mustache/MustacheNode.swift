@@ -21,8 +21,10 @@ public struct CompiledTemplate: Sendable {
 
 /// A dotted name (`album.title`), or the implicit iterator `.` when `parts` is empty.
 struct MustacheName: Sendable, Hashable, CustomStringConvertible {
+    /// The name's parts between dots; the first is looked up down the context stack.
     let parts: [String]
 
+    /// Splits a tag's name at its dots.
     init(_ text: String) {
         parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }

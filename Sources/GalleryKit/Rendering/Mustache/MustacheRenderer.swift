@@ -17,13 +17,17 @@ struct MustacheRenderer {
     /// includes itself stops.
     static let maximumDepth = 64
 
+    /// The templates partials and parents are looked up in, by name.
     let templates: [String: CompiledTemplate]
+    /// The bytes written so far.
     var output: [UInt8] = []
+    /// The context stack: names resolve from the top down.
     var stack: [TemplateValue] = []
     /// When not `nil`, every run of output records the template line that wrote it: the entry
     /// covering an offset is the last one starting at or before it.
     var trace: [TraceEntry]?
 
+    /// Creates a renderer whose output has room for `capacity` bytes before it grows.
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
         self.templates = templates
         output.reserveCapacity(capacity)
@@ -34,12 +38,14 @@ struct MustacheRenderer {
     mutating func render(_ name: String, context: TemplateValue) {
         guard let template = templates[name] else { return }
         stack = [context]
-        render(template.nodes, from: 0, in: name, indentation: [], overrides: [:], depth: 0)
+        render(template.nodes, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
-    /// Renders `nodes[start...]`; `indentation` goes at the start of every template line.
-    private mutating func render(_ nodes: [MustacheNode], from start: Int, in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
-        var index = start
+    /// Renders `nodes` of `template`; `indentation` goes at the start of every template line.
+    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
+        // Indexing rather than `for node in nodes` avoids copying each node (and retaining its
+        // payload) before the switch.
+        var index = 0
         while index < nodes.count {
             defer { index += 1 }
             switch nodes[index] {
@@ -56,23 +62,23 @@ struct MustacheRenderer {
             case .section(let name, let inverted, let body, _):
                 let value = resolve(name)
                 if inverted {
-                    if value.isFalsey { render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth) }
+                    if value.isFalsey { render(body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
                     continue
                 }
                 switch value {
                 case .list(let items):
                     for item in items {
                         stack.append(item)
-                        render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                        render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                         stack.removeLast()
                     }
                 case .bool(true):
-                    render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                 case .bool(false), .null:
                     break
                 case .text, .number, .object:
                     stack.append(value)
-                    render(body, from: 0, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
                 }
             case .partial(let name, let extra, let line):
@@ -107,7 +113,7 @@ struct MustacheRenderer {
     /// or parent, a block override) and the current one for a block's default content.
     private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, inline: [UInt8], at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
         guard let extra else {
-            render(nodes, from: 0, in: template, indentation: inline, overrides: overrides, depth: depth)
+            render(nodes, in: template, indentation: inline, overrides: overrides, depth: depth)
             return
         }
         let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
@@ -115,7 +121,7 @@ struct MustacheRenderer {
             if trace != nil { record(siteTemplate, line) }
             output.append(contentsOf: inner)
         }
-        render(nodes, from: 0, in: template, indentation: inner, overrides: overrides, depth: depth)
+        render(nodes, in: template, indentation: inner, overrides: overrides, depth: depth)
     }
 
     private mutating func record(_ template: String, _ line: Int) {

@@ -176,12 +176,14 @@ struct MustacheScanner {
         "<": .parent, "$": .block, "&": .unescaped, "=": .delimiters,
     ]
 
+    /// Whether `bytes` holds `needle` at `index`.
     static func matches(_ needle: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
         guard index + needle.count <= bytes.count else { return false }
         for offset in 0..<needle.count where bytes[index + offset] != needle[offset] { return false }
         return true
     }
 
+    /// The first index at or after `start` where `bytes` holds `needle`.
     static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + needle.count <= bytes.count {
