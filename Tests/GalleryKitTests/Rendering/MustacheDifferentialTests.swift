@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 import Testing
 
@@ -9,6 +10,22 @@ import Testing
     /// The built-in templates as swift-mustache compiles them.
     static func referenceLibrary(_ templates: TemplateSet) throws -> MustacheLibrary {
         MustacheLibrary(templates: try templates.sources.mapValues { try MustacheTemplate(string: $0.text) })
+    }
+
+    @Test func theBuiltInTemplatesAreTheRepositorysTemplates() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("templates")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        let templates = try TemplateSet.load(overridesIn: nil)
+        var names: Set<String> = []
+        for case let url as URL in files where url.pathExtension == "mustache" {
+            let name = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1).dropLast(".mustache".count))
+            names.insert(name)
+            #expect(templates.sources[name]?.text == (try String(contentsOf: url, encoding: .utf8)), "\(name)")
+        }
+        #expect(names.isSuperset(of: ["base", "index", "album", "404", "partials/carousel", "partials/tile", "partials/details", "partials/pager"]))
+        #expect(Set(templates.sources.keys) == names)
     }
 
     @Test(arguments: MustacheFixtures.sites.map(\.name))
