@@ -118,6 +118,7 @@ import Testing
     @Test func twoTagsOnALineAreNotStandalone() throws {
         #expect(try renderWithGallery("a\n{{#reissued}}{{/reissued}}\nb", context: record) == "a\n\nb")
         #expect(try renderWithGallery("a\n  {{#bootleg}}{{/bootleg}} {{! x }}\nb", context: record) == "a\n   \nb")
+        #expect(try renderWithGallery("a\n {{! x }}{{! y }}") == "a\n ")
     }
 
     // MARK: Partials

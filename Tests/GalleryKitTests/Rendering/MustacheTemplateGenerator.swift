@@ -59,8 +59,8 @@ indirect enum Fixture: Sendable {
 ///   reference implementations (and gallery) do not: partials include no partials;
 /// - after a section opened mid-line and closed on a standalone line, it no longer sees a
 ///   standalone tag on the next line: sections opened mid-line close on the same line;
-/// - it keeps the whitespace after a standalone tag on a last line without a line break: such a
-///   line ends right after its tag;
+/// - on a last line without a line break, it keeps the whitespace after a standalone tag and
+///   drops the indentation before two comments: such a line ends in neither;
 /// - it indents text that follows interpolated data ending in a line break, so generated data
 ///   has no line breaks;
 /// - it treats a lone `\r` and Unicode line separators as line breaks: templates use `\n` and
@@ -97,8 +97,9 @@ struct MustacheTemplateGenerator {
         let partials = ["p1": partial(), "p2": partial()]
         var template = lines(depth: 0, dot: false, partials: true)
         if chance(30) {
-            // The last line may end without a line break (nor trailing whitespace).
+            // The last line may end without a line break (nor trailing whitespace or comments).
             if template.last == "\n" || template.last == "\r\n" { template.removeLast() }
+            while template.hasSuffix("{{!comment}}") { template.removeLast("{{!comment}}".count) }
             while template.last == " " || template.last == "\t" { template.removeLast() }
         }
         return (template, partials, context())
