@@ -10,19 +10,21 @@ public struct CompiledTemplate: Sendable {
     /// The parsed nodes.
     let nodes: [MustacheNode]
 
-    /// Parses a template.
+    /// Parses a template; every template starts with the default delimiters `{{ }}`.
     ///
     /// - Throws: ``MustacheSyntaxError`` with the line and column of the first problem.
     public init(name: String, text: String) throws(MustacheSyntaxError) {
         self.name = name
-        self.nodes = try MustacheParser.parse(Array(text.utf8))
+        self.nodes = try MustacheParser.parse(Array(text.utf8), template: name)
     }
 }
 
 /// A dotted name (`album.title`), or the implicit iterator `.` when `parts` is empty.
 struct MustacheName: Sendable, Hashable, CustomStringConvertible {
+    /// The name's parts between dots; the first is looked up down the context stack.
     let parts: [String]
 
+    /// Splits a tag's name at its dots.
     init(_ text: String) {
         parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
@@ -30,30 +32,48 @@ struct MustacheName: Sendable, Hashable, CustomStringConvertible {
     var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
 }
 
+/// A block's content: its default (`{{$name}}…{{/name}}`) or an override given by a parent tag
+/// (`{{<parent}}{{$name}}…{{/name}}{{/parent}}`), with the template it was written in, so
+/// tracing names that template and not the parent's.
+struct MustacheBlock: Sendable {
+    /// The template the content was written in.
+    let template: String
+    /// The content's nodes.
+    let body: [MustacheNode]
+    /// Whether the content starts at the beginning of a template line (the block's opening tag
+    /// stood alone on its line) rather than right after the opening tag.
+    let startsLine: Bool
+}
+
 /// One piece of a parsed template. `line` is the template line a piece starts on, for tracing
 /// output back to templates.
-indirect enum MustacheNode: Sendable {
+///
+/// `indentation` is `nil` for a partial, parent or block tag that shares its line with other
+/// content (its output goes inline), and the whitespace to put before each line of its output
+/// when the tag stands alone on its line.
+enum MustacheNode: Sendable {
     /// Literal text (never spans a line break except at its end).
     case text([UInt8], line: Int)
-    /// The start of a template line: where a standalone partial's indentation is written.
-    case indent
+    /// The start of a template line: where the indentation of an enclosing standalone partial,
+    /// parent or block is written.
+    case indent(line: Int)
     /// `{{name}}` (escaped) or `{{{name}}}` / `{{&name}}`.
     case variable(MustacheName, escaped: Bool, line: Int)
     /// `{{#name}}…{{/name}}` or, inverted, `{{^name}}…{{/name}}`.
     case section(MustacheName, inverted: Bool, body: [MustacheNode], line: Int)
-    /// `{{>name}}`, with the indentation of a standalone tag.
-    case partial(String, indentation: [UInt8], line: Int)
+    /// `{{>name}}`.
+    case partial(String, indentation: [UInt8]?, line: Int)
     /// `{{<name}}…{{/name}}`: render `name` with these block overrides.
-    case parent(String, indentation: [UInt8], overrides: [String: [MustacheNode]], line: Int)
-    /// `{{$name}}…{{/name}}`: an overridable block with its default content.
-    case block(String, body: [MustacheNode], line: Int)
+    case parent(String, indentation: [UInt8]?, overrides: [String: MustacheBlock], line: Int)
+    /// `{{$name}}…{{/name}}` outside a parent tag: an overridable block with its default content.
+    case block(String, default: MustacheBlock, indentation: [UInt8]?, line: Int)
 }
 
 /// Why a template does not parse, and where.
 public struct MustacheSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
-    /// Where, 1-based.
+    /// Where, 1-based; columns count Unicode scalars.
     public var position: SourcePosition
 
     public var description: String { "\(position): \(message)" }

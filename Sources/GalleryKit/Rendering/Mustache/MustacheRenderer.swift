@@ -13,21 +13,21 @@ struct MustacheRenderer {
         var line: Int
     }
 
-    /// A block override in force: its content and the template that defined it (for tracing).
-    struct Override {
-        var nodes: [MustacheNode]
-        var template: String
-    }
-
-    /// The deepest nesting of partials and parents, so a template that includes itself stops.
+    /// The deepest nesting of partials, parents and block overrides, so a template that
+    /// includes itself stops.
     static let maximumDepth = 64
 
+    /// The templates partials and parents are looked up in, by name.
     let templates: [String: CompiledTemplate]
+    /// The bytes written so far.
     var output: [UInt8] = []
+    /// The context stack: names resolve from the top down.
     var stack: [TemplateValue] = []
-    /// When not `nil`, every emitted piece is recorded.
+    /// When not `nil`, every run of output records the template line that wrote it: the entry
+    /// covering an offset is the last one starting at or before it.
     var trace: [TraceEntry]?
 
+    /// Creates a renderer whose output has room for `capacity` bytes before it grows.
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
         self.templates = templates
         output.reserveCapacity(capacity)
@@ -41,16 +41,23 @@ struct MustacheRenderer {
         render(template.nodes, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
-    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: Override], depth: Int) {
-        for node in nodes {
-            switch node {
+    /// Renders `nodes` of `template`; `indentation` goes at the start of every template line.
+    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
+        // Indexing rather than `for node in nodes` avoids copying each node (and retaining its
+        // payload) before the switch.
+        var index = 0
+        while index < nodes.count {
+            defer { index += 1 }
+            switch nodes[index] {
             case .text(let bytes, let line):
-                record(template, line)
+                if trace != nil { record(template, line) }
                 output.append(contentsOf: bytes)
-            case .indent:
-                if !indentation.isEmpty { output.append(contentsOf: indentation) }
+            case .indent(let line):
+                guard !indentation.isEmpty else { continue }
+                if trace != nil { record(template, line) }
+                output.append(contentsOf: indentation)
             case .variable(let name, let escaped, let line):
-                record(template, line)
+                if trace != nil { record(template, line) }
                 write(resolve(name), escaped: escaped)
             case .section(let name, let inverted, let body, _):
                 let value = resolve(name)
@@ -74,28 +81,56 @@ struct MustacheRenderer {
                     render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
                 }
-            case .partial(let name, let extra, _):
+            case .partial(let name, let extra, let line):
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
-                render(partial.nodes, in: name, indentation: indentation + extra, overrides: overrides, depth: depth + 1)
-            case .parent(let name, let extra, let ownOverrides, _):
+                expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+            case .parent(let name, let extra, let ownOverrides, let line):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
-                let own = ownOverrides.mapValues { Override(nodes: $0, template: template) }
-                let merged = overrides.merging(own) { outer, _ in outer }
-                render(parent.nodes, in: name, indentation: indentation + extra, overrides: merged, depth: depth + 1)
-            case .block(let name, let body, _):
+                let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
+                expand(parent.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
+            case .block(let name, let defaultContent, let extra, let line):
                 if let override = overrides[name] {
-                    render(override.nodes, in: override.template, indentation: indentation, overrides: overrides, depth: depth)
+                    // An override may hold its own block's tag: count it as a level, so that stops.
+                    guard depth < Self.maximumDepth else { continue }
+                    expand(override.body, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
                 } else {
-                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    // The default content is this template's own text, indented like the rest of it.
+                    expand(defaultContent.body, in: template, startingLine: defaultContent.startsLine, inline: indentation, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
                 }
             }
         }
     }
 
+    /// Renders the nodes of a partial, parent or block where its tag stands.
+    ///
+    /// Indentation follows the template text, as in the specification's reference
+    /// implementations: a tag on a line of its own (`extra` not `nil`) indents every line of the
+    /// expansion by `extra` more than the current lines, and content that starts right after a
+    /// block's opening tag rather than on a line of its own (`startingLine` false) gets that
+    /// indentation written first. An inline tag continues the current line: its expansion's lines
+    /// get the `inline` indentation, which is none for another template's text (an inline partial
+    /// or parent, a block override) and the current one for a block's default content.
+    private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, inline: [UInt8], at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
+        guard let extra else {
+            render(nodes, in: template, indentation: inline, overrides: overrides, depth: depth)
+            return
+        }
+        let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
+        if !startingLine, !nodes.isEmpty, !inner.isEmpty {
+            if trace != nil { record(siteTemplate, line) }
+            output.append(contentsOf: inner)
+        }
+        render(nodes, in: template, indentation: inner, overrides: overrides, depth: depth)
+    }
+
     private mutating func record(_ template: String, _ line: Int) {
         guard trace != nil else { return }
-        if let last = trace?.last, last.template == template, last.line == line { return }
+        if let last = trace?.last {
+            if last.template == template, last.line == line { return }
+            // A run that wrote nothing (an empty interpolation) gives way to the next one.
+            if last.offset == output.count { trace?.removeLast() }
+        }
         trace?.append(TraceEntry(offset: output.count, template: template, line: line))
     }
 
@@ -129,11 +164,31 @@ struct MustacheRenderer {
                 text.withUTF8 { output.append(contentsOf: $0) }
             }
         case .number(let number):
-            output.append(contentsOf: String(number).utf8)
+            Self.appendDecimal(number, to: &output)
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null, .list, .object:
             break
+        }
+    }
+
+    /// Appends a whole number in decimal without building a `String`.
+    static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        if magnitude < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        // Digits are written backwards into a small stack buffer (UInt.max has 20 digits).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

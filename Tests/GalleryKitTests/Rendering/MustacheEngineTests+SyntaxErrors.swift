@@ -1,0 +1,56 @@
+import Testing
+
+@testable import GalleryKit
+
+/// Templates that do not parse, and where the error points.
+extension MustacheEngineTests {
+    struct BrokenTemplate: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int
+        var column: Int
+        var message: String
+
+        var testDescription: String { text.debugDescription }
+    }
+
+    @Test(arguments: [
+        // Unclosed tags, with the closing the tag needs.
+        BrokenTemplate(text: "Hello\n  {{name", line: 2, column: 3, message: "this tag is never closed with '}}'"),
+        BrokenTemplate(text: "{{{raw}}", line: 1, column: 1, message: "this tag is never closed with '}}}'"),
+        BrokenTemplate(text: "{{=<% %>=}}\nok\n<%name", line: 3, column: 1, message: "this tag is never closed with '%>'"),
+        // Unclosed sections point at the opening tag.
+        BrokenTemplate(text: "a\n{{#list}}\nitem", line: 2, column: 1, message: "'list' is never closed; add {{/list}}"),
+        BrokenTemplate(text: "{{$block}}{{#inner}}{{/inner}}", line: 1, column: 1, message: "'block' is never closed; add {{/block}}"),
+        // A close tag for another section, or for none.
+        BrokenTemplate(text: "{{#outer}}\n  {{#inner}}\n  {{/outer}}", line: 3, column: 3, message: "{{/outer}} closes 'inner', opened at 2:3; close it with {{/inner}}"),
+        BrokenTemplate(text: "text {{/list}}", line: 1, column: 6, message: "{{/list}} closes nothing; no section is open here"),
+        // Tags without a name, or with spaces in it.
+        BrokenTemplate(text: "{{ }}", line: 1, column: 1, message: "this tag has no name"),
+        BrokenTemplate(text: "x\ny{{#}}{{/}}", line: 2, column: 2, message: "this tag has no name"),
+        BrokenTemplate(text: "{{>  }}", line: 1, column: 1, message: "this tag has no name"),
+        BrokenTemplate(text: "{{first name}}", line: 1, column: 1, message: "'first name' is not a valid name (names have no spaces)"),
+        // Set-delimiter tags.
+        BrokenTemplate(text: "{{=<% %>}}", line: 1, column: 1, message: "a set-delimiter tag must end with '=', as in {{=<% %>=}}"),
+        BrokenTemplate(text: "\n  {{= a b c =}}", line: 2, column: 3, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),
+        BrokenTemplate(text: "{{==}}", line: 1, column: 1, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),
+        BrokenTemplate(text: "{{=a= b=}}", line: 1, column: 1, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),
+        // Columns count Unicode scalars, not bytes.
+        BrokenTemplate(text: "é😀 {{=x=}}", line: 1, column: 4, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),
+        // Line numbers go on after a multi-line comment.
+        BrokenTemplate(text: "{{! one\ntwo }} {{/x}}", line: 2, column: 8, message: "{{/x}} closes nothing; no section is open here"),
+        // Inside a parent tag only blocks count.
+        BrokenTemplate(text: "{{<base}}\n{{title}}\n{{/base}}", line: 2, column: 1, message: "only blocks ({{$name}}…{{/name}}) and comments can go directly inside {{<base}}"),
+    ])
+    func reportsWhereATemplateBreaks(_ broken: BrokenTemplate) {
+        #expect(throws: MustacheSyntaxError(message: broken.message, position: SourcePosition(line: broken.line, column: broken.column))) {
+            try CompiledTemplate(name: "broken", text: broken.text)
+        }
+    }
+
+    @Test func reportsTheEarliestProblemFirst() {
+        // The mismatched close on line 1 comes before the tag left open on line 3.
+        #expect(throws: MustacheSyntaxError(message: "{{/b}} closes 'a', opened at 1:1; close it with {{/a}}", position: SourcePosition(line: 1, column: 7))) {
+            try CompiledTemplate(name: "broken", text: "{{#a}}{{/b}}\n\n{{unclosed")
+        }
+    }
+}
