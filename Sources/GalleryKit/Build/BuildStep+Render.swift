@@ -19,10 +19,11 @@ extension BuildStep {
         state.validator = validator
         let findings = try await Parallel.mapChunks(count: pages.count) { range in
             var findings: [Diagnostic] = []
+            let fragments = FragmentCache()
             for index in range {
                 let page = pages[index]
                 let path = plan.path(of: page)
-                let bytes = renderer.render(page)
+                let bytes = renderer.render(page, fragments: fragments)
                 let diagnostics = validator.validateXHTML(bytes, path: path)
                 if !diagnostics.isEmpty {
                     let (output, trace) = renderer.renderTraced(page)

@@ -96,6 +96,13 @@ struct TileContext: TemplateObject {
     var alt: String
     var title: String
     var current: Bool
+    /// Which root the links were made for (`nil`: not cacheable).
+    var variant: Int?
+
+    /// The album, the root and whether it is current identify a tile's values.
+    var fragmentKey: Int? {
+        variant.map { index * 4 + $0 * 2 + (current ? 1 : 0) }
+    }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {

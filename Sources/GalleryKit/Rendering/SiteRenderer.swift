@@ -25,8 +25,8 @@ public struct SiteRenderer: Sendable {
         self.images = images
         self.assets = assets
         let indices = plan.catalogue.entries.indices
-        topTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "./") }
-        nestedTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "../../") }
+        topTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "./", variant: 0) }
+        nestedTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "../../", variant: 1) }
     }
 
     /// The template that renders a page.
@@ -39,8 +39,11 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Renders a page to XHTML, as UTF-8 bytes.
-    public func render(_ page: SitePlan.Page) -> [UInt8] {
-        templates.render(templateName(for: page), context: .object(context(for: page)))
+    ///
+    /// - Parameter fragments: Tiles already rendered by this task, reused (pass the same cache
+    ///   for consecutive pages; the output is identical without it).
+    public func render(_ page: SitePlan.Page, fragments: FragmentCache? = nil) -> [UInt8] {
+        templates.render(templateName(for: page), context: .object(context(for: page)), fragments: fragments)
     }
 
     /// Renders a page with a trace of which template line wrote each run of output.
@@ -74,7 +77,7 @@ public struct SiteRenderer: Sendable {
         }
         let cached = root == "./" ? topTiles : root == "../../" ? nestedTiles : []
         let tiles: [TemplateValue] = tileRange.map { index in
-            var tile = cached.isEmpty ? Self.tile(index, plan: plan, images: images, root: root) : cached[index]
+            var tile = cached.isEmpty ? Self.tile(index, plan: plan, images: images, root: root, variant: nil) : cached[index]
             tile.current = index == current
             return .object(tile)
         }
@@ -114,7 +117,9 @@ public struct SiteRenderer: Sendable {
         return LinkContext(href: root + SitePlan.albumFolder(slug: entry.slug), title: Escape.xmlCharacters(entry.album.title))
     }
 
-    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], root: String) -> TileContext {
+    /// A tile seen from a page at `root`; `variant` tells roots apart in fragment-cache keys
+    /// (`nil`: do not cache).
+    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], root: String, variant: Int?) -> TileContext {
         let entry = plan.catalogue.entries[index]
         let image = images[index]
         let title = Escape.xmlCharacters(entry.album.title)
@@ -127,7 +132,8 @@ public struct SiteRenderer: Sendable {
             srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
             alt: "\(title) by \(Escape.xmlCharacters(entry.album.artist))",
             title: title,
-            current: false
+            current: false,
+            variant: variant
         )
     }
 

@@ -94,8 +94,12 @@ public struct TemplateSet: Sendable {
 
     /// Renders the template `name` with a context into UTF-8 bytes; empty if there is no such
     /// template.
-    public func render(_ name: String, context: TemplateValue) -> [UInt8] {
+    ///
+    /// - Parameter fragments: Partial output to reuse across renders in one task (see
+    ///   ``FragmentCache``); the output is the same with or without it.
+    public func render(_ name: String, context: TemplateValue, fragments: FragmentCache? = nil) -> [UInt8] {
         var renderer = MustacheRenderer(templates: compiled)
+        renderer.fragments = fragments
         renderer.render(name, context: context)
         return renderer.output
     }

@@ -43,6 +43,22 @@ import Testing
         }
     }
 
+    @Test func reusingTileFragmentsChangesNoByte() throws {
+        let renderer = try Self.renderer(Self.catalogue((1...30).map { "Title \($0) & <more>" }), carousel: .init(window: 4, indexPageSize: 7))
+        let fragments = FragmentCache()
+        for page in renderer.plan.pages {
+            #expect(renderer.render(page, fragments: fragments) == renderer.render(page), "\(page)")
+        }
+        #expect(!fragments.entries.isEmpty)
+        // A partial that reads a value from below its object is never cached.
+        var sources = renderer.templates.sources
+        sources["partials/tile"] = .init(text: "<li>{{root}}{{title}}</li>\n", origin: .builtin)
+        let leaky = try Self.renderer(renderer.plan.catalogue, templates: TemplateSet(sources: sources))
+        let cache = FragmentCache()
+        for page in leaky.plan.pages { #expect(leaky.render(page, fragments: cache) == leaky.render(page)) }
+        #expect(cache.entries.isEmpty)
+    }
+
     @Test func tilesArePlacedByTheEngine() throws {
         let metrics = ScrollerMetrics(padding: 4, dimension: 60, offset: 30)
         let renderer = try Self.renderer(Self.catalogue(["A", "B", "C"]), carousel: .init(metrics: metrics))

@@ -9,6 +9,9 @@ public struct CompiledTemplate: Sendable {
     public let name: String
     /// The parsed nodes.
     let nodes: [MustacheNode]
+    /// Whether the template includes no partials, parents or blocks, so its output depends on
+    /// the context alone: what makes it eligible for the renderer's fragment cache.
+    let isLeaf: Bool
 
     /// Parses a template; every template starts with the default delimiters `{{ }}`.
     ///
@@ -16,6 +19,17 @@ public struct CompiledTemplate: Sendable {
     public init(name: String, text: String) throws(MustacheSyntaxError) {
         self.name = name
         self.nodes = try MustacheParser.parse(Array(text.utf8), template: name)
+        self.isLeaf = Self.isLeaf(nodes)
+    }
+
+    private static func isLeaf(_ nodes: [MustacheNode]) -> Bool {
+        nodes.allSatisfy { node in
+            switch node {
+            case .text, .indent, .variable: true
+            case .section(_, _, let body, _): isLeaf(body)
+            case .partial, .parent, .block: false
+            }
+        }
     }
 }
 

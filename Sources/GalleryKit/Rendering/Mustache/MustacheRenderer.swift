@@ -26,6 +26,11 @@ struct MustacheRenderer {
     /// When not `nil`, every run of output records the template line that wrote it: the entry
     /// covering an offset is the last one starting at or before it.
     var trace: [TraceEntry]?
+    /// Partial output to reuse (never while tracing, which needs every run recorded).
+    var fragments: FragmentCache?
+    /// The lowest stack level any lookup has reached since it was last reset: a partial whose
+    /// lookups all stayed at or above its object's level depends on that object alone.
+    private var lowestLevelUsed = Int.max
 
     /// Creates a renderer whose output has room for `capacity` bytes before it grows.
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
@@ -83,6 +88,20 @@ struct MustacheRenderer {
                 }
             case .partial(let name, let extra, let line):
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
+                if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
+                    let key = FragmentCache.Key(template: name, object: identity, indentation: indentation, extra: extra)
+                    if let cached = fragments.entries[key] {
+                        output.append(contentsOf: cached)
+                        continue
+                    }
+                    let start = output.count
+                    let outer = lowestLevelUsed
+                    lowestLevelUsed = Int.max
+                    expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                    if lowestLevelUsed >= stack.count - 1 { fragments.entries[key] = Array(output[start...]) }
+                    lowestLevelUsed = min(outer, lowestLevelUsed)
+                    continue
+                }
                 expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
             case .parent(let name, let extra, let ownOverrides, let line):
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
@@ -135,8 +154,11 @@ struct MustacheRenderer {
     }
 
     /// Looks a name up: the first part down the stack, the rest inside what was found.
-    private func resolve(_ name: MustacheName) -> TemplateValue {
-        guard let first = name.parts.first else { return stack.last ?? .null }
+    private mutating func resolve(_ name: MustacheName) -> TemplateValue {
+        guard let first = name.parts.first else {
+            lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
+            return stack.last ?? .null
+        }
         var found: TemplateValue?
         var level = stack.count - 1
         while level >= 0 {
@@ -146,6 +168,7 @@ struct MustacheRenderer {
             }
             level -= 1
         }
+        lowestLevelUsed = min(lowestLevelUsed, max(level, 0))
         guard var value = found else { return .null }
         for part in name.parts.dropFirst() {
             guard case .object(let object) = value, let child = object.value(forKey: part) else { return .null }

@@ -31,6 +31,34 @@ public protocol TemplateObject: Sendable {
     /// The child named `key`, or `nil` when this object has no such key (lookup then continues
     /// down the context stack, as Mustache requires).
     func value(forKey key: String) -> TemplateValue?
+
+    /// A number that identifies this object's values among the objects rendered with one
+    /// ``FragmentCache`` (equal keys, equal values), or `nil`. A partial rendered with such an
+    /// object on top of the stack, that looks nothing up below it, is rendered once and reused.
+    var fragmentKey: Int? { get }
+}
+
+extension TemplateObject {
+    /// Objects are not cached unless they say how.
+    public var fragmentKey: Int? { nil }
+}
+
+/// Partial output already rendered for an object, reused when the same partial is rendered for
+/// the same object again: on neighbouring album pages thirty of thirty-one tiles repeat.
+///
+/// One cache serves one batch of renders in one task; it is not shared between threads.
+public final class FragmentCache {
+    struct Key: Hashable {
+        var template: String
+        var object: Int
+        var indentation: [UInt8]
+        var extra: [UInt8]?
+    }
+
+    var entries: [Key: [UInt8]] = [:]
+
+    /// An empty cache.
+    public init() {}
 }
 
 extension TemplateValue {
