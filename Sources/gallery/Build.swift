@@ -16,6 +16,9 @@ struct Build: AsyncParsableCommand {
     @Flag(name: .long, help: "Fail the build on any warning, such as a cover that cannot be had.")
     var strict = false
 
+    @Flag(help: "Ignore what the previous build left and write every output again.")
+    var clean = false
+
     @Flag(name: [.short, .long], help: "Print only warnings and errors.")
     var quiet = false
 
@@ -26,7 +29,8 @@ struct Build: AsyncParsableCommand {
         let options = BuildOptions(
             site: siteOptions.folder,
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            strict: strict
+            strict: strict,
+            clean: clean
         )
         let state = await BuildPipeline().run(options, observer: ConsoleReporter(quiet: quiet, verbose: verbose))
         if !state.summary.succeeded { throw ExitCode.failure }

@@ -8,11 +8,14 @@ public struct BuildOptions: Sendable {
     public var output: URL?
     /// Whether any cover failure (any warning, in fact) fails the build.
     public var strict = false
+    /// Whether to ignore what the previous build left and write every output again.
+    public var clean = false
 
     /// Options for building a site folder.
-    public init(site: SiteFolder, output: URL? = nil, strict: Bool = false) {
+    public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false) {
         self.site = site
         self.output = output
         self.strict = strict
+        self.clean = clean
     }
 }

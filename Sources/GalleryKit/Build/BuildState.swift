@@ -25,6 +25,10 @@ public struct BuildState: Sendable {
     public var validator: PageValidator?
     /// What the page checks found (after `render`), reported by `validate`.
     public var pageFindings: [Diagnostic] = []
+    /// What the previous build wrote (after `render`).
+    public var previousManifest = BuildManifest()
+    /// What this build's output folder holds when it is done (after `render`).
+    public var manifest = BuildManifest()
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
     /// Every finding so far.
@@ -40,6 +44,11 @@ public struct BuildState: Sendable {
     /// The output folder: `--output`, else `[build] output` in the site folder.
     public var outputFolder: URL {
         options.site.output(configured: config.build.output, override: options.output)
+    }
+
+    /// The cache folder: `[build] cache` in the site folder.
+    public var cacheFolder: URL {
+        options.site.root.appending(path: config.build.cache, directoryHint: .isDirectory).standardizedFileURL
     }
 
     /// Records a finding and tells observers.

@@ -51,7 +51,7 @@ extension BuildStep {
             }
             let path = "covers/\(cover.contentHash.prefix(16)).\(cover.kind.fileExtension)"
             if written.insert(path).inserted {
-                state.files.append(OutputFile(path: path, content: .copy(of: cover.file)))
+                state.files.append(OutputFile(path: path, content: .copy(of: cover.file), contentKey: FastHash.hash(cover.contentHash)))
             }
             return TileImage(src: path)
         }

@@ -1,77 +1,108 @@
 import Foundation
 
 extension BuildStep {
-    /// Renders every page, the SVG strip, the data file and the sitemap into the staging folder.
+    /// Renders every page whose inputs changed, the SVG strip, the data file and the sitemap, and
+    /// stages what differs from the output folder.
     ///
     /// Pages render in parallel, and each is checked by the validator while its bytes are still
     /// in memory, so a build of any size holds only a few pages at a time; the findings wait for
-    /// the validate step. Nothing reaches the output folder yet.
+    /// the validate step. A page whose input key matches the previous build's manifest, and whose
+    /// file is in place, is skipped. Nothing reaches the output folder yet.
     public static let render = BuildStep(name: "render") { state, _ in
         guard let plan = state.plan, let templates = state.templates, let assets = state.assets else {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
         }
         let renderer = SiteRenderer(plan: plan, templates: templates, config: state.config, images: state.images, assets: assets.paths)
+        let keys = PageKeys(plan: plan, config: state.config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: state.images)
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
+        let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
+        state.previousManifest = BuildManifest.load(from: manifestFile)
+        // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
+        let ledger = OutputLedger(previous: state.options.clean ? BuildManifest() : state.previousManifest, root: state.outputFolder.standardizedFileURL.path)
         let pages = plan.pages
         let outputPaths = Set(plan.pagePaths + state.files.map(\.path) + SiteFiles.generated)
         let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
         state.validator = validator
-        let findings = try await Parallel.mapChunks(count: pages.count) { range in
-            var findings: [Diagnostic] = []
+
+        let results = try await Parallel.mapChunks(count: pages.count) { range in
+            var batch = RenderBatch()
             let fragments = FragmentCache()
             for index in range {
                 let page = pages[index]
                 let path = plan.path(of: page)
+                let key = keys.key(for: page, in: plan)
+                if let entry = ledger.inPlace(path, key: key) {
+                    batch.record(path, .inPlace(entry))
+                    continue
+                }
                 let bytes = renderer.render(page, fragments: fragments)
                 let diagnostics = validator.validateXHTML(bytes, path: path)
                 if !diagnostics.isEmpty {
                     let (output, trace) = renderer.renderTraced(page)
-                    findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates)
+                    batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates)
                 }
-                try staging.stage(bytes, as: path)
+                let outcome = ledger.outcome(path, key: key, bytes: bytes)
+                if case .changed = outcome { try staging.stage(bytes, as: path) }
+                batch.record(path, outcome)
             }
-            return findings
+            return batch
         }
-        state.pageFindings = findings.flatMap { $0 }
-        try staging.stage(CarouselSVG.render(plan: plan, images: state.images, title: state.config.title).utf8, as: SiteFiles.carousel)
-        try staging.stage(DataFile.render(plan: plan, images: state.images).utf8, as: SiteFiles.data)
-        try staging.stage(Sitemap.render(plan: plan, baseURL: state.config.baseURL).utf8, as: SiteFiles.sitemap)
+        var total = RenderBatch()
+        for batch in results { total.merge(batch) }
+
+        let generated: [(String, String)] = [
+            (SiteFiles.carousel, CarouselSVG.render(plan: plan, images: state.images, title: state.config.title)),
+            (SiteFiles.data, DataFile.render(plan: plan, images: state.images)),
+            (SiteFiles.sitemap, Sitemap.render(plan: plan, baseURL: state.config.baseURL)),
+        ]
+        for (path, text) in generated {
+            let outcome = ledger.outcome(path, key: 0, bytes: text.utf8)
+            if case .changed = outcome { try staging.stage(text.utf8, as: path) }
+            total.record(path, outcome)
+        }
         for file in state.files {
-            switch file.content {
-            case .bytes(let bytes): try staging.stage(bytes, as: file.path)
-            case .copy(let source): try staging.stage(copyOf: source, as: file.path)
+            if let key = file.contentKey, let entry = ledger.inPlace(file.path, key: key) {
+                total.record(file.path, .inPlace(entry))
+                continue
             }
+            let bytes = try file.bytes()
+            let outcome = ledger.outcome(file.path, key: file.contentKey ?? 0, bytes: bytes)
+            if case .changed = outcome {
+                switch file.content {
+                case .bytes(let bytes): try staging.stage(bytes, as: file.path)
+                case .copy(let source): try staging.stage(copyOf: source, as: file.path)
+                case .cached(let source): try staging.stage(copyOf: source, as: file.path, linking: true)
+                }
+            }
+            total.record(file.path, outcome)
+        }
+        state.pageFindings = total.findings
+        state.manifest = total.manifest
+        state.summary.unchanged = total.unchanged
+    }
+}
+
+/// What one batch of outputs came to: manifest entries, findings and the unchanged count.
+struct RenderBatch: Sendable {
+    var manifest = BuildManifest()
+    var findings: [Diagnostic] = []
+    var unchanged = 0
+
+    mutating func record(_ path: String, _ outcome: OutputLedger.Outcome) {
+        switch outcome {
+        case .inPlace(let entry), .unchanged(let entry):
+            manifest.entries[path] = entry
+            unchanged += 1
+        case .changed(let entry):
+            manifest.entries[path] = entry
         }
     }
 
-    /// Reports what the page checks found (a template mistake repeated on many pages once),
-    /// validates the SVG strip against its schema and the sitemap's XML, and with `--strict`
-    /// turns warnings into a failure. Any error stops the build here, so nothing is written.
-    public static let validate = BuildStep(name: "validate") { state, observer in
-        guard let staging = state.staged, let validator = state.validator else { return }
-        let outputFolder = SiteFolder.display(state.outputFolder)
-        var findings = state.pageFindings
-        if let file = staging.file(for: SiteFiles.carousel) {
-            findings += validator.validateSVG(Array(try Data(contentsOf: file)), path: SiteFiles.carousel)
-        }
-        if let file = staging.file(for: SiteFiles.sitemap) {
-            findings += validator.validateWellFormed(Array(try Data(contentsOf: file)), path: SiteFiles.sitemap)
-        }
-        for var diagnostic in DiagnosticDigest.condense(findings) {
-            diagnostic.path = outputFolder + "/" + diagnostic.path
-            state.report(diagnostic, to: observer)
-        }
-        if state.options.strict, state.diagnostics.contains(where: { $0.severity == .warning }) {
-            state.report(.error("--strict: the build has warnings, so nothing was written", path: SiteFolder.display(state.options.site.root)), to: observer)
-        }
-    }
-
-    /// Moves the staged site into the output folder.
-    public static let write = BuildStep(name: "write") { state, _ in
-        guard let staging = state.staged else { return }
-        state.summary.written = try staging.commit(into: state.outputFolder)
-        state.staged = nil
+    mutating func merge(_ other: RenderBatch) {
+        manifest.entries.merge(other.manifest.entries) { $1 }
+        findings += other.findings
+        unchanged += other.unchanged
     }
 }
 

@@ -32,11 +32,11 @@ public final class StagingArea: Sendable {
         try AtomicFile.writeInPlace(bytes, to: target)
     }
 
-    /// Stages a copy of a file: a hard link when the file system allows (cache files are never
-    /// changed in place, only replaced), else a copy.
-    public func stage(copyOf source: URL, as path: String) throws {
+    /// Stages a copy of a file. With `linking`, for files of gallery's own cache (never changed
+    /// in place, only replaced), a hard link when the file system allows one.
+    public func stage(copyOf source: URL, as path: String, linking: Bool = false) throws {
         let target = try prepare(path)
-        if link(source.path, target) == 0 { return }
+        if linking, link(source.path, target) == 0 { return }
         try AtomicFile.writeInPlace(Array(try Data(contentsOf: source)), to: target)
     }
 

@@ -62,6 +62,7 @@ extension SiteConfig {
                 reader.read(section, section: "build") { reader, key, value in
                     switch key {
                     case "output": reader.string(value, key: key, section: "build").map { config.build.output = $0 }
+                    case "cache": reader.string(value, key: key, section: "build").map { config.build.cache = $0 }
                     default: return false
                     }
                     return true

@@ -61,6 +61,8 @@ public struct SiteConfig: Sendable, Hashable {
     public struct Build: Sendable, Hashable {
         /// The output folder, relative to the site folder, unless `--output` says otherwise.
         public var output = "public"
+        /// The cache folder (covers, thumbnails, build manifests), relative to the site folder.
+        public var cache = ".gallery-cache"
     }
 }
 

@@ -1,0 +1,46 @@
+import Foundation
+
+extension BuildStep {
+    /// Reports what the page checks found (a template mistake repeated on many pages once),
+    /// validates the SVG strip against its schema and the sitemap's XML, and with `--strict`
+    /// turns warnings into a failure. Any error stops the build here, so nothing is written.
+    public static let validate = BuildStep(name: "validate") { state, observer in
+        guard let staging = state.staged, let validator = state.validator else { return }
+        let outputFolder = SiteFolder.display(state.outputFolder)
+        var findings = state.pageFindings
+        if let file = staging.file(for: SiteFiles.carousel) {
+            findings += validator.validateSVG(Array(try Data(contentsOf: file)), path: SiteFiles.carousel)
+        }
+        if let file = staging.file(for: SiteFiles.sitemap) {
+            findings += validator.validateWellFormed(Array(try Data(contentsOf: file)), path: SiteFiles.sitemap)
+        }
+        for var diagnostic in DiagnosticDigest.condense(findings) {
+            diagnostic.path = outputFolder + "/" + diagnostic.path
+            state.report(diagnostic, to: observer)
+        }
+        if state.options.strict, state.diagnostics.contains(where: { $0.severity == .warning }) {
+            state.report(.error("--strict: the build has warnings, so nothing was written", path: SiteFolder.display(state.options.site.root)), to: observer)
+        }
+    }
+
+    /// Moves the staged files into the output folder, deletes the outputs of the previous build
+    /// that this one no longer makes (pages of removed albums), and records the new manifest.
+    public static let write = BuildStep(name: "write") { state, _ in
+        guard let staging = state.staged else { return }
+        let output = state.outputFolder
+        state.summary.written = try staging.commit(into: output)
+        state.staged = nil
+        let root = output.standardizedFileURL.path
+        var removed = 0
+        for path in state.previousManifest.entries.keys.sorted() where state.manifest.entries[path] == nil {
+            guard unlink(root + "/" + path) == 0 else { continue }
+            removed += 1
+            var folder = (path as NSString).deletingLastPathComponent
+            while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        state.summary.removed = removed
+        try state.manifest.save(to: BuildManifest.file(for: output, cache: state.cacheFolder))
+    }
+}

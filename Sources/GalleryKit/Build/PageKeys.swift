@@ -1,0 +1,51 @@
+/// The input key of every page: a hash of exactly what the page shows, so an incremental build
+/// re-renders a page only when something on it changed.
+///
+/// An album page shows its window of tiles, its neighbours' titles and links, and the site's
+/// settings, templates and assets; an index page shows its tiles and its current album. Every
+/// page also shows the album count (in "3 of 10" and the strip's width).
+struct PageKeys: Sendable {
+    /// What every page depends on.
+    let global: UInt64
+    /// Each album's shown values: fields, slug and images.
+    let albums: [UInt64]
+
+    init(plan: SitePlan, config: SiteConfig, templates: TemplateSet, assets: AssetPaths, placeholder: String, images: [TileImage]) {
+        let settings = [
+            GalleryVersion.current, templates.fingerprint, assets.css, assets.js, placeholder,
+            config.title, config.description, config.baseURL, config.language,
+        ].map(FastHash.hash)
+        let numbers = [
+            plan.layout.metrics.padding, plan.layout.metrics.dimension, plan.layout.metrics.offset,
+            plan.window, plan.indexPageSize, plan.catalogue.count, plan.initialIndex,
+        ].map { UInt64(bitPattern: Int64($0)) }
+        global = FastHash.combine(settings + numbers)
+        albums = plan.catalogue.entries.map { entry in
+            let album = entry.album
+            let image = images[entry.index]
+            return FastHash.hash([
+                album.title, album.artist, album.genre, String(album.year), entry.slug,
+                image.src, image.srcset ?? "", image.large ?? "",
+            ].joined(separator: "\u{0}"))
+        }
+    }
+
+    /// The key of a page.
+    func key(for page: SitePlan.Page, in plan: SitePlan) -> UInt64 {
+        var parts: [UInt64] = [global]
+        switch page {
+        case .index(let number):
+            parts += [1, UInt64(number), UInt64(plan.currentAlbum(onIndexPage: number))]
+            parts += albums[plan.albums(onIndexPage: number)]
+        case .album(let index):
+            let window = plan.albums(aroundAlbum: index)
+            parts += [2, UInt64(index), UInt64(window.lowerBound)]
+            parts += albums[window]
+            if index > 0 { parts.append(albums[index - 1]) }
+            if index + 1 < albums.count { parts.append(albums[index + 1]) }
+        case .notFound:
+            parts.append(3)
+        }
+        return FastHash.combine(parts)
+    }
+}
