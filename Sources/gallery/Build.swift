@@ -25,6 +25,14 @@ struct Build: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Also print how long each step took.")
     var verbose = false
 
+    @Option(help: ArgumentHelp("How to report: text for people, json for one JSON event per line (CI).", valueName: "text|json"))
+    var logFormat: LogFormat = .text
+
+    /// How `gallery build` reports.
+    enum LogFormat: String, ExpressibleByArgument {
+        case text, json
+    }
+
     func run() async throws {
         let options = BuildOptions(
             site: siteOptions.folder,
@@ -32,7 +40,8 @@ struct Build: AsyncParsableCommand {
             strict: strict,
             clean: clean
         )
-        let state = await BuildPipeline().run(options, observer: ConsoleReporter(quiet: quiet, verbose: verbose))
+        let observer: any BuildObserving = logFormat == .json ? JSONLogReporter() : ConsoleReporter(quiet: quiet, verbose: verbose)
+        let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }
     }
 }

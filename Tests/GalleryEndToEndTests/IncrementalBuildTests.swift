@@ -90,3 +90,48 @@ import Testing
         }
     }
 }
+
+/// `--log-format json`: what a CI job reads.
+@Suite struct JSONLogTests {
+    func events(_ run: GalleryBinary.Run) throws -> [[String: Any]] {
+        try run.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+    }
+
+    @Test func everyLineIsAnEventAndTheLastIsTheSummary() throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D", cover: "covers/missing.png")])
+        let run = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let events = try events(run)
+        #expect(events.first?["event"] as? String == "step")
+        #expect(events.filter { $0["event"] as? String == "step" }.compactMap { $0["name"] as? String } == ["load", "fetch covers", "make thumbnails", "layout", "render", "validate", "write"])
+        let warning = try #require(events.first { $0["event"] as? String == "diagnostic" })
+        #expect(warning["severity"] as? String == "warning")
+        #expect(warning["path"] as? String == "content/albums.json")
+        #expect(warning["line"] as? Int == 3)
+        let summary = try #require(events.last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["succeeded"] as? Bool == true)
+        #expect(summary["albums"] as? Int == 2)
+        #expect((summary["pages"] as? [String: Any])?["written"] as? Int == 4)
+        #expect((summary["covers"] as? [String: Any])?["failed"] as? Int == 1)
+        #expect((summary["covers"] as? [String: Any])?["local"] as? Int == 1)
+        #expect(summary["warnings"] as? Int == 1)
+        #expect((summary["timings"] as? [String: Any])?.count == 7)
+        let again = try self.events(try GalleryBinary.run(["build", "--log-format", "json"], in: site.url))
+        #expect((again.last?["pages"] as? [String: Any])?["unchanged"] as? Int == 4)
+    }
+
+    @Test func aFailedBuildExitsNonZeroAndSaysWhereInTheSummary() throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("{\"version\": 1, \"albums\": [{}]}", to: "content/albums.json")
+        let run = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(run.status != 0)
+        let summary = try #require(try events(run).last)
+        #expect(summary["succeeded"] as? Bool == false)
+        #expect(summary["failed_step"] as? String == "load")
+        #expect((summary["errors"] as? Int ?? 0) >= 5)
+    }
+}

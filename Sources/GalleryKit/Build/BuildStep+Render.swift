@@ -33,7 +33,7 @@ extension BuildStep {
                 let path = plan.path(of: page)
                 let key = keys.key(for: page, in: plan)
                 if let entry = ledger.inPlace(path, key: key) {
-                    batch.record(path, .inPlace(entry))
+                    batch.record(path, .inPlace(entry), isPage: true)
                     continue
                 }
                 let bytes = renderer.render(page, fragments: fragments)
@@ -44,7 +44,7 @@ extension BuildStep {
                 }
                 let outcome = ledger.outcome(path, key: key, bytes: bytes)
                 if case .changed = outcome { try staging.stage(bytes, as: path) }
-                batch.record(path, outcome)
+                batch.record(path, outcome, isPage: true)
             }
             return batch
         }
@@ -80,6 +80,8 @@ extension BuildStep {
         state.pageFindings = total.findings
         state.manifest = total.manifest
         state.summary.unchanged = total.unchanged
+        state.summary.pagesUnchanged = total.pagesUnchanged
+        state.summary.pagesWritten = pages.count - total.pagesUnchanged
     }
 }
 
@@ -88,12 +90,14 @@ struct RenderBatch: Sendable {
     var manifest = BuildManifest()
     var findings: [Diagnostic] = []
     var unchanged = 0
+    var pagesUnchanged = 0
 
-    mutating func record(_ path: String, _ outcome: OutputLedger.Outcome) {
+    mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
         case .inPlace(let entry), .unchanged(let entry):
             manifest.entries[path] = entry
             unchanged += 1
+            if isPage { pagesUnchanged += 1 }
         case .changed(let entry):
             manifest.entries[path] = entry
         }
@@ -103,6 +107,7 @@ struct RenderBatch: Sendable {
         manifest.entries.merge(other.manifest.entries) { $1 }
         findings += other.findings
         unchanged += other.unchanged
+        pagesUnchanged += other.pagesUnchanged
     }
 }
 

@@ -8,8 +8,20 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var unchanged = 0
     /// Outputs of a previous build that no longer exist and were deleted.
     public var removed = 0
+    /// Pages (HTML) among the outputs written.
+    public var pagesWritten = 0
+    /// Pages among the outputs left as they were.
+    public var pagesUnchanged = 0
     /// Covers that could not be used (placeholder shown).
     public var coversFailed = 0
+    /// Covers downloaded in this build.
+    public var coversDownloaded = 0
+    /// Covers taken from the cache without touching the network.
+    public var coversFromCache = 0
+    /// Cached covers checked with a conditional request.
+    public var coversRevalidated = 0
+    /// Covers that are files in the site folder.
+    public var coversLocal = 0
     /// Warnings.
     public var warnings = 0
     /// Errors.

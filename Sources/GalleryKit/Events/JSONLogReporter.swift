@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// Writes every build event as one JSON object per line (`--log-format json`), for CI: steps,
+/// diagnostics, cover progress, and last a summary of albums, outputs, covers, warnings,
+/// errors and timings. Keys come in a fixed order, so logs diff well.
+public final class JSONLogReporter: BuildObserving {
+    private let lock = Mutex(())
+    private let write: @Sendable (String) -> Void
+
+    /// A reporter writing to standard output.
+    public convenience init() {
+        self.init { FileHandle.standardOutput.write(Data($0.utf8)) }
+    }
+
+    /// A reporter writing somewhere else (tests).
+    public init(write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    public func receive(_ event: BuildEvent) {
+        // Byte counts of downloads in progress would flood a log; the finished download says it.
+        if case .cover(.downloading) = event { return }
+        let line = Self.line(for: event)
+        lock.withLock { _ in write(line + "\n") }
+    }
+
+    /// The JSON object for an event.
+    static func line(for event: BuildEvent) -> String {
+        switch event {
+        case .stepStarted(let index, let count, let name):
+            return object([("event", q("step")), ("index", "\(index)"), ("count", "\(count)"), ("name", q(name))])
+        case .stepFinished(let name, let seconds):
+            return object([("event", q("step_finished")), ("name", q(name)), ("seconds", number(seconds))])
+        case .diagnostic(let diagnostic):
+            return object([
+                ("event", q("diagnostic")), ("severity", q(diagnostic.severity.rawValue)), ("path", q(diagnostic.path)),
+                ("line", diagnostic.position.map { "\($0.line)" } ?? "null"),
+                ("column", diagnostic.position.map { "\($0.column)" } ?? "null"),
+                ("message", q(diagnostic.message)), ("template", diagnostic.template.map(q) ?? "null"),
+            ])
+        case .cover(let cover):
+            return coverLine(cover)
+        case .finished(let summary):
+            return summaryLine(summary)
+        }
+    }
+
+    static func coverLine(_ event: CoverEvent) -> String {
+        switch event {
+        case .queued(let url): object([("event", q("cover")), ("kind", q("queued")), ("url", q(url))])
+        case .downloading(let url, let received, let expected):
+            object([("event", q("cover")), ("kind", q("downloading")), ("url", q(url)), ("received", "\(received)"), ("expected", expected.map { "\($0)" } ?? "null")])
+        case .downloaded(let url, let bytes): object([("event", q("cover")), ("kind", q("downloaded")), ("url", q(url)), ("bytes", "\(bytes)")])
+        case .fromCache(let url): object([("event", q("cover")), ("kind", q("from_cache")), ("url", q(url))])
+        case .revalidated(let url, let changed): object([("event", q("cover")), ("kind", q("revalidated")), ("url", q(url)), ("changed", "\(changed)")])
+        case .thumbnailed(let url, let made, let cached):
+            object([("event", q("cover")), ("kind", q("thumbnailed")), ("url", q(url)), ("made", "\(made)"), ("cached", "\(cached)")])
+        case .failed(let url, let reason): object([("event", q("cover")), ("kind", q("failed")), ("url", q(url)), ("reason", q(reason))])
+        }
+    }
+
+    static func summaryLine(_ summary: BuildSummary) -> String {
+        let timings = object(summary.timings.map { ($0.step, number($0.seconds)) })
+        let total = summary.timings.reduce(0) { $0 + $1.seconds }
+        return object([
+            ("event", q("summary")),
+            ("succeeded", "\(summary.succeeded)"),
+            ("failed_step", summary.failedStep.map(q) ?? "null"),
+            ("albums", "\(summary.albums)"),
+            ("pages", object([("written", "\(summary.pagesWritten)"), ("unchanged", "\(summary.pagesUnchanged)"), ("removed", "\(summary.removed)")])),
+            ("files", object([("written", "\(summary.written)"), ("unchanged", "\(summary.unchanged)"), ("removed", "\(summary.removed)")])),
+            ("covers", object([
+                ("downloaded", "\(summary.coversDownloaded)"), ("from_cache", "\(summary.coversFromCache)"),
+                ("revalidated", "\(summary.coversRevalidated)"), ("local", "\(summary.coversLocal)"), ("failed", "\(summary.coversFailed)"),
+            ])),
+            ("warnings", "\(summary.warnings)"),
+            ("errors", "\(summary.errors)"),
+            ("timings", timings),
+            ("seconds", number(total)),
+        ])
+    }
+
+    private static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { "\(q($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    private static func q(_ text: String) -> String { Escape.jsonString(text) }
+
+    private static func number(_ value: Double) -> String { String(format: "%.4f", value) }
+}
