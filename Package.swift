@@ -20,12 +20,14 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
             name: "gallery",
             dependencies: [
                 "GalleryKit",
+                "GalleryPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -41,6 +43,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings,
             plugins: ["EmbedResources"]
+        ),
+        // The preview server (`gallery serve`): static files, live reload, rebuild on change.
+        .target(
+            name: "GalleryPreview",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -92,6 +103,15 @@ let package = Package(
         .testTarget(
             name: "GalleryEndToEndTests",
             dependencies: ["GalleryKit", "BlueLibrary"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GalleryPreviewTests",
+            dependencies: [
+                "GalleryPreview",
+                "GalleryKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The iOS app's Album class, for building an albums.bin fixture with NSKeyedArchiver.
