@@ -21,7 +21,8 @@ extension BuildStep {
         // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
         let ledger = OutputLedger(previous: state.options.clean ? BuildManifest() : state.previousManifest, root: state.outputFolder.standardizedFileURL.path)
         let pages = plan.pages
-        let outputPaths = Set(plan.pagePaths + state.files.map(\.path) + SiteFiles.generated)
+        let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
+        let outputPaths = Set(plan.pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
         let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
         state.validator = validator
 
@@ -51,11 +52,14 @@ extension BuildStep {
         var total = RenderBatch()
         for batch in results { total.merge(batch) }
 
-        let generated: [(String, String)] = [
+        var generated: [(String, String)] = [
             (SiteFiles.carousel, CarouselSVG.render(plan: plan, images: state.images, title: state.config.title)),
             (SiteFiles.data, DataFile.render(plan: plan, images: state.images)),
             (SiteFiles.sitemap, Sitemap.render(plan: plan, baseURL: state.config.baseURL)),
         ]
+        for (k, path) in chunks.enumerated() {
+            generated.append((path, DataFile.renderChunk(k, plan: plan, images: state.images)))
+        }
         for (path, text) in generated {
             let outcome = ledger.outcome(path, key: 0, bytes: text.utf8)
             if case .changed = outcome { try staging.stage(text.utf8, as: path) }

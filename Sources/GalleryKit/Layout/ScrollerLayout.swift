@@ -66,6 +66,14 @@ public struct ScrollerLayout: Sendable, Hashable {
         return clamped((floored + metrics.offset / 2 + metrics.padding) / stride)
     }
 
+    /// The tile centred after a scroll ends at `scrollLeft` in a viewport `viewportWidth` wide, as
+    /// the browser script computes it: ``centredIndex(forContentOffset:)`` of the seed's content
+    /// offset, which is the scroll position less what centring tile 0 takes in this viewport
+    /// (nothing on the seed's 320-point screen).
+    public func centredIndex(forScrollOffset scrollLeft: Double, viewportWidth: Double) -> Int {
+        centredIndex(forContentOffset: scrollLeft - centringOffset(for: 0, viewportWidth: viewportWidth))
+    }
+
     /// The offset the strip snaps to when a drag ends at `x`: the centred index times the stride,
     /// as `centerCurrentView` sets it.
     public func snappedContentOffset(forContentOffset x: Double) -> Int {

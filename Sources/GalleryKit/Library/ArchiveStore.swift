@@ -58,15 +58,18 @@ public struct ArchiveStore: Sendable {
     ///
     /// A process killed at any moment leaves the archive as it was or as it is now; the backup is
     /// replaced the same way, by a rename.
-    public func save(_ archive: AlbumArchive) throws(AtomicFile.WriteError) {
+    ///
+    /// - Parameter holdingLock: The caller holds ``lock``, so leftovers of killed writers can all
+    ///   be cleared.
+    public func save(_ archive: AlbumArchive, holdingLock: Bool = false) throws(AtomicFile.WriteError) {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw AtomicFile.WriteError(path: displayPath, reason: error.localizedDescription)
         }
-        AtomicFile.removeAbandonedTemporaries(besides: url)
-        AtomicFile.removeAbandonedTemporaries(besides: backup)
+        AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: holdingLock)
+        AtomicFile.removeAbandonedTemporaries(besides: backup, holdingLock: holdingLock)
         if FileManager.default.fileExists(atPath: url.path) {
             let staged = folder.appending(path: ".\(backup.lastPathComponent).tmp-\(getpid())")
             unlink(staged.path)

@@ -105,7 +105,7 @@ public struct LibraryEditor: Sendable {
     private func save(_ archive: AlbumArchive, history: UndoHistory) throws(LibraryError) {
         try check(archive)
         do {
-            try store.save(archive)
+            try store.save(archive, holdingLock: true)
         } catch {
             throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
         }

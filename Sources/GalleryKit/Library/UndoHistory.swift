@@ -28,11 +28,11 @@ public struct UndoHistory: Sendable, Hashable, Codable {
         }
     }
 
-    /// Writes the history atomically.
+    /// Writes the history atomically; call it holding the archive's lock.
     public func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        AtomicFile.removeAbandonedTemporaries(besides: url)
+        AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: true)
         try AtomicFile.write(Array(try encoder.encode(self)), to: url)
     }
 

@@ -65,6 +65,8 @@ struct AssetsContext: TemplateObject {
 /// `carousel`: the strip with the tiles this page carries, placed by ``ScrollerLayout``.
 struct CarouselContext: TemplateObject {
     var layout: ScrollerLayout
+    /// `index`, `album` or `404`, for the script.
+    var page: String
     var current: Int
     var tiles: [TemplateValue]
     var firstIndex: Int
@@ -72,6 +74,8 @@ struct CarouselContext: TemplateObject {
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "tiles": .list(tiles)
+        case "page": .text(page)
+        case "chunk": .number(DataFile.chunkSize)
         case "count": .number(layout.count)
         case "current": .number(current)
         case "padding": .number(layout.metrics.padding)

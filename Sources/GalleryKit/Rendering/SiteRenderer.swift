@@ -104,7 +104,7 @@ public struct SiteRenderer: Sendable {
             root: root,
             canonical: config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil,
             assets: AssetsContext(css: assets.css, js: assets.js),
-            carousel: CarouselContext(layout: plan.layout, current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
+            carousel: CarouselContext(layout: plan.layout, page: templateName(for: page), current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
             album: album,
             previous: previous,
             next: next,

@@ -46,16 +46,20 @@ public enum AtomicFile {
         if sync { syncFolder(folder) }
     }
 
-    /// Deletes temporary files that a killed writer left beside `url` (`.NAME.tmp-PID-…` whose
-    /// process is gone), so crashes do not pile up debris next to the archive.
-    public static func removeAbandonedTemporaries(besides url: URL) {
+    /// Deletes temporary files that a killed writer left beside `url` (`.NAME.tmp-PID-…`), so
+    /// crashes do not pile up debris next to the archive.
+    ///
+    /// - Parameter holdingLock: The caller holds the lock every writer of `url` takes, so any
+    ///   temporary file is abandoned. Otherwise only those whose process is gone are removed
+    ///   (process ids are reused, so this can miss some; it never removes a live writer's file).
+    public static func removeAbandonedTemporaries(besides url: URL, holdingLock: Bool = false) {
         let folder = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
             guard let pid = Int32(pidText), pid != getpid() else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+            if holdingLock || (kill(pid, 0) != 0 && errno == ESRCH) { unlink(folder + "/" + name) }
         }
     }
 

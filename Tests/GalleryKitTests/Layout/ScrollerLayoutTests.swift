@@ -28,6 +28,18 @@ import Testing
         #expect(layout.centredIndex(forContentOffset: offset) == index)
     }
 
+    @Test func browserScrollOffsetsMapToTheSeedsFormula() {
+        for x in stride(from: -100.0, through: 700, by: 7.5) {
+            #expect(layout.centredIndex(forScrollOffset: x, viewportWidth: 320) == layout.centredIndex(forContentOffset: x))
+        }
+        // On a 1280-pixel screen at scroll 0 the viewport's middle (640) is tile 4's middle.
+        let wide = ScrollerLayout(count: 10)
+        #expect(wide.centredIndex(forScrollOffset: 0, viewportWidth: 1280) == 4)
+        for index in 0..<10 {
+            #expect(wide.centredIndex(forScrollOffset: wide.centringOffset(for: index, viewportWidth: 1280), viewportWidth: 1280) == index)
+        }
+    }
+
     @Test func snapsToTheCentredTilesOffset() {
         #expect(layout.snappedContentOffset(forContentOffset: 185) == 240)
         #expect(layout.snappedContentOffset(forContentOffset: 10_000) == 480)

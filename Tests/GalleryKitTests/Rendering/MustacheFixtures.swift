@@ -93,7 +93,7 @@ enum MustacheFixtures {
             root: "../../",
             canonical: nil,
             assets: AssetsContext(css: "assets/gallery.css", js: "assets/gallery.js"),
-            carousel: CarouselContext(layout: layout, current: count / 2, tiles: tiles, firstIndex: 0),
+            carousel: CarouselContext(layout: layout, page: "album", current: count / 2, tiles: tiles, firstIndex: 0),
             album: AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil),
             previous: LinkContext(href: "../prev/", title: "Previous"),
             next: nil,

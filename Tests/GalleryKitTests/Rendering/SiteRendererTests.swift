@@ -23,7 +23,7 @@ import Testing
 
     /// Every file a site of this plan holds, for the validator.
     static func outputs(_ renderer: SiteRenderer) -> Set<String> {
-        var paths = Set(renderer.plan.pagePaths + SiteFiles.generated + ["assets/gallery.1.css", "assets/gallery.2.js"])
+        var paths = Set(renderer.plan.pagePaths + SiteFiles.generated + ["assets/gallery.1.css", "assets/gallery.2.js"] + DataFile.chunkPaths(count: renderer.plan.catalogue.count))
         for image in renderer.images {
             paths.insert(image.src)
             if let srcset = image.srcset { paths.insert(String(srcset.split(separator: " ")[0])) }
@@ -66,9 +66,10 @@ import Testing
         let layout = ScrollerLayout(count: 3, metrics: metrics)
         for tile in 0..<3 {
             let frame = layout.frame(at: tile)
-            #expect(index.contains("style=\"left:\(frame.x)px;top:\(frame.y)px;width:60px;height:60px\" data-index=\"\(tile)\""))
+            #expect(index.contains("style=\"left:\(frame.x)px;top:\(frame.y)px\" data-index=\"\(tile)\""))
         }
-        #expect(index.contains("style=\"width:\(layout.contentWidth)px;height:\(layout.stripHeight)px\""))
+        #expect(index.contains("style=\"width:\(layout.contentWidth)px;height:\(layout.stripHeight)px;--tile:60px\""))
+        #expect(index.contains("width=\"60\" height=\"60\""))
         #expect(index.contains("srcset=\"./covers/0@2x.png 2x\""))
     }
 
