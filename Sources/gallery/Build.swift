@@ -16,6 +16,9 @@ struct Build: AsyncParsableCommand {
     @Flag(name: .long, help: "Fail the build on any warning, such as a cover that cannot be had.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Publish under this URL instead of base_url in gallery.toml (e.g. https://me.github.io/albums/).", valueName: "URL"))
+    var baseURL: String?
+
     @Flag(help: "Ignore what the previous build left and write every output again.")
     var clean = false
 
@@ -38,7 +41,8 @@ struct Build: AsyncParsableCommand {
             site: siteOptions.folder,
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             strict: strict,
-            clean: clean
+            clean: clean,
+            baseURL: baseURL
         )
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter() : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)

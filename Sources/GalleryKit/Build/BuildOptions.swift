@@ -10,12 +10,15 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Whether to ignore what the previous build left and write every output again.
     public var clean = false
+    /// A base URL overriding `base_url` in `gallery.toml` (for a CI job that learns it late).
+    public var baseURL: String?
 
     /// Options for building a site folder.
-    public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false) {
+    public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {
         self.site = site
         self.output = output
         self.strict = strict
         self.clean = clean
+        self.baseURL = baseURL
     }
 }

@@ -6,7 +6,8 @@ extension BuildStep {
     public static let loadAlbums = BuildStep(name: "load") { state, observer in
         let site = state.options.site
         do throws(ArchiveError) {
-            let (config, warnings) = try SiteConfig.load(from: site)
+            var (config, warnings) = try SiteConfig.load(from: site)
+            if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
             state.config = config
             warnings.forEach { state.report($0, to: observer) }
         } catch {

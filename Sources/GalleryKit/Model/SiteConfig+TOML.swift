@@ -33,7 +33,7 @@ extension SiteConfig {
             case "title": reader.string(value, key: key).map { config.title = $0 }
             case "description": reader.string(value, key: key).map { config.description = $0 }
             case "base_url", "baseURL":
-                if let url = reader.string(value, key: key) { config.baseURL = url.hasSuffix("/") ? url : url + "/" }
+                if let url = reader.string(value, key: key) { config.baseURL = SiteConfig.normalizedBaseURL(url) }
             case "language", "languageCode": reader.string(value, key: key).map { config.language = $0 }
             case "carousel":
                 guard let section = reader.table(value, key: key) else { return false }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The site's settings, from `gallery.toml` (every key optional).
 ///
 /// Key names follow Hugo's `hugo.toml` where one exists (`title`, `base_url`, `language`).
@@ -78,6 +80,13 @@ extension SiteConfig {
         if !path.hasPrefix("/") { path = "/" + path }
         if !path.hasSuffix("/") { path += "/" }
         return path
+    }
+
+    /// A base URL as gallery keeps it: ending in exactly one `/` (`""` and `"/"` mean `/`).
+    public static func normalizedBaseURL(_ text: String) -> String {
+        var url = text.trimmingCharacters(in: .whitespaces)
+        while url.hasSuffix("//"), !url.hasSuffix("://") { url.removeLast() }
+        return url.hasSuffix("/") ? url : url + "/"
     }
 
     /// Whether ``baseURL`` is absolute (`https://…`), so canonical links and the sitemap can use it.

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The GitHub Actions workflow in docs/: its shape, and its build step run for real.
+@Suite struct WorkflowTests {
+    static let workflow = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "docs/gallery-pages.yml")
+
+    /// The workflow as JSON, read by PyYAML (what GitHub's parser accepts, PyYAML accepts).
+    func load() throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", Self.workflow.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "PyYAML could not read the workflow")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func buildsOnAlbumChangesCachesCoversAndPublishesToPages() throws {
+        let workflow = try load()
+        // PyYAML reads the bare key `on` as the boolean true.
+        let triggers = try #require((workflow["on"] ?? workflow["true"]) as? [String: Any])
+        let paths = (triggers["push"] as? [String: Any])?["paths"] as? [String] ?? []
+        #expect(paths.contains("content/**") && paths.contains("gallery.toml"))
+        let jobs = try #require(workflow["jobs"] as? [String: Any])
+        let build = try #require(jobs["build"] as? [String: Any])
+        let steps = try #require(build["steps"] as? [[String: Any]])
+        let cache = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-cache" }
+        #expect(cache?["uses"] as? String == "actions/cache@v4")
+        let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }
+        #expect((upload?["with"] as? [String: Any])?["path"] as? String == "public")
+        let deploy = (jobs["deploy"] as? [String: Any])?["steps"] as? [[String: Any]]
+        #expect(deploy?.first?["uses"] as? String == "actions/deploy-pages@v4")
+    }
+
+    @Test func itsBuildStepBuildsASiteForAProjectSubPath() throws {
+        let workflow = try load()
+        let steps = ((workflow["jobs"] as? [String: Any])?["build"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
+        let script = try #require(steps.first { $0["name"] as? String == "Build the site" }?["run"] as? String)
+        let folder = try TemporaryFolder()
+        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        try FileManager.default.createDirectory(at: site.appending(path: ".gallery-tool"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: site.appending(path: ".gallery-tool/gallery"), withDestinationURL: GalleryBinary.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-euo", "pipefail", "-c", script]
+        process.currentDirectoryURL = site
+        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
+        #expect(summary?["event"] as? String == "summary")
+        #expect(summary?["succeeded"] as? Bool == true)
+        let notFound = try folder.read("site/public/404.html")
+        #expect(notFound.contains("href=\"/albums/assets/gallery."))
+        #expect(try folder.read("site/public/sitemap.xml").contains("<loc>https://someone.github.io/albums/albums/sting-nothing-like-the-sun/</loc>"))
+        // Served from /albums/, every link resolves: relative ones anywhere, the 404 page's under the base path.
+        let check = try GalleryBinary.run(["check", "public", "--base-path", "/albums/"], in: site)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+}
