@@ -29,10 +29,12 @@ extension BuildStep {
             return results
         }
         state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
-        state.summary.coversLocal = albums.indices.count { index in
-            if case .success = state.covers[index], case .success(.file) = library.locator.locate(albums[index].coverURL) { return true }
-            return false
+        var isLocal: [String: Bool] = [:]
+        for (url, result) in fetched {
+            guard case .success = result, case .success(.file) = library.locator.locate(url) else { continue }
+            isLocal[url] = true
         }
+        state.summary.coversLocal = albums.count { isLocal[$0.coverURL] == true }
         let archive = state.options.site.display(state.options.site.archive)
         for (index, result) in state.covers.enumerated() {
             guard case .failure(let failure) = result else { continue }

@@ -62,8 +62,14 @@ public enum Slug {
     /// Whether text is acceptable as a slug the owner wrote: lowercase ASCII letters, digits and
     /// single dashes inside, at most ``maximumLength`` characters.
     public static func isValid(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= maximumLength else { return false }
-        guard text.first != "-", text.last != "-", !text.contains("--") else { return false }
-        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumLength, bytes.first != 0x2D, bytes.last != 0x2D else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+            guard allowed, !(byte == 0x2D && previous == 0x2D) else { return false }
+            previous = byte
+        }
+        return true
     }
 }
