@@ -38,6 +38,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case redirectWithoutTarget(status: Int, location: String?)
     /// The task was cancelled (the fetcher is shutting down).
     case cancelled
+    /// An unwanted body (an error page's, a redirect's) was longer than worth reading; its
+    /// connection is closed. Not a failure of the cover in itself.
+    case drainLimitReached
 
     /// Whether another attempt may succeed: timeouts, connection errors, HTTP 429 and 5xx.
     var isRetryable: Bool {
@@ -84,7 +87,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .redirectWithoutTarget(let code, let location?):
             return "HTTP \(code) redirect to an invalid address ('\(location)')"
         case .redirectWithoutTarget(let code, nil): return "HTTP \(code) redirect without a Location header"
-        case .cancelled: return "cancelled"
+        case .cancelled, .drainLimitReached: return "cancelled"
         }
     }
 
@@ -106,7 +109,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget:
             return "point cover_url at the image's final address"
         case .redirectScheme: return "only http and https are followed; point cover_url at an http(s) copy of the image"
-        case .cancelled: return "the build was stopped"
+        case .cancelled, .drainLimitReached: return "the build was stopped"
         }
     }
 
