@@ -79,16 +79,7 @@ public actor CoverCache {
         let hash = ContentHash.of(bytes)
         let file = objectFile(contentHash: hash, kind: kind)
         if Self.fileSize(file.path) != bytes.count {
-            do {
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw CoverCacheError(path: file.deletingLastPathComponent().path, reason: error.localizedDescription)
-            }
-            // Objects are not fsynced: a rename still guarantees no partial file after a killed
-            // build, and the size check on lookup catches the rare torn write after a power cut.
-            do throws(AtomicFile.WriteError) { try AtomicFile.write(bytes, to: file, sync: false) } catch {
-                throw CoverCacheError(path: error.path, reason: error.reason)
-            }
+            try Self.writeObject(bytes, to: file)
         }
         let entry = CoverCacheEntry(
             url: url.absoluteString, etag: etag, lastModified: lastModified, contentType: contentType,
@@ -148,6 +139,26 @@ public actor CoverCache {
         static let currentVersion = 1
         var version: Int
         var covers: [String: CoverCacheEntry]
+    }
+
+    /// Writes an object. Objects are not fsynced: the rename still guarantees no partial file
+    /// after a killed build, and the size check on lookup catches a torn write after a power cut.
+    private static func writeObject(_ bytes: [UInt8], to file: URL) throws(CoverCacheError) {
+        // The shard folder exists for all but the first covers of a shard: try first, and only
+        // create it when the write fails.
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(bytes, to: file, sync: false)
+            return
+        } catch {}
+        let shard = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        } catch {
+            throw CoverCacheError(path: shard.path, reason: error.localizedDescription)
+        }
+        do throws(AtomicFile.WriteError) { try AtomicFile.write(bytes, to: file, sync: false) } catch {
+            throw CoverCacheError(path: error.path, reason: error.reason)
+        }
     }
 
     private static func loadIndex(from file: URL) -> [String: CoverCacheEntry] {
