@@ -24,7 +24,9 @@ import NIOCore
 ///
 /// Every fetch of a URL publishes `.cover` events to the observer, ending in exactly one of
 /// `.downloaded`, `.fromCache`, `.revalidated` or `.failed`; callers that join a running fetch
-/// add no events. Call ``shutdown()`` when done (or use ``withFetcher(cache:policy:observer:isolation:_:)``):
+/// add no events. With ``FetchMode/refresh``, a cover whose revalidation fails (server down, 404,
+/// …) keeps its cached copy: the fetch succeeds, ends in `.fromCache` and publishes a warning
+/// ``Diagnostic`` whose path is the URL. Call ``shutdown()`` when done (or use ``withFetcher(cache:policy:observer:isolation:_:)``):
 /// it writes the cache index and closes the HTTP client's connections (AsyncHTTPClient stops a
 /// debug build whose client is released without being shut down).
 public final class CoverFetcher: CoverFetching {
@@ -135,6 +137,9 @@ public final class CoverFetcher: CoverFetching {
                 return await store(response, for: url, replacing: cached)
             case .failure(let error):
                 guard error.isRetryable, attempts <= policy.retries, !Task.isCancelled else {
+                    if let cached, let cover = await cache.cover(for: url) {
+                        return keep(cover, of: cached, because: error.reason(attempts: attempts))
+                    }
                     return failure(key, error.reason(attempts: attempts))
                 }
                 try? await Task.sleep(for: policy.delay(beforeRetry: attempts - 1, retryAfter: error.retryAfter))
@@ -165,6 +170,15 @@ public final class CoverFetcher: CoverFetching {
             }
             return .success(cover)
         }
+    }
+
+    /// A `--refresh` that failed keeps the cached copy, with a warning: the server being down
+    /// today should not turn yesterday's cover into a placeholder.
+    private func keep(_ cover: Cover, of cached: CoverCacheEntry, because reason: String) -> Result<Cover, CoverFailure> {
+        let message = "could not revalidate the cached cover (\(reason)); using the copy fetched \(cached.fetchedAt)"
+        observer.receive(.diagnostic(Diagnostic(.warning, path: cached.url, message: message)))
+        observer.receive(.cover(.fromCache(url: cached.url)))
+        return .success(cover)
     }
 
     private func failure(_ url: String, _ reason: String) -> Result<Cover, CoverFailure> {

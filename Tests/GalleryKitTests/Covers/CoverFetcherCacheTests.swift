@@ -87,6 +87,22 @@ import Testing
         }
     }
 
+    @Test func aFailedRefreshKeepsTheCachedCopyWithAWarning() async throws {
+        try await CoverTestRig.run { rig in
+            serveImage(rig, at: "/a.png")
+            let first = try #require(await rig.fetch("/a.png").cover)
+            rig.server.route("/a.png") { _ in FaultyHTTPServer.text(.notFound, "gone") }
+            let refreshed = await rig.fetch("/a.png", mode: .refresh)
+            #expect(refreshed.cover == first)
+            let url = rig.server.url("/a.png").absoluteString
+            #expect(rig.observer.coverEvents.last == .fromCache(url: url))
+            let warning = try #require(rig.observer.diagnostics.first)
+            #expect(warning.severity == .warning)
+            #expect(warning.path == url)
+            #expect(warning.message.hasPrefix("could not revalidate the cached cover (HTTP 404 Not Found"))
+        }
+    }
+
     @Test func twentyAlbumsAskingAtOnceMakeOneRequest() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
