@@ -136,8 +136,11 @@ public actor CoverCache {
 
     /// The shape of `index.json`.
     struct Index: Codable {
+        /// The version this code writes; an index of another version is ignored.
         static let currentVersion = 1
+        /// The index's version.
         var version: Int
+        /// The entries by URL.
         var covers: [String: CoverCacheEntry]
     }
 
@@ -195,12 +198,14 @@ public actor CoverCache {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
+    /// The size of a regular file, or `nil` if there is none at `path`.
     static func fileSize(_ path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
     }
 
+    /// Now, as ISO-8601 in UTC.
     static func timestamp() -> String {
         Date.now.ISO8601Format()
     }

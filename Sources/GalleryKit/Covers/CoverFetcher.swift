@@ -34,9 +34,13 @@ public final class CoverFetcher: CoverFetching {
     public let cache: CoverCache
     /// The limits in force (sanitised: counts at least 1, durations positive).
     public let policy: CoverFetchPolicy
+    /// Receives the `.cover` events (and the rare warning).
     let observer: any BuildObserving
+    /// The one HTTP client: redirects off (the fetcher follows them), no decompression.
     let client: HTTPClient
+    /// The global and per-host download limits.
     let gate: CoverFetchGate
+    /// The fetches under way, one per URL.
     let running = SharedCoverFetches()
 
     /// A fetcher storing into `cache` and publishing to `observer`.

@@ -61,6 +61,7 @@ final class CoverResponseCollector: HTTPClientResponseDelegate {
         state.withLock { $0.status == 0 ? nil : Collected(status: $0.status, headers: $0.headers) }
     }
 
+    /// Notes the status and headers; fails at once if a wanted body announces more than the limit.
     func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let status = Int(head.status.code)
         let wanted = status == 200 || status == 203
@@ -83,6 +84,8 @@ final class CoverResponseCollector: HTTPClientResponseDelegate {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
+    /// Appends a chunk of a wanted body (failing past the limit, or when the first kilobyte is
+    /// not an image) or counts a drained one; reports progress at most once per interval.
     func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let outcome: Result<(report: Bool, received: Int, expected: Int?), CoverDownloadError> = state.withLock { state in
             state.received += buffer.readableBytes
@@ -114,6 +117,7 @@ final class CoverResponseCollector: HTTPClientResponseDelegate {
         }
     }
 
+    /// The collected response.
     func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
         state.withLock { state in
             guard state.wanted else { return Collected(status: state.status, headers: state.headers) }
