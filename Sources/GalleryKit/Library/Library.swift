@@ -12,12 +12,53 @@ public struct Library: Sendable {
     public let store: ArchiveStore
     /// Resolves local cover paths.
     let locator: CoverLocator
+    /// Gets `http(s)://` covers; without one, remote covers fail with a hint.
+    public let fetcher: (any CoverFetching)?
+    /// How remote covers may use the network.
+    public let fetchMode: FetchMode
 
-    /// A library for a site folder.
+    /// A library for a site folder, with no way to fetch remote covers.
     public init(site: SiteFolder) {
+        self.init(site: site, fetcher: nil)
+    }
+
+    /// A library for a site folder whose remote covers come through `fetcher`.
+    ///
+    /// The caller owns the fetcher and shuts it down; ``withRemoteCovers(site:mode:policy:cacheFolder:observer:isolation:_:)``
+    /// does both for you.
+    public init(site: SiteFolder, fetcher: (any CoverFetching)?, mode: FetchMode = .useCache) {
         self.site = site
         self.store = ArchiveStore(site: site)
         self.locator = CoverLocator(site: site)
+        self.fetcher = fetcher
+        self.fetchMode = mode
+    }
+
+    /// Runs `body` with a library that fetches remote covers into the site's cover cache, then
+    /// shuts the fetcher down (writing the cache index), whether `body` returns or throws.
+    ///
+    /// - Parameters:
+    ///   - cacheFolder: The cover cache; `.gallery-cache/covers/` in the site folder by default.
+    ///   - observer: Receives the fetcher's `.cover` events.
+    public static func withRemoteCovers<T>(
+        site: SiteFolder,
+        mode: FetchMode = .useCache,
+        policy: CoverFetchPolicy = CoverFetchPolicy(),
+        cacheFolder: URL? = nil,
+        observer: any BuildObserving = SilentObserver(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Library) async throws -> T
+    ) async rethrows -> T {
+        let cache = CoverCache(folder: cacheFolder ?? CoverCache.defaultFolder(for: site))
+        let fetcher = CoverFetcher(cache: cache, policy: policy, observer: observer)
+        do {
+            let result = try await body(Library(site: site, fetcher: fetcher, mode: mode))
+            await fetcher.shutdown()
+            return result
+        } catch {
+            await fetcher.shutdown()
+            throw error
+        }
     }
 
     /// The albums with their slugs.
@@ -29,15 +70,22 @@ public struct Library: Sendable {
         return (Catalogue(albums: archive.albums, positions: archive.positions), warnings)
     }
 
-    /// The cover of an album.
+    /// The cover of an album, from a file in the site folder, the cover cache or the network.
+    ///
+    /// Failures name the album's `cover_url` as written in the archive.
     public func cover(for album: Album) async -> Result<Cover, CoverFailure> {
         switch locator.locate(album.coverURL) {
         case .failure(let refusal):
             return .failure(CoverFailure(url: album.coverURL, reason: refusal.reason))
         case .success(.file(let url)):
             return Self.localCover(at: url, url: album.coverURL)
-        case .success(.remote):
-            return .failure(CoverFailure(url: album.coverURL, reason: "remote covers are not fetched yet; download the image into content/ and point cover_url at it"))
+        case .success(.remote(let url)):
+            guard let fetcher else {
+                return .failure(CoverFailure(url: album.coverURL, reason: "remote covers are not fetched here; download the image into content/ and point cover_url at it"))
+            }
+            return await fetcher.cover(for: url, mode: fetchMode).mapError {
+                CoverFailure(url: album.coverURL, reason: $0.reason)
+            }
         }
     }
 

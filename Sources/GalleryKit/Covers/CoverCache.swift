@@ -1,0 +1,212 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The covers downloaded so far, on disk: the seed's `PersistencyManager` image cache.
+///
+/// Layout of the folder (by default `.gallery-cache/covers/` in the site folder):
+/// - `objects/ab/abcdef….png`: the bytes, named by their SHA-256, so covers shared by several
+///   URLs are stored once;
+/// - `index.json`: one ``CoverCacheEntry`` per URL.
+///
+/// Every file is written to a temporary file in its final folder and renamed into place, so a
+/// killed build leaves either the old file or the new one, never part of one. Temporary files a
+/// killed process left behind are removed when a cache opens. A missing or corrupt index is
+/// treated as empty. An entry whose object is missing or has the wrong size counts as absent.
+///
+/// Index changes are written at most once per ``flushInterval`` while covers arrive; call
+/// ``flush()`` when done (``CoverFetcher/shutdown()`` does).
+public actor CoverCache {
+    /// The cache folder.
+    public nonisolated let folder: URL
+    /// The most time index changes wait before they are written.
+    public nonisolated let flushInterval: Duration
+    private var entries: [String: CoverCacheEntry]
+    private var dirty = false
+    private var lastFlush = ContinuousClock.now
+
+    /// Opens (or prepares to create) the cache in `folder`.
+    public init(folder: URL, flushInterval: Duration = .seconds(1)) {
+        self.folder = folder.standardizedFileURL
+        self.flushInterval = flushInterval
+        self.entries = Self.loadIndex(from: self.folder.appending(path: "index.json"))
+        Self.removeAbandonedTemporaryFiles(in: self.folder)
+    }
+
+    /// The default cache folder of a site: `.gallery-cache/covers/` in the site folder.
+    public static func defaultFolder(for site: SiteFolder) -> URL {
+        site.root.appending(path: ".gallery-cache/covers", directoryHint: .isDirectory)
+    }
+
+    /// The index file.
+    public nonisolated var indexFile: URL { folder.appending(path: "index.json") }
+
+    /// Where the object with this hash and format lives.
+    public nonisolated func objectFile(contentHash: String, kind: ImageKind) -> URL {
+        folder.appending(path: "objects/\(contentHash.prefix(2))/\(contentHash).\(kind.fileExtension)")
+    }
+
+    /// The entry for a URL, if the cache holds it and its object is intact.
+    public func entry(for url: URL) -> CoverCacheEntry? {
+        let key = url.absoluteString
+        guard let entry = entries[key] else { return nil }
+        let file = objectFile(contentHash: entry.contentHash, kind: entry.kind)
+        guard Self.fileSize(file.path) == entry.size else {
+            entries[key] = nil
+            dirty = true
+            return nil
+        }
+        return entry
+    }
+
+    /// The cached cover of a URL, if the cache holds it and its object is intact.
+    public func cover(for url: URL) -> Cover? {
+        entry(for: url).map(cover(of:))
+    }
+
+    /// Stores the bytes of a cover and records them for `url`.
+    ///
+    /// The bytes are hashed and written outside the actor; only the index update is serialised.
+    /// - Throws: ``CoverCacheError`` if the object cannot be written.
+    public nonisolated func store(
+        _ bytes: [UInt8], kind: ImageKind, for url: URL,
+        etag: String? = nil, lastModified: String? = nil, contentType: String? = nil
+    ) async throws(CoverCacheError) -> Cover {
+        let hash = ContentHash.of(bytes)
+        let file = objectFile(contentHash: hash, kind: kind)
+        if Self.fileSize(file.path) != bytes.count {
+            try Self.writeObject(bytes, to: file)
+        }
+        let entry = CoverCacheEntry(
+            url: url.absoluteString, etag: etag, lastModified: lastModified, contentType: contentType,
+            size: bytes.count, contentHash: hash, kind: kind, fetchedAt: Self.timestamp()
+        )
+        await record(entry)
+        return Cover(file: file, kind: kind, contentHash: hash, size: bytes.count)
+    }
+
+    /// Notes that the server confirmed the cached copy of `url` (a `304 Not Modified`), keeping
+    /// any new validators it sent, and returns the cover; `nil` if the cache no longer holds it.
+    public func confirm(_ url: URL, etag: String?, lastModified: String?) -> Cover? {
+        guard var entry = entry(for: url) else { return nil }
+        entry.etag = etag ?? entry.etag
+        entry.lastModified = lastModified ?? entry.lastModified
+        entry.fetchedAt = Self.timestamp()
+        record(entry)
+        return cover(of: entry)
+    }
+
+    /// Writes the index if it changed since it was last written.
+    /// - Throws: ``CoverCacheError`` if it cannot be written.
+    public func flush() throws(CoverCacheError) {
+        guard dirty else { return }
+        let index = Index(version: Index.currentVersion, covers: entries)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data: Data
+        do { data = try encoder.encode(index) } catch {
+            throw CoverCacheError(path: indexFile.path, reason: "cannot encode the index: \(error)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CoverCacheError(path: folder.path, reason: error.localizedDescription)
+        }
+        do throws(AtomicFile.WriteError) { try AtomicFile.write(data, to: indexFile) } catch {
+            throw CoverCacheError(path: error.path, reason: error.reason)
+        }
+        dirty = false
+        lastFlush = .now
+    }
+
+    private func record(_ entry: CoverCacheEntry) {
+        entries[entry.url] = entry
+        dirty = true
+        // A failed periodic write is tried again at the next change and at flush(), which reports it.
+        if ContinuousClock.now - lastFlush >= flushInterval { try? flush() }
+    }
+
+    private nonisolated func cover(of entry: CoverCacheEntry) -> Cover {
+        Cover(file: objectFile(contentHash: entry.contentHash, kind: entry.kind), kind: entry.kind, contentHash: entry.contentHash, size: entry.size)
+    }
+
+    /// The shape of `index.json`.
+    struct Index: Codable {
+        /// The version this code writes; an index of another version is ignored.
+        static let currentVersion = 1
+        /// The index's version.
+        var version: Int
+        /// The entries by URL.
+        var covers: [String: CoverCacheEntry]
+    }
+
+    /// Writes an object. Objects are not fsynced: the rename still guarantees no partial file
+    /// after a killed build, and the size check on lookup catches a torn write after a power cut.
+    private static func writeObject(_ bytes: [UInt8], to file: URL) throws(CoverCacheError) {
+        // The shard folder exists for all but the first covers of a shard: try first, and only
+        // create it when the write fails.
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(bytes, to: file, sync: false)
+            return
+        } catch {}
+        let shard = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        } catch {
+            throw CoverCacheError(path: shard.path, reason: error.localizedDescription)
+        }
+        do throws(AtomicFile.WriteError) { try AtomicFile.write(bytes, to: file, sync: false) } catch {
+            throw CoverCacheError(path: error.path, reason: error.reason)
+        }
+    }
+
+    private static func loadIndex(from file: URL) -> [String: CoverCacheEntry] {
+        guard let data = try? Data(contentsOf: file),
+              let index = try? JSONDecoder().decode(Index.self, from: data),
+              index.version == Index.currentVersion
+        else { return [:] }
+        // Keep only entries whose key matches their URL and whose hash can name a file.
+        return index.covers.filter { key, entry in
+            key == entry.url && entry.contentHash.count == 64 && entry.contentHash.allSatisfy(\.isHexDigit)
+        }
+    }
+
+    /// Removes temporary files (`AtomicFile`'s `.name.tmp-PID-RANDOM`) whose process has ended.
+    private static func removeAbandonedTemporaryFiles(in folder: URL) {
+        let manager = FileManager.default
+        var folders = [folder.path]
+        let objects = folder.appending(path: "objects").path
+        if let shards = try? manager.contentsOfDirectory(atPath: objects) {
+            folders += shards.map { objects + "/" + $0 }
+        }
+        for path in folders {
+            guard let names = try? manager.contentsOfDirectory(atPath: path) else { continue }
+            for name in names where name.hasPrefix(".") {
+                guard let marker = name.range(of: ".tmp-") else { continue }
+                let pid = name[marker.upperBound...].prefix { $0.isNumber }
+                guard let number = Int32(pid), !isRunning(number) else { continue }
+                unlink(path + "/" + name)
+            }
+        }
+    }
+
+    private static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// The size of a regular file, or `nil` if there is none at `path`.
+    static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Now, as ISO-8601 in UTC.
+    static func timestamp() -> String {
+        Date.now.ISO8601Format()
+    }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What one successful attempt brought back.
+enum CoverResponse: Sendable {
+    /// `304 Not Modified` to a conditional request, with any new validators.
+    case notModified(etag: String?, lastModified: String?)
+    /// A whole image body, sniffed, with the headers the cache records.
+    case image(bytes: [UInt8], kind: ImageKind, etag: String?, lastModified: String?, contentType: String?)
+}
+
+extension CoverFetcher {
+    /// The `Accept` header: the formats a cover may be, then anything (the bytes decide).
+    static let accept = "image/webp,image/png,image/jpeg,image/gif,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+    /// The statuses whose `Location` is followed.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// One attempt at `url`, following redirects, within the total timeout (one deadline for
+    /// every request of the attempt, body included).
+    func attempt(_ url: URL, revalidating cached: CoverCacheEntry?) async -> Result<CoverResponse, CoverDownloadError> {
+        var current = url
+        var visited: Set<String> = [url.absoluteString]
+        var redirects = 0
+        let deadline = NIODeadline.now() + policy.totalTimeout.timeAmount
+        while true {
+            let response: CoverResponseCollector.Collected
+            switch await get(current, revalidating: cached, deadline: deadline, reportingAs: url.absoluteString) {
+            case .success(let collected): response = collected
+            case .failure(let error): return .failure(error)
+            }
+            let status = response.status
+            if Self.redirectStatuses.contains(status) {
+                let location = response.headers.first(name: "Location")
+                guard let location, let target = URL(string: location, relativeTo: current)?.absoluteURL, target.scheme != nil else {
+                    return .failure(.redirectWithoutTarget(status: status, location: location))
+                }
+                let scheme = target.scheme?.lowercased() ?? ""
+                guard scheme == "http" || scheme == "https" else { return .failure(.redirectScheme(scheme)) }
+                redirects += 1
+                guard redirects <= policy.maxRedirects else { return .failure(.tooManyRedirects(limit: policy.maxRedirects)) }
+                guard visited.insert(target.absoluteString).inserted else { return .failure(.redirectLoop(target.absoluteString)) }
+                current = target
+                continue
+            }
+            if status == 304, cached != nil {
+                return .success(.notModified(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified")))
+            }
+            guard let body = response.body else {
+                let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.delay(from: $0) }
+                return .failure(.status(status, retryAfter: retryAfter))
+            }
+            guard let kind = response.kind else { return .failure(.notAnImage(head: Array(body.readableBytesView.prefix(64)))) }
+            return .success(.image(
+                bytes: Array(body.readableBytesView), kind: kind,
+                etag: response.headers.first(name: "ETag"),
+                lastModified: response.headers.first(name: "Last-Modified"),
+                contentType: response.headers.first(name: "Content-Type")
+            ))
+        }
+    }
+
+    /// One GET, its response read by a ``CoverResponseCollector``.
+    private func get(
+        _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
+    ) async -> Result<CoverResponseCollector.Collected, CoverDownloadError> {
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: policy.userAgent)
+        headers.add(name: "Accept", value: Self.accept)
+        if let etag = cached?.etag { headers.add(name: "If-None-Match", value: etag) }
+        if let date = cached?.lastModified { headers.add(name: "If-Modified-Since", value: date) }
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
+        } catch {
+            return .failure(CoverDownloadError(error, policy: policy))
+        }
+        let collector = CoverResponseCollector(
+            url: cover, limit: policy.maxBodyBytes, progressInterval: policy.progressInterval.timeAmount, observer: observer
+        )
+        let task = client.execute(request: request, delegate: collector, deadline: deadline)
+        do {
+            let collected = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            return .success(collected)
+        } catch CoverDownloadError.drainLimitReached {
+            // An error page or redirect with a long body: its head is all we need.
+            guard let head = collector.head else { return .failure(.cancelled) }
+            return .success(head)
+        } catch {
+            let (received, expected) = collector.progress
+            return .failure(CoverDownloadError(error, policy: policy, received: received, expected: expected))
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import GalleryKit
+
+/// Each fault a cover server can throw at the fetcher ends in its documented outcome, and leaves
+/// no partial file in the cache.
+@Suite struct CoverFetcherFaultTests {
+    let image = TestImages.png(width: 16, height: 16)
+
+    @Test func notFoundFailsAtOnceWithoutRetrying() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/missing.png") { _ in FaultyHTTPServer.text(.notFound, "nope") }
+            let result = await rig.fetch("/missing.png")
+            let reason = try #require(result.reason)
+            #expect(reason.hasPrefix("HTTP 404 Not Found; check the URL"))
+            #expect(rig.server.requests(to: "/missing.png") == 1)
+            #expect(rig.observer.coverEvents.last == .failed(url: rig.server.url("/missing.png").absoluteString, reason: reason))
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func serverErrorThenSuccessIsRetried() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/flaky.png") { request in
+                request.number == 1
+                    ? FaultyHTTPServer.text(.internalServerError, "oops")
+                    : .response(.ok, [("Content-Type", "image/png")], body: image)
+            }
+            let cover = try #require(await rig.fetch("/flaky.png").cover)
+            #expect(try Data(contentsOf: cover.file) == Data(image))
+            #expect(rig.server.requests(to: "/flaky.png") == 2)
+        }
+    }
+
+    @Test func serverErrorsThatPersistGiveUpAfterTheRetries() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/down.png") { _ in FaultyHTTPServer.text(.serviceUnavailable, "later") }
+            let reason = try #require(await rig.fetch("/down.png").reason)
+            #expect(reason.hasPrefix("HTTP 503 Service Unavailable (gave up after 4 attempts)"))
+            #expect(rig.server.requests(to: "/down.png") == 4)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func tooManyRequestsWaitsForRetryAfter() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/busy.png") { request in
+                request.number == 1
+                    ? FaultyHTTPServer.text(.tooManyRequests, "slow down", [("Retry-After", "1")])
+                    : .response(.ok, [("Content-Type", "image/png")], body: image)
+            }
+            var policy = CoverTestRig.fastPolicy
+            policy.backoffCap = .seconds(2)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = await rig.fetch("/busy.png", policy: policy)
+            let waited = clock.now - start
+            #expect(result.cover != nil)
+            #expect(rig.server.requests(to: "/busy.png") == 2)
+            #expect(waited >= .milliseconds(950), "the fetcher retried after \(waited), not after the 1 s the server asked for")
+            #expect(waited < .seconds(2))
+        }
+    }
+
+    @Test func responseSlowerThanTheReadTimeoutFails() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/slow.png") { _ in
+                [.pause(.seconds(2))] + .response(.ok, [("Content-Type", "image/png")], body: image)
+            }
+            var policy = CoverTestRig.fastPolicy
+            policy.readTimeout = .milliseconds(200)
+            policy.retries = 1
+            let reason = try #require(await rig.fetch("/slow.png", policy: policy).reason)
+            #expect(reason.hasPrefix("timed out after 0.2 s without data (gave up after 2 attempts)"))
+            #expect(rig.server.requests(to: "/slow.png") == 2)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func bodyTricklingPastTheTotalTimeoutFails() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/trickle.png") { _ in
+                var headers = HTTPHeaders([("Content-Type", "image/png")])
+                headers.add(name: "Content-Length", value: String(image.count + 100))
+                // Each byte comes well within the read timeout; all of them take 2 s.
+                var steps: [FaultyHTTPServer.Step] = [.head(.ok, headers), .body(image)]
+                for _ in 0..<100 { steps += [.pause(.milliseconds(20)), .body([0])] }
+                return steps + [.end]
+            }
+            var policy = CoverTestRig.fastPolicy
+            policy.totalTimeout = .milliseconds(500)
+            policy.retries = 0
+            let reason = try #require(await rig.fetch("/trickle.png", policy: policy).reason)
+            #expect(reason.hasPrefix("timed out after 0.5 s (the whole download)"))
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func connectionClosedMidBodyFailsWithoutAPartialObject() async throws {
+        try await CoverTestRig.run { rig in
+            let image = TestImages.png(width: 256, height: 256)
+            rig.server.route("/cut.png") { _ in
+                var headers = HTTPHeaders([("Content-Type", "image/png")])
+                headers.add(name: "Content-Length", value: "204800")
+                return [.head(.ok, headers), .body(Array(image.prefix(51_200))), .pause(.milliseconds(20)), .close]
+            }
+            let reason = try #require(await rig.fetch("/cut.png").reason)
+            #expect(reason.hasPrefix("the server closed the connection after 51 200 of 204 800 bytes (gave up after 4 attempts)"))
+            #expect(rig.server.requests(to: "/cut.png") == 4)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func connectionClosedMidBodyThenWholeBodySucceeds() async throws {
+        try await CoverTestRig.run { rig in
+            let image = TestImages.png(width: 64, height: 64)
+            rig.server.route("/cut-once.png") { request in
+                guard request.number == 1 else { return .response(.ok, [("Content-Type", "image/png")], body: image) }
+                var headers = HTTPHeaders([("Content-Type", "image/png")])
+                headers.add(name: "Content-Length", value: String(image.count))
+                return [.head(.ok, headers), .body(Array(image.prefix(5000))), .pause(.milliseconds(20)), .close]
+            }
+            let cover = try #require(await rig.fetch("/cut-once.png").cover)
+            #expect(cover.size == image.count)
+            #expect(rig.server.requests(to: "/cut-once.png") == 2)
+            #expect(rig.objects.count == 1)
+        }
+    }
+
+    @Test func announcedBodyLargerThanTheLimitIsNotRead() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/huge.png") { _ in
+                var headers = HTTPHeaders([("Content-Type", "image/png")])
+                headers.add(name: "Content-Length", value: "64000000")
+                return [.head(.ok, headers), .body(image), .stream(total: 64_000_000 - image.count, chunk: 65_536, fill: 0), .end]
+            }
+            let reason = try #require(await rig.fetch("/huge.png").reason)
+            #expect(reason.hasPrefix("larger than the 1 MB limit (Content-Length: 64 000 000 bytes); use a smaller image"))
+            #expect(rig.server.requests(to: "/huge.png") == 1)
+            let stream = try await Self.waitForStream(on: rig.server, path: "/huge.png")
+            #expect(stream.cutShort, "the server sent all \(stream.total) bytes: the client read them")
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func chunkedBodyGrowingPastTheLimitStopsEarly() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/endless.png") { _ in
+                // No Content-Length: the body is chunked and its size unknown until it ends.
+                [.head(.ok, HTTPHeaders([("Content-Type", "image/png")])), .body(image), .stream(total: 64_000_000, chunk: 65_536, fill: 0), .end]
+            }
+            let reason = try #require(await rig.fetch("/endless.png").reason)
+            #expect(reason.hasPrefix("larger than the 1 MB limit; use a smaller image"))
+            let stream = try await Self.waitForStream(on: rig.server, path: "/endless.png")
+            #expect(stream.cutShort)
+            #expect(stream.sent < 32_000_000, "the server sent \(stream.sent) bytes before the client stopped")
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func imageBytesWithAWrongContentTypeAreAccepted() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/mislabelled") { _ in .response(.ok, [("Content-Type", "text/html")], body: image) }
+            let cover = try #require(await rig.fetch("/mislabelled").cover)
+            #expect(cover.kind == .png)
+            #expect(cover.file.pathExtension == "png")
+            #expect(!rig.observer.coverEvents.contains { if case .failed = $0 { true } else { false } })
+            #expect(rig.observer.diagnostics.isEmpty)
+        }
+    }
+
+    @Test func htmlWithAnImageContentTypeFails() async throws {
+        try await CoverTestRig.run { rig in
+            let page = Array("<!DOCTYPE html>\n<html><head><title>Cover</title></head><body>Log in to see this image</body></html>\n".utf8)
+            rig.server.route("/page.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: page) }
+            let reason = try #require(await rig.fetch("/page.png").reason)
+            #expect(reason.hasPrefix("not an image (starts with \"<!DOCTYPE html\"); cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file"))
+            #expect(rig.server.requests(to: "/page.png") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/old.png") { _ in FaultyHTTPServer.redirect("/new.png", status: .movedPermanently) }
+            rig.server.route("/new.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
+            #expect(await rig.fetch("/old.png").cover?.size == image.count)
+            #expect(rig.server.requests(to: "/new.png") == 1)
+        }
+    }
+
+    @Test func endlessRedirectsStopAfterFive() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/chain") { request in FaultyHTTPServer.redirect("/chain?hop=\(request.number)") }
+            let reason = try #require(await rig.fetch("/chain").reason)
+            #expect(reason.hasPrefix("too many redirects (more than 5); point cover_url at the image's final address"))
+            #expect(rig.server.requests(to: "/chain") == 6)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func redirectLoopFailsAsSoonAsItCloses() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/loop-a") { _ in FaultyHTTPServer.redirect("/loop-b") }
+            rig.server.route("/loop-b") { _ in FaultyHTTPServer.redirect("/loop-a") }
+            let reason = try #require(await rig.fetch("/loop-a").reason)
+            #expect(reason.hasPrefix("redirect loop (back to \(rig.server.url("/loop-a").absoluteString))"))
+            #expect(rig.server.requests(to: "/loop-a") == 1)
+            #expect(rig.server.requests(to: "/loop-b") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func redirectToFTPIsRefused() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/ftp") { _ in FaultyHTTPServer.redirect("ftp://127.0.0.1/cover.png") }
+            let reason = try #require(await rig.fetch("/ftp").reason)
+            #expect(reason.hasPrefix("redirect to a non-HTTP scheme (ftp:); only http and https are followed"))
+            #expect(rig.server.requests(to: "/ftp") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
+    @Test func refusedConnectionFailsAfterRetries() async throws {
+        let closed = try await FaultyHTTPServer.start()
+        let url = closed.url("/cover.png")
+        try await closed.stop()
+        try await CoverTestRig.run { rig in
+            let result = await rig.withFetcher { await $0.cover(for: url, mode: .useCache) }
+            let reason = try #require(result.reason)
+            #expect(reason.hasPrefix("connection refused (gave up after 4 attempts); check the URL's host and port"))
+            rig.expectNothingStored()
+        }
+    }
+
+    /// The record of the body streamed for `path`, once the server has finished with it.
+    static func waitForStream(on server: FaultyHTTPServer, path: String) async throws -> FaultyHTTPServer.StreamRecord {
+        for _ in 0..<200 {
+            if let stream = server.streams(to: path).first { return stream }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw FaultyHTTPServer.ServerError(reason: "the server never finished streaming \(path)")
+    }
+}
