@@ -22,6 +22,12 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Ignore what the previous build left and write every output again.")
     var clean = false
 
+    @Flag(help: "Revalidate cached remote covers with the server (conditional requests).")
+    var refresh = false
+
+    @Flag(help: "Never touch the network: remote covers come from the cache only.")
+    var offline = false
+
     @Flag(name: [.short, .long], help: "Print only warnings and errors.")
     var quiet = false
 
@@ -36,14 +42,19 @@ struct Build: AsyncParsableCommand {
         case text, json
     }
 
+    func validate() throws {
+        if refresh && offline { throw ValidationError("--refresh and --offline contradict each other; choose one.") }
+    }
+
     func run() async throws {
-        let options = BuildOptions(
+        var options = BuildOptions(
             site: siteOptions.folder,
             output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
             strict: strict,
             clean: clean,
             baseURL: baseURL
         )
+        options.fetchMode = offline ? .offline : refresh ? .refresh : .useCache
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter() : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }

@@ -12,6 +12,9 @@ public struct BuildOptions: Sendable {
     public var clean = false
     /// A base URL overriding `base_url` in `gallery.toml` (for a CI job that learns it late).
     public var baseURL: String?
+    /// How remote covers are fetched: from the cache when there (default), revalidated with
+    /// the server (`--refresh`), or never from the network (`--offline`).
+    public var fetchMode: FetchMode = .useCache
 
     /// Options for building a site folder.
     public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {

@@ -5,7 +5,7 @@ extension BuildStep {
     /// warning naming the album, the URL and the cause (an error with `--strict`); the album shows
     /// the placeholder.
     public static let fetchCovers = BuildStep(name: "fetch covers") { state, observer in
-        let library = Library(site: state.options.site)
+        let site = state.options.site
         let albums = state.catalogue.albums
         // One fetch per distinct cover URL, however many albums share it.
         var firstAlbum: [String: Int] = [:]
@@ -13,25 +13,56 @@ extension BuildStep {
             firstAlbum[album.coverURL] = index
         }
         let unique = firstAlbum.values.sorted()
-        let fetched = await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
-            var results: [String: Result<Cover, CoverFailure>] = [:]
-            var next = 0
-            let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
-            func addTask(_ index: Int) {
-                let album = albums[index]
-                group.addTask { (album.coverURL, await library.cover(for: album)) }
-            }
-            while next < min(width, unique.count) { addTask(unique[next]); next += 1 }
-            for await (url, result) in group {
-                results[url] = result
-                if next < unique.count { addTask(unique[next]); next += 1 }
-            }
-            return results
+        let locator = CoverLocator(site: site)
+        let anyRemote = unique.contains { index in
+            if case .success(.remote) = locator.locate(albums[index].coverURL) { return true }
+            return false
         }
+        let tally = CoverTally(forwardingTo: observer)
+        let fetch = { @Sendable (library: Library) async -> [String: Result<Cover, CoverFailure>] in
+            await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
+                var results: [String: Result<Cover, CoverFailure>] = [:]
+                var next = 0
+                // The fetcher bounds downloads itself; this only keeps the task count sane.
+                let width = 64
+                while next < min(width, unique.count) {
+                    let album = albums[unique[next]]
+                    group.addTask { (album.coverURL, await library.cover(for: album)) }
+                    next += 1
+                }
+                for await (url, result) in group {
+                    results[url] = result
+                    if next < unique.count {
+                        let album = albums[unique[next]]
+                        group.addTask { (album.coverURL, await library.cover(for: album)) }
+                        next += 1
+                    }
+                }
+                return results
+            }
+        }
+        let fetched: [String: Result<Cover, CoverFailure>]
+        if anyRemote {
+            fetched = await Library.withRemoteCovers(
+                site: site,
+                mode: state.options.fetchMode,
+                policy: state.config.covers.policy,
+                cacheFolder: state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory),
+                observer: tally,
+                fetch
+            )
+        } else {
+            fetched = await fetch(Library(site: site))
+        }
+        let counts = tally.current
+        state.diagnostics += counts.diagnostics
+        state.summary.coversDownloaded = counts.downloaded
+        state.summary.coversFromCache = counts.fromCache
+        state.summary.coversRevalidated = counts.revalidated
         state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
         var isLocal: [String: Bool] = [:]
         for (url, result) in fetched {
-            guard case .success = result, case .success(.file) = library.locator.locate(url) else { continue }
+            guard case .success = result, case .success(.file) = locator.locate(url) else { continue }
             isLocal[url] = true
         }
         state.summary.coversLocal = albums.count { isLocal[$0.coverURL] == true }

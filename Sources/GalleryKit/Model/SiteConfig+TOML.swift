@@ -67,6 +67,23 @@ extension SiteConfig {
                     }
                     return true
                 }
+            case "covers":
+                guard let section = reader.table(value, key: key) else { return false }
+                reader.read(section, section: "covers") { reader, key, value in
+                    let covers = "covers"
+                    switch key {
+                    case "concurrency": reader.int(value, key: key, section: covers, in: 1...256).map { config.covers.policy.concurrency = $0 }
+                    case "per_host": reader.int(value, key: key, section: covers, in: 1...256).map { config.covers.policy.perHost = $0 }
+                    case "connect_timeout": reader.int(value, key: key, section: covers, in: 1...3600).map { config.covers.policy.connectTimeout = .seconds($0) }
+                    case "read_timeout": reader.int(value, key: key, section: covers, in: 1...3600).map { config.covers.policy.readTimeout = .seconds($0) }
+                    case "timeout": reader.int(value, key: key, section: covers, in: 1...3600).map { config.covers.policy.totalTimeout = .seconds($0) }
+                    case "max_redirects": reader.int(value, key: key, section: covers, in: 0...20).map { config.covers.policy.maxRedirects = $0 }
+                    case "max_bytes": reader.int(value, key: key, section: covers, in: 1024...1_000_000_000).map { config.covers.policy.maxBodyBytes = $0 }
+                    case "retries": reader.int(value, key: key, section: covers, in: 0...10).map { config.covers.policy.retries = $0 }
+                    default: return false
+                    }
+                    return true
+                }
             case "library":
                 guard let section = reader.table(value, key: key) else { return false }
                 reader.read(section, section: "library") { reader, key, value in

@@ -19,6 +19,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var build = Build()
     /// The library commands' settings.
     public var library = Library()
+    /// How remote covers are downloaded.
+    public var covers = Covers()
 
     /// Creates the default settings.
     public init() {}
@@ -51,6 +53,13 @@ public struct SiteConfig: Sendable, Hashable {
         case number(Int)
         /// An album's slug.
         case slug(String)
+    }
+
+    /// `[covers]`: limits and patience for downloading remote covers.
+    public struct Covers: Sendable, Hashable {
+        /// The download policy these settings make (concurrency, per-host limit, timeouts,
+        /// redirects, size limit, retries).
+        public var policy = CoverFetchPolicy()
     }
 
     /// `[library]`: settings of `gallery add`, `edit`, `delete`, `undo` and `import`.
