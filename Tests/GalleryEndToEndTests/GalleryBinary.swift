@@ -30,15 +30,35 @@ struct GalleryBinary {
         process.executableURL = url
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
+        return try captured(process)
+    }
+
+    /// Runs a prepared process to its end and returns what it printed.
+    ///
+    /// Output goes to files, not pipes: a long-running child started by a parallel test (the
+    /// cover server) may inherit a pipe's write end, and reading to end-of-file would then wait
+    /// for that child instead of this one.
+    static func captured(_ process: Process) throws -> Run {
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "gallery-run-\(UUID().uuidString)")
+        let outURL = scratch.appendingPathExtension("out")
+        let errURL = scratch.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        try out.close()
+        try err.close()
+        let stdout = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }
 

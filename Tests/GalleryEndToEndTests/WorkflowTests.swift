@@ -12,13 +12,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", Self.workflow.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "PyYAML could not read the workflow")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let run = try GalleryBinary.captured(process)
+        #expect(run.status == 0, "PyYAML could not read the workflow")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
     @Test func buildsOnAlbumChangesCachesCoversAndPublishesToPages() throws {
@@ -52,13 +48,9 @@ import Testing
         process.arguments = ["-euo", "pipefail", "-c", script]
         process.currentDirectoryURL = site
         process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let summary = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
+        let run = try GalleryBinary.captured(process)
+        #expect(run.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(summary?["event"] as? String == "summary")
         #expect(summary?["succeeded"] as? Bool == true)
         let notFound = try folder.read("site/public/404.html")
