@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// Remote covers through a whole `gallery build`, from a real HTTP server on 127.0.0.1.
+@Suite struct RemoteCoverTests {
+    /// The cover server did not report a port within 20 seconds.
+    struct CoverServerError: Error { static let didNotStart = CoverServerError() }
+
+    /// The loopback cover server (Tests/Fixtures/cover-server.py), stopped when released.
+    final class CoverServer {
+        let process = Process()
+        let port: Int
+        let log: URL
+
+        init(serving folder: URL) throws {
+            log = folder.deletingLastPathComponent().appending(path: "requests-\(UUID().uuidString).jsonl")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appending(path: "Fixtures/cover-server.py")
+            let portFile = log.deletingPathExtension().appendingPathExtension("port")
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, folder.path, log.path, portFile.path]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // The server writes its port to a file once it listens; wait for it, but not forever.
+            let deadline = Date().addingTimeInterval(20)
+            var port: Int?
+            while port == nil, Date() < deadline, process.isRunning {
+                port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+                if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            try? FileManager.default.removeItem(at: portFile)
+            guard let port else {
+                kill(process.processIdentifier, SIGKILL)
+                throw CoverServerError.didNotStart
+            }
+            self.port = port
+        }
+
+        deinit {
+            // SIGKILL, not terminate(): the child inherits the spawning worker thread's signal mask,
+            // in which SIGTERM may be blocked, and waitUntilExit would then wait forever.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: log)
+        }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+        /// Every request the server has seen (cover requests only).
+        func requests() throws -> [[String: Any]] {
+            try String(decoding: Data(contentsOf: log), as: UTF8.self).split(separator: "\n").map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+            }
+        }
+    }
+
+    func site(with server: CoverServer) throws -> TemporaryFolder {
+        try Fixture.site([
+            Fixture.album("Red", "A", cover: server.url("red.svg")),
+            Fixture.album("Blue", "B", cover: server.url("blue.svg")),
+            Fixture.album("Red Again", "C", cover: server.url("red.svg")),
+            Fixture.album("Gone", "D", cover: server.url("missing.svg")),
+        ])
+    }
+
+    func servedCovers() throws -> TemporaryFolder {
+        let covers = try TemporaryFolder()
+        try covers.write(Fixture.cover, to: "red.svg")
+        try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "blue.svg")
+        return covers
+    }
+
+    @Test func downloadsOnceThenBuildsFromTheCacheAndOffline() throws {
+        let covers = try servedCovers()
+        let server = try CoverServer(serving: covers.url)
+        let site = try site(with: server)
+        let first = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(first.status == 0)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any])
+        let counts = try #require(summary["covers"] as? [String: Any])
+        #expect(counts["downloaded"] as? Int == 2)
+        #expect(counts["failed"] as? Int == 1)
+        // Two albums share red.svg: one request each for red, blue and the missing cover.
+        let afterFirst = try server.requests()
+        #expect(afterFirst.count == 3)  // a 404 is not retried
+        #expect((afterFirst.first?["user_agent"] as? String)?.hasPrefix("gallery/") == true)
+        #expect(first.stdout.contains("missing.svg") && first.stdout.contains("HTTP 404"))
+        let before = site.files(under: "public")
+
+        // A second build makes no request for covers it has.
+        let second = try GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(second.status == 0)
+        let afterSecond = try server.requests()
+        #expect(afterSecond.filter { ($0["path"] as? String) != "/missing.svg" }.count == afterFirst.filter { ($0["path"] as? String) != "/missing.svg" }.count)
+
+        // Offline: no request at all, and the same bytes.
+        let offline = try GalleryBinary.run(["build", "-q", "--offline", "--output", "offline"], in: site.url)
+        #expect(offline.status == 0)
+        #expect(try server.requests().count == afterSecond.count)
+        #expect(site.files(under: "offline") == before)
+        for path in before {
+            #expect(try Data(contentsOf: site.url.appending(path: "public/\(path)")) == Data(contentsOf: site.url.appending(path: "offline/\(path)")), "\(path)")
+        }
+    }
+
+    @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() throws {
+        let covers = try servedCovers()
+        let server = try CoverServer(serving: covers.url)
+        let site = try site(with: server)
+        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let count = try server.requests().count
+        let refresh = try GalleryBinary.run(["build", "--refresh", "--log-format", "json"], in: site.url)
+        #expect(refresh.status == 0)
+        let conditional = try server.requests().dropFirst(count).filter { ($0["path"] as? String) != "/missing.svg" }
+        #expect(conditional.count == 2)
+        #expect(conditional.allSatisfy { ($0["if_none_match"] as? String)?.hasPrefix("\"") == true })
+        #expect(refresh.stdout.contains("\"revalidated\":2"))
+    }
+
+    @Test func strictFailsOnACoverThatCannotBeHad() throws {
+        let covers = try servedCovers()
+        let server = try CoverServer(serving: covers.url)
+        let site = try site(with: server)
+        let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
+        #expect(strict.status != 0)
+        #expect(strict.stderr.contains("error: album 4 (\"Gone\" by D) shows a placeholder: cover '\(server.url("missing.svg"))': HTTP 404"))
+        #expect(!site.exists("public"))
+    }
+}
