@@ -14,10 +14,11 @@ extension BuildStep {
         }
         let unique = firstAlbum.values.sorted()
         let locator = CoverLocator(site: site)
-        let anyRemote = unique.contains { index in
+        let remote = unique.count { index in
             if case .success(.remote) = locator.locate(albums[index].coverURL) { return true }
             return false
         }
+        if remote > 0 { observer.receive(.coversPlanned(remote: remote)) }
         let tally = CoverTally(forwardingTo: observer)
         let fetch = { @Sendable (library: Library) async -> [String: Result<Cover, CoverFailure>] in
             await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
@@ -42,7 +43,7 @@ extension BuildStep {
             }
         }
         let fetched: [String: Result<Cover, CoverFailure>]
-        if anyRemote {
+        if remote > 0 {
             fetched = await Library.withRemoteCovers(
                 site: site,
                 mode: state.options.fetchMode,

@@ -7,6 +7,8 @@ public enum BuildEvent: Sendable {
     case stepFinished(name: String, seconds: Double)
     /// A finding: an archive problem, a cover failure, an invalid page.
     case diagnostic(Diagnostic)
+    /// The build is about to fetch `remote` distinct remote covers (sent only when there are any).
+    case coversPlanned(remote: Int)
     /// Progress of a cover: queued, downloading, from the cache, thumbnailed, failed.
     case cover(CoverEvent)
     /// The build ended; the summary says how.

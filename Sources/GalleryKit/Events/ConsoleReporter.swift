@@ -2,34 +2,96 @@ import Foundation
 import Synchronization
 
 /// Prints build events for people: `[i/n] step` lines, diagnostics as `path:line:column:` lines,
-/// and a closing summary, all on standard error so standard output stays clean for data.
+/// cover download progress, and a closing summary, all on standard error so standard output stays
+/// clean for data.
+///
+/// On a terminal (`interactive`), cover progress is one live line, redrawn in place at most ten
+/// times a second, with a bar, counts, bytes, rate and time left; other lines are printed above
+/// it. Otherwise (a CI log), it is a plain line at each tenth once fetching has taken two
+/// seconds, and a last line when all covers have settled.
 public final class ConsoleReporter: BuildObserving {
-    private let lock = Mutex(())
+    private struct Live {
+        var progress: CoverProgress?
+        var lineShown = false
+        var lastDraw = -Double.infinity
+        var lastTenth = 0
+    }
+
+    private let state = Mutex(Live())
     private let quiet: Bool
     private let verbose: Bool
+    private let interactive: Bool
+    private let now: @Sendable () -> Double
     private let write: @Sendable (String) -> Void
 
-    /// A reporter writing to standard error.
+    /// A reporter writing to standard error, live when standard error is a terminal.
     ///
     /// - Parameters:
     ///   - quiet: Print only warnings, errors and the failure line.
     ///   - verbose: Also print how long each step took.
-    public init(quiet: Bool = false, verbose: Bool = false) {
-        self.quiet = quiet
-        self.verbose = verbose
-        self.write = { FileHandle.standardError.write(Data($0.utf8)) }
+    public convenience init(quiet: Bool = false, verbose: Bool = false) {
+        let terminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        self.init(quiet: quiet, verbose: verbose, interactive: terminal) { FileHandle.standardError.write(Data($0.utf8)) }
     }
 
-    /// A reporter writing somewhere else (tests).
-    public init(quiet: Bool = false, verbose: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    /// A reporter writing somewhere else (tests), with its own clock in seconds.
+    public init(
+        quiet: Bool = false,
+        verbose: Bool = false,
+        interactive: Bool = false,
+        now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.quiet = quiet
         self.verbose = verbose
+        self.interactive = interactive
+        self.now = now
         self.write = write
     }
 
     public func receive(_ event: BuildEvent) {
-        guard let line = Self.line(for: event, quiet: quiet, verbose: verbose) else { return }
-        lock.withLock { _ in write(line + "\n") }
+        state.withLock { live in
+            switch event {
+            case .coversPlanned(let remote):
+                if !quiet { live.progress = CoverProgress(total: remote, start: now()) }
+            case .cover(let cover):
+                progress(cover, &live)
+            default:
+                guard let line = Self.line(for: event, quiet: quiet, verbose: verbose) else { return }
+                // A line printed while the live line is up goes above it; the live line follows.
+                let clear = live.lineShown ? "\r\u{1B}[K" : ""
+                write(clear + line + "\n")
+                if case .finished = event {
+                    live.lineShown = false
+                } else if live.lineShown, let progress = live.progress {
+                    write(progress.line(at: now()))
+                }
+            }
+        }
+    }
+
+    private func progress(_ event: CoverEvent, _ live: inout Live) {
+        guard var progress = live.progress, progress.record(event) else { return }
+        live.progress = progress
+        let time = now()
+        if interactive {
+            if progress.isComplete {
+                write("\r\u{1B}[K" + progress.line(at: time) + "\n")
+                live.progress = nil
+                live.lineShown = false
+            } else if time - live.lastDraw >= 0.1 {
+                write("\r\u{1B}[K" + progress.line(at: time))
+                live.lastDraw = time
+                live.lineShown = true
+            }
+            return
+        }
+        let tenth = progress.total == 0 ? 10 : 10 * progress.settled / progress.total
+        if progress.isComplete || (tenth > live.lastTenth && time - progress.start >= 2) {
+            write(progress.plainLine() + "\n")
+            live.lastTenth = tenth
+        }
+        if progress.isComplete { live.progress = nil }
     }
 
     /// The text of an event, or `nil` for events this reporter does not show.
@@ -37,7 +99,7 @@ public final class ConsoleReporter: BuildObserving {
         switch event {
         case .stepStarted(let index, let count, let name):
             return quiet ? nil : "[\(index)/\(count)] \(name)"
-        case .cover:
+        case .cover, .coversPlanned:
             return nil
         case .stepFinished(let name, let seconds):
             return verbose ? String(format: "      %@ took %.3f s", name, seconds) : nil

@@ -39,6 +39,8 @@ public final class JSONLogReporter: BuildObserving {
                 ("column", diagnostic.position.map { "\($0.column)" } ?? "null"),
                 ("message", q(diagnostic.message)), ("template", diagnostic.template.map(q) ?? "null"),
             ])
+        case .coversPlanned(let remote):
+            return object([("event", q("covers_planned")), ("remote", "\(remote)")])
         case .cover(let cover):
             return coverLine(cover)
         case .finished(let summary):

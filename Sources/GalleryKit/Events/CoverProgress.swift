@@ -1,0 +1,101 @@
+import Foundation
+
+/// How far a build's remote covers have come, as the console shows it: how many of them have
+/// settled (downloaded, taken from the cache, revalidated or failed), the bytes received, the
+/// rate and an estimate of the time left.
+///
+/// A value type fed with events and asked for its text at a given moment, so it draws the same
+/// line in a test as on a terminal.
+struct CoverProgress: Sendable {
+    /// The remote covers the build fetches.
+    let total: Int
+    /// When fetching began, in seconds on the clock the caller passes to ``line(at:)``.
+    let start: Double
+    /// Covers that have settled.
+    private(set) var settled = 0
+    /// Covers that failed.
+    private(set) var failed = 0
+    private var inFlight: [String: Int] = [:]
+    private var finishedBytes = 0
+
+    /// Progress of `total` covers, starting at `start`.
+    init(total: Int, start: Double) {
+        self.total = total
+        self.start = start
+    }
+
+    /// Bytes received so far, finished downloads and those still arriving.
+    var bytes: Int { finishedBytes + inFlight.values.reduce(0, +) }
+
+    /// Whether every cover has settled.
+    var isComplete: Bool { settled >= total }
+
+    /// Counts an event; returns whether the line changed.
+    mutating func record(_ event: CoverEvent) -> Bool {
+        switch event {
+        case .queued, .thumbnailed:
+            return false
+        case .downloading(let url, let received, _):
+            inFlight[url] = received
+        case .downloaded(let url, let count):
+            inFlight[url] = nil
+            finishedBytes += count
+            settled += 1
+        case .fromCache(let url), .revalidated(let url, _):
+            inFlight[url] = nil
+            settled += 1
+        case .failed(let url, _):
+            inFlight[url] = nil
+            failed += 1
+            settled += 1
+        }
+        return true
+    }
+
+    /// The live line for a terminal: `covers [#####.....] 12/24 · 1.2 MB · 600 kB/s · ETA 0:02`.
+    func line(at now: Double, barWidth: Int = 20) -> String {
+        let shown = min(settled, total)
+        let filled = total == 0 ? barWidth : barWidth * shown / total
+        var text = "covers [" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] \(shown)/\(total)"
+        let elapsed = max(now - start, 0)
+        if bytes > 0 {
+            text += " · \(Self.size(bytes))"
+            if elapsed >= 0.5 { text += " · \(Self.size(Int(Double(bytes) / elapsed)))/s" }
+        }
+        if shown > 0, shown < total, elapsed >= 0.5 {
+            text += " · ETA \(Self.duration(elapsed / Double(shown) * Double(total - shown)))"
+        }
+        if failed > 0 { text += " · \(failed) failed" }
+        return text
+    }
+
+    /// The line for a log: `covers: 12/24 (50%), 1.2 MB, 1 failed`.
+    func plainLine() -> String {
+        let shown = min(settled, total)
+        let percent = total == 0 ? 100 : 100 * shown / total
+        var text = "covers: \(shown)/\(total) (\(percent)%)"
+        if bytes > 0 { text += ", \(Self.size(bytes))" }
+        if failed > 0 { text += ", \(failed) failed" }
+        return text
+    }
+
+    /// A byte count in decimal units, as download tools show them: `512 B`, `1.2 kB`, `34.5 MB`.
+    static func size(_ bytes: Int) -> String {
+        let units = ["kB", "MB", "GB", "TB"]
+        guard bytes >= 1000 else { return "\(bytes) B" }
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// Seconds as `m:ss`, or `h:mm:ss` from an hour on.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Cover progress as people see it: on a terminal (a real pseudo-terminal, through util-linux
+/// `script`) and in a log.
+@Suite struct ProgressTests {
+    func site(_ server: RemoteCoverTests.CoverServer) throws -> TemporaryFolder {
+        try Fixture.site([
+            Fixture.album("Red", "A", cover: server.url("red.svg")),
+            Fixture.album("Blue", "B", cover: server.url("blue.svg")),
+            Fixture.album("Gone", "C", cover: server.url("missing.svg")),
+        ])
+    }
+
+    func covers() throws -> TemporaryFolder {
+        let covers = try TemporaryFolder()
+        try covers.write(Fixture.cover, to: "red.svg")
+        try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "blue.svg")
+        return covers
+    }
+
+    @Test func aTerminalGetsALiveProgressLine() throws {
+        let served = try covers()
+        let server = try RemoteCoverTests.CoverServer(serving: served.url)
+        let site = try site(server)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // -e: script exits with the command's status; the command's stderr is the terminal.
+        process.arguments = ["-qefc", "'\(GalleryBinary.url.path)' build", "/dev/null"]
+        process.currentDirectoryURL = site.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        let run = try GalleryBinary.captured(process)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("\r\u{1B}[Kcovers ["))
+        #expect(run.stdout.contains("] 3/3 · "))
+        #expect(run.stdout.contains("1 failed"))
+        #expect(run.stdout.contains("built 3 albums"))
+    }
+
+    @Test func aLogGetsNoEscapeCodes() throws {
+        let served = try covers()
+        let server = try RemoteCoverTests.CoverServer(serving: served.url)
+        let site = try site(server)
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("covers: 3/3 (100%)"))
+        #expect(!run.stderr.contains("\u{1B}"))
+    }
+}

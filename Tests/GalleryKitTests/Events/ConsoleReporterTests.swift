@@ -1,0 +1,79 @@
+import Synchronization
+import Testing
+
+@testable import GalleryKit
+
+/// What a reporter wrote, and a clock the test moves.
+private final class Terminal: Sendable {
+    let output = Mutex("")
+    let time = Mutex(0.0)
+
+    func reporter(interactive: Bool, quiet: Bool = false) -> ConsoleReporter {
+        ConsoleReporter(quiet: quiet, interactive: interactive, now: { self.time.withLock { $0 } }, write: { text in self.output.withLock { $0 += text } })
+    }
+
+    var text: String { output.withLock { $0 } }
+    func advance(to seconds: Double) { time.withLock { $0 = seconds } }
+}
+
+@Suite struct ConsoleReporterTests {
+    @Test func liveLineIsRedrawnInPlaceAndEndsWithANewline() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true)
+        reporter.receive(.coversPlanned(remote: 2))
+        reporter.receive(.cover(.downloading(url: "a", received: 100, expected: nil)))
+        terminal.advance(to: 1)
+        reporter.receive(.cover(.downloaded(url: "a", bytes: 1000)))
+        terminal.advance(to: 2)
+        reporter.receive(.cover(.fromCache(url: "b")))
+        let text = terminal.text
+        #expect(text.hasPrefix("\r\u{1B}[Kcovers ["))
+        #expect(text.contains("\r\u{1B}[Kcovers [##########..........] 1/2 · 1.0 kB · 1.0 kB/s · ETA 0:01"))
+        #expect(text.hasSuffix("\r\u{1B}[Kcovers [####################] 2/2 · 1.0 kB · 500 B/s\n"))
+    }
+
+    @Test func redrawsAtMostTenTimesASecond() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true)
+        reporter.receive(.coversPlanned(remote: 1))
+        for step in 0..<50 {
+            terminal.advance(to: Double(step) * 0.01)
+            reporter.receive(.cover(.downloading(url: "a", received: step * 100, expected: nil)))
+        }
+        // 0.5 s of events: a draw at 0, 0.1, 0.2, 0.3, 0.4.
+        #expect(terminal.text.components(separatedBy: "\r").count - 1 == 5)
+    }
+
+    @Test func otherLinesGoAboveTheLiveLine() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true)
+        reporter.receive(.coversPlanned(remote: 2))
+        reporter.receive(.cover(.failed(url: "a", reason: "HTTP 404")))
+        reporter.receive(.diagnostic(Diagnostic(.warning, path: "content/albums.json", message: "a warning")))
+        #expect(terminal.text.hasSuffix("\r\u{1B}[Kcontent/albums.json: warning: a warning\ncovers [##########..........] 1/2 · 1 failed"))
+    }
+
+    @Test func logsGetPlainLinesOnlyWhenFetchingTakesAWhile() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: false)
+        reporter.receive(.coversPlanned(remote: 10))
+        for index in 0..<10 {
+            terminal.advance(to: Double(index))
+            reporter.receive(.cover(.downloaded(url: "\(index)", bytes: 10)))
+        }
+        // Nothing before 2 s, then one line per tenth, and no escape codes.
+        let lines = terminal.text.split(separator: "\n")
+        #expect(lines.first == "covers: 3/10 (30%), 30 B")
+        #expect(lines.last == "covers: 10/10 (100%), 100 B")
+        #expect(lines.count == 8)
+        #expect(!terminal.text.contains("\u{1B}"))
+    }
+
+    @Test func quietShowsNoProgress() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true, quiet: true)
+        reporter.receive(.coversPlanned(remote: 1))
+        reporter.receive(.cover(.downloaded(url: "a", bytes: 10)))
+        #expect(terminal.text.isEmpty)
+    }
+}
