@@ -14,6 +14,7 @@ import Testing
         let script = try #require(html.range(of: "new EventSource(\"\(PageDecorator.eventsPath)\")"))
         let bodyEnd = try #require(html.range(of: "</body>"))
         #expect(script.upperBound < bodyEnd.lowerBound)
+        #expect(html.components(separatedBy: "<script id=\"gallery-serve-reload\">").count == 2, "the script is added once")
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html><body><p>Albums</p>"))
         #expect(html.hasSuffix("</body></html>\n"))
         #expect(!html.contains(PageDecorator.overlayID + "\" role"))
