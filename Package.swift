@@ -118,6 +118,7 @@ let package = Package(
                 "GalleryPreview",
                 "GalleryKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
