@@ -122,7 +122,8 @@ import Testing
 
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() throws {
         let folder = try site()
-        let server = try ServeProcess(in: folder.url)
+        // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.
+        let server = try ServeProcess(in: folder.url, blockingShutdownSignals: true)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events")
         #expect(events.waitFor("retry: 1000"))

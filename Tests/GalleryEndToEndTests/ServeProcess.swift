@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A running `gallery serve --port 0`, for tests: started in a site folder, its port read from
 /// the `Serving http://127.0.0.1:PORT/` line, killed (SIGKILL) when the test ends if it is still
 /// running. Its output goes to files, and every wait has a deadline.
@@ -27,8 +31,9 @@ final class ServeProcess {
     private(set) var url = ""
 
     /// Starts `gallery serve --port 0 EXTRA` in `folder` and waits (at most `timeout` seconds)
-    /// for it to announce its URL.
-    init(in folder: URL, arguments: [String] = [], timeout: Double = 120) throws {
+    /// for it to announce its URL. With `blockingShutdownSignals`, the child starts with SIGINT
+    /// and SIGTERM blocked, as it does when a parent spawns it from a thread that blocks them.
+    init(in folder: URL, arguments: [String] = [], blockingShutdownSignals: Bool = false, timeout: Double = 120) throws {
         process.executableURL = GalleryBinary.url
         process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = folder
@@ -45,7 +50,18 @@ final class ServeProcess {
         }
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        var previousMask = sigset_t()
+        if blockingShutdownSignals {
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGINT)
+            sigaddset(&blocked, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
+        }
+        // The child inherits the mask of the thread that spawns it; this thread's is put back at once.
+        let started = Result { try process.run() }
+        if blockingShutdownSignals { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
+        try started.get()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = stdout.value.split(separator: "\n").first(where: { $0.hasPrefix("Serving http://") }) {
