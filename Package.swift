@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already in the graph through Hummingbird; named here because the preview server runs
+        // its own ServiceGroup (graceful shutdown on SIGINT/SIGTERM) and quiets the server's log.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
     ],
     targets: [
         .executableTarget(
@@ -50,6 +54,9 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -111,6 +118,7 @@ let package = Package(
                 "GalleryPreview",
                 "GalleryKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,131 @@
-/// The preview server behind `gallery serve`; built in this module so GalleryKit stays free of
-/// server code.
-public enum PreviewServer {}
+import Foundation
+import GalleryKit
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The preview server behind `gallery serve`: builds the site, serves the output folder over
+/// HTTP, rebuilds when the inputs change and reloads the open pages.
+///
+/// It runs three services in one `ServiceGroup`: the HTTP server, the ``SiteWatcher`` and the
+/// ``LiveReloadHub``. SIGINT or SIGTERM shuts them down gracefully in reverse order: the hub ends
+/// the pages' event streams, the watcher lets a rebuild under way finish, then the server closes
+/// its connections; ``run()`` then returns normally.
+public struct PreviewServer: Sendable {
+    /// How the server is set up.
+    public struct Configuration: Sendable {
+        /// How each build runs (site folder, output folder, strictness, fetch mode…). Without an
+        /// output folder the site is built into ``PreviewServer/previewFolder(of:)``.
+        public var options: BuildOptions
+        /// The address to bind: loopback unless the user exposes it deliberately.
+        public var host = "127.0.0.1"
+        /// The port; 0 picks a free one (the announced URL says which).
+        public var port = 1313
+
+        /// A configuration.
+        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313) {
+            self.options = options
+            self.host = host
+            self.port = port
+        }
+    }
+
+    /// The setup.
+    public var configuration: Configuration
+    /// Where build progress and diagnostics go.
+    public var observer: any BuildObserving
+    /// Where the server's own messages go (standard error, for a terminal).
+    public var log: @Sendable (String) -> Void
+    /// Told the URL once the server listens (standard output, so scripts can read it).
+    public var announce: @Sendable (String) -> Void
+
+    /// A server.
+    public init(
+        configuration: Configuration,
+        observer: any BuildObserving,
+        log: @escaping @Sendable (String) -> Void,
+        announce: @escaping @Sendable (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.observer = observer
+        self.log = log
+        self.announce = announce
+    }
+
+    /// Builds, then serves until SIGINT or SIGTERM. A failed first build does not stop it: the
+    /// pages show the error overlay until a good save.
+    public func run() async throws {
+        Self.unblockShutdownSignals()
+        let state = PreviewState()
+        let hub = LiveReloadHub()
+        var options = configuration.options
+        if options.output == nil { options.output = Self.previewFolder(of: options.site) }
+        var builder = PreviewBuilder(options: options, state: state, hub: hub, observer: observer, log: log)
+        let baseline = SiteWatcher.fingerprint(of: configuration.options.site)
+        await builder.build()
+
+        var logger = Logger(label: "gallery.serve")
+        logger.logLevel = .warning
+        let host = configuration.host
+        let fallbackPort = configuration.port
+        let announce = self.announce
+        let app = Application(
+            responder: PreviewResponder(state: state, hub: hub),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? fallbackPort
+                announce("Serving " + Self.url(host: host, port: port, basePath: state.snapshot.basePath))
+            },
+            logger: logger
+        )
+        if !Self.isLoopback(host) {
+            log("serve: listening on \(host): anyone who can reach this machine can see the site")
+        }
+        let group = ServiceGroup(
+            services: [app, SiteWatcher(builder: builder, baseline: baseline), hub],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        try await group.run()
+    }
+
+    /// Where the preview is built unless told otherwise: `preview/` in the site's cache folder
+    /// (`[build] cache`, `.gallery-cache/` by default).
+    ///
+    /// Not the published output, so previewing never rewrites `public/` behind a deploy's back;
+    /// and always the same folder, so restarting the server rebuilds incrementally.
+    public static func previewFolder(of site: SiteFolder) -> URL {
+        let cache = (try? SiteConfig.load(from: site))?.config.build.cache ?? SiteConfig().build.cache
+        return site.root.appending(path: cache, directoryHint: .isDirectory).appending(path: "preview", directoryHint: .isDirectory).standardizedFileURL
+    }
+
+    /// Unblocks SIGINT and SIGTERM for the calling thread, before the handlers are installed.
+    ///
+    /// A process inherits its parent's signal mask: one started from a thread that blocks them (a
+    /// test runner's worker, some process supervisors) would otherwise never see Ctrl-C.
+    static func unblockShutdownSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// The site's URL on a host and port (IPv6 addresses in brackets).
+    public static func url(host: String, port: Int, basePath: String) -> String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return "http://\(name):\(port)\(basePath)"
+    }
+
+    /// Whether a host name or address is the loopback interface.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GalleryKit
+import Hummingbird
+
+/// Answers the preview server's requests: the event stream for live reload, the files of the
+/// output folder under the site's base path, and the site's 404 page for anything else.
+///
+/// HTML pages get the reload script (and, after a failed rebuild, the error overlay) as they are
+/// sent. Every file carries a strong ETag of the bytes sent, so a browser's `If-None-Match`
+/// gets `304 Not Modified` until the file, or the overlay, changes.
+public struct PreviewResponder: HTTPResponder {
+    /// The request context: Hummingbird's basic one; the preview needs nothing more.
+    public typealias Context = BasicRequestContext
+
+    /// The latest build's state.
+    public let state: PreviewState
+    /// The open pages.
+    public let hub: LiveReloadHub
+
+    /// A responder.
+    public init(state: PreviewState, hub: LiveReloadHub) {
+        self.state = state
+        self.hub = hub
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+        }
+        let response = try await respond(path: request.uri.path, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// The response to a GET of a raw request path.
+    func respond(path: String, ifNoneMatch: [String]) async throws -> Response {
+        if path == PageDecorator.eventsPath { return await events() }
+        let snapshot = state.snapshot
+        guard let output = snapshot.output else { return try notFound(resolver: nil, snapshot) }
+        let resolver = StaticFileResolver(root: output)
+        var sitePath = path
+        if snapshot.basePath != "/" {
+            if path == "/" || path + "/" == snapshot.basePath { return Self.redirect(to: snapshot.basePath) }
+            guard path.hasPrefix(snapshot.basePath) else { return try notFound(resolver: resolver, snapshot) }
+            sitePath = "/" + path.dropFirst(snapshot.basePath.count)
+        }
+        switch resolver.lookup(sitePath) {
+        case .file(let file):
+            let (response, tag) = try Self.file(file, status: .ok, failure: snapshot.failure)
+            if Self.matches(ifNoneMatch, tag) {
+                return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
+            }
+            return response
+        case .redirect:
+            return Self.redirect(to: path + "/")
+        case .forbidden:
+            return Self.text("403 Forbidden: this path is outside the site.\n", status: .forbidden)
+        case .notFound:
+            return try notFound(resolver: resolver, snapshot)
+        }
+    }
+
+    /// The live-reload stream: `text/event-stream`, open until the client leaves or the server
+    /// stops. A page opened while the build is broken first gets the failure.
+    func events() async -> Response {
+        let stream = await hub.subscribe(startingWith: state.snapshot.failure.map(LiveReloadEvent.failure))
+        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 1000\n: gallery serve\n\n"))
+            for await event in stream {
+                try await writer.write(ByteBuffer(string: event.serverSentEvent))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The site's `404.html` with status 404, or a plain page when the build has not written one.
+    func notFound(resolver: StaticFileResolver?, _ snapshot: PreviewState.Snapshot) throws -> Response {
+        if let page = resolver?.notFoundPage() {
+            return try Self.file(page, status: .notFound, failure: snapshot.failure).response
+        }
+        let page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>Not found</title></head><body><p>Not found.</p></body></html>\n"
+        let bytes = PageDecorator.decorate(Array(page.utf8), failure: snapshot.failure)
+        return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A file's response, decorated if it is a page, and its ETag.
+    static func file(_ path: String, status: HTTPResponse.Status, failure: [Diagnostic]?) throws -> (response: Response, tag: String) {
+        let type = ContentType.forPath(path)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if ContentType.isHTML(type) { bytes = PageDecorator.decorate(bytes, failure: failure) }
+        let tag = entityTag(bytes)
+        let headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache"]
+        return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))), tag)
+    }
+
+    /// A strong entity tag of the bytes sent.
+    public static func entityTag(_ bytes: [UInt8]) -> String {
+        let hex = String(FastHash.hash(bytes), radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Whether `If-None-Match` values name this tag (weak comparison, as RFC 9110 asks for
+    /// `If-None-Match`), or are `*`.
+    public static func matches(_ ifNoneMatch: [String], _ tag: String) -> Bool {
+        for value in ifNoneMatch {
+            for candidate in value.split(separator: ",") {
+                var candidate = candidate.trimmingCharacters(in: .whitespaces)
+                if candidate == "*" { return true }
+                if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
+                if candidate == tag { return true }
+            }
+        }
+        return false
+    }
+
+    static func redirect(to location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .cacheControl: "no-cache"])
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

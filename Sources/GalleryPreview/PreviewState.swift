@@ -1,0 +1,35 @@
+import Foundation
+import GalleryKit
+import Synchronization
+
+/// What the server needs to know about the latest build while it answers requests: whether it
+/// failed (and why), and the path the site is served under.
+///
+/// Requests read it on every response and the builder writes it after each build, so it sits
+/// behind a lock rather than in an actor: reading it never suspends a request.
+public final class PreviewState: Sendable {
+    private let value: Mutex<Snapshot>
+
+    /// The state at one moment.
+    public struct Snapshot: Sendable, Hashable {
+        /// The diagnostics of the latest build when it failed; `nil` after a good build.
+        public var failure: [Diagnostic]?
+        /// The path part of the site's base URL (`/` or `/project/`), where the site is served.
+        public var basePath = "/"
+        /// The output folder being served; `nil` before the first build.
+        public var output: URL?
+    }
+
+    /// A state with no build yet.
+    public init() {
+        value = Mutex(Snapshot())
+    }
+
+    /// The current state.
+    public var snapshot: Snapshot { value.withLock { $0 } }
+
+    /// Changes the state.
+    public func update(_ change: (inout Snapshot) -> Void) {
+        value.withLock { change(&$0) }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import GalleryKit
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches the site's inputs (`content/`, `templates/`, `assets/`, `gallery.toml`) and rebuilds
+/// when they change.
+///
+/// It polls: every `interval` it takes a fingerprint of the paths, sizes and modification times
+/// of every file below those places. Polling is portable (no inotify or FSEvents), needs no
+/// dependency, and at a few hundred files costs microseconds. A change is built once the
+/// fingerprint has stayed the same for `quietPeriod`, so an editor's save-as-rename-and-chmod, or
+/// `gallery add` writing the archive and the undo history, gives one rebuild, not three.
+public struct SiteWatcher: Service {
+    /// The builder that rebuilds.
+    public var builder: PreviewBuilder
+    /// How often to look.
+    public var interval: Duration
+    /// How long the inputs must stay unchanged before a rebuild.
+    public var quietPeriod: Duration
+    /// The fingerprint of the inputs the last build saw, taken before it began, so an edit made
+    /// while it ran (or before the watcher started) still triggers a rebuild.
+    public var baseline: UInt64
+
+    /// A watcher of the builder's site folder.
+    public init(builder: PreviewBuilder, baseline: UInt64, interval: Duration = .milliseconds(250), quietPeriod: Duration = .milliseconds(200)) {
+        self.builder = builder
+        self.baseline = baseline
+        self.interval = interval
+        self.quietPeriod = quietPeriod
+    }
+
+    /// Polls until graceful shutdown; a rebuild under way when it comes finishes first.
+    public func run() async throws {
+        var builder = self.builder
+        let site = builder.options.site
+        var built = baseline
+        var seen = baseline
+        var lastChange = ContinuousClock.now
+        while !Task.isShuttingDownGracefully {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            let now = Self.fingerprint(of: site)
+            if now != seen {
+                seen = now
+                lastChange = .now
+            } else if now != built, ContinuousClock.now - lastChange >= quietPeriod {
+                built = now
+                // What changes while this runs differs from `built` and is seen on the next round.
+                await builder.build()
+            }
+        }
+    }
+
+    /// The paths, sizes and modification times of the site's inputs, hashed.
+    public static func fingerprint(of site: SiteFolder) -> UInt64 {
+        var parts: [UInt64] = []
+        for folder in [site.content, site.templates, site.assets] {
+            collect(folder.standardizedFileURL.path, into: &parts)
+        }
+        add(site.configFile.standardizedFileURL.path, into: &parts)
+        return FastHash.combine(parts)
+    }
+
+    /// Adds every file below a folder, in name order, skipping hidden files (editors' swap files).
+    static func collect(_ folder: String, into parts: inout [UInt64]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            var info = stat()
+            // lstat: a symbolic link is watched as itself, so a link loop cannot recurse forever.
+            guard lstat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                collect(path, into: &parts)
+            } else {
+                add(path, into: &parts)
+            }
+        }
+    }
+
+    /// Adds one file (or its absence).
+    static func add(_ path: String, into parts: inout [UInt64]) {
+        var info = stat()
+        parts.append(FastHash.hash(path))
+        guard lstat(path, &info) == 0 else {
+            parts.append(0)
+            return
+        }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        parts.append(UInt64(bitPattern: Int64(info.st_size)))
+        parts.append(UInt64(bitPattern: Int64(modified.tv_sec)))
+        parts.append(UInt64(bitPattern: Int64(modified.tv_nsec)))
+        parts.append(UInt64(info.st_ino))
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+import GalleryPreview
+
+/// `gallery serve`: build, serve on loopback, rebuild on change, reload the browser.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site and preview it on http://127.0.0.1:1313/, rebuilding and reloading the browser on every change.",
+        discussion: """
+        Builds into .gallery-cache/preview/ (or --output), never into public/. Watches content/, \
+        templates/, assets/ and gallery.toml. A failed rebuild is printed here and \
+        shown over the page in the browser; the last good site stays served. The reload script is \
+        added only to the pages served, never to the files written. Ctrl-C stops the server.
+        """
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("Build the preview here (default: preview/ in the cache folder, .gallery-cache/preview/).", valueName: "DIR"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "N"))
+    var port = 1313
+
+    @Option(name: .long, help: ArgumentHelp("The address to listen on. Only loopback is private: 0.0.0.0 shows the site to your network.", valueName: "HOST"))
+    var host = "127.0.0.1"
+
+    @Flag(help: "Never touch the network: remote covers come from the cache only.")
+    var offline = false
+
+    @Flag(name: [.short, .long], help: "Print only warnings and errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
+    }
+
+    func run() async throws {
+        var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        options.fetchMode = offline ? .offline : .useCache
+        let server = PreviewServer(
+            configuration: .init(options: options, host: host, port: port),
+            observer: ConsoleReporter(quiet: quiet),
+            log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+            announce: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+        )
+        try await server.run()
+    }
+}

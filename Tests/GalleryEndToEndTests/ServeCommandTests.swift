@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// `gallery serve`, run as a user runs it, spoken to over real HTTP on a real socket.
+@Suite(.serialized) struct ServeCommandTests {
+    func site() throws -> TemporaryFolder {
+        try Fixture.site([Fixture.album("Blue", "Joni Mitchell", year: 1971), Fixture.album("Hejira", "Joni Mitchell", year: 1976)])
+    }
+
+    /// Where `gallery serve` builds unless told otherwise.
+    let preview = ".gallery-cache/preview/"
+
+    /// The one file below the preview folder whose name ends so (assets are fingerprinted).
+    func output(_ folder: TemporaryFolder, endingWith suffix: String) throws -> String {
+        try #require(folder.files(under: preview).first { $0.hasSuffix(suffix) })
+    }
+
+    @Test func servesPagesAndFilesWithTheirTypesETagsAndThe404Page() throws {
+        let folder = try site()
+        let server = try ServeProcess(in: folder.url)
+        #expect(server.url == "http://127.0.0.1:\(server.port)/")
+
+        let index = try RawResponse.get("/", port: server.port)
+        #expect(index.status == 200)
+        #expect(index.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(index.body.contains("Hejira"))
+        // The reload script is in the page served, never in the file written.
+        #expect(index.body.contains("new EventSource(\"/__gallery/events\")"))
+        #expect(try !folder.read(preview + "index.html").contains("__gallery"))
+        #expect(!folder.exists("public"), "the preview never writes the published output")
+        #expect(folder.files(under: preview).allSatisfy { (try? folder.read(preview + $0).contains("__gallery")) != true })
+
+        let types = [
+            (try output(folder, endingWith: ".css"), "text/css; charset=utf-8"),
+            (try output(folder, endingWith: ".js"), "text/javascript; charset=utf-8"),
+            ("carousel.svg", "image/svg+xml"),
+            ("albums.json", "application/json"),
+            ("sitemap.xml", "application/xml"),
+        ]
+        for (path, type) in types {
+            let response = try RawResponse.get("/" + path, port: server.port)
+            #expect(response.status == 200, "\(path)")
+            #expect(response.headers["content-type"] == type, "\(path)")
+            #expect(response.body == (try folder.read(preview + path)), "\(path) is served as written")
+        }
+
+        let tag = try #require(index.headers["etag"])
+        let again = try RawResponse.get("/", port: server.port, headers: ["If-None-Match": tag])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(try RawResponse.get("/", port: server.port, headers: ["If-None-Match": "\"other\""]).status == 200)
+
+        let missing = try RawResponse.get("/no/such/page.html", port: server.port)
+        #expect(missing.status == 404)
+        let notFoundPage = try folder.read(preview + "404.html")
+        let bodyEnd = try #require(notFoundPage.range(of: "</body>"))
+        #expect(missing.body.hasPrefix(String(notFoundPage[..<bodyEnd.lowerBound])))
+
+        let album = try #require(folder.files(under: preview).first { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") })
+        let albumFolder = "/" + album.dropLast("/index.html".count)
+        let redirect = try RawResponse.get(albumFolder, port: server.port)
+        #expect(redirect.status == 302)
+        #expect(redirect.headers["location"] == albumFolder + "/")
+        #expect(try RawResponse.get(albumFolder + "/", port: server.port).status == 200)
+        #expect(try RawResponse.get("/", port: server.port, method: "POST").status == 405)
+    }
+
+    @Test func refusesEveryWayOutOfTheOutputFolder() throws {
+        let folder = try site()
+        try folder.write("top secret", to: "secret.txt")
+        let server = try ServeProcess(in: folder.url)
+        let files = FileManager.default
+        try files.createSymbolicLink(atPath: folder.url.appending(path: preview + "leak.txt").path, withDestinationPath: "../secret.txt")
+        try files.createSymbolicLink(atPath: folder.url.appending(path: preview + "site").path, withDestinationPath: folder.url.path)
+        let attempts = [
+            "/../secret.txt", "/../../../../../etc/passwd", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt",
+            "/%2e%2e%2fsecret.txt", "/..%2fsecret.txt", "/albums/..%2f..%2fsecret.txt", "/..%5csecret.txt",
+            "/..\\secret.txt", "/%252e%252e/secret.txt", "//etc/passwd", "/secret.txt%00.html",
+            "/leak.txt", "/site/secret.txt", "/site/content/albums.json",
+        ]
+        for path in attempts {
+            let response = try RawResponse.get(path, port: server.port)
+            #expect([403, 404].contains(response.status), "\(path) gave \(response.status)")
+            #expect(!response.body.contains("top secret") && !response.body.contains("root:"), "\(path) leaked")
+        }
+    }
+
+    @Test func reloadsOnChangeShowsAFailedRebuildAndRecovers() throws {
+        let folder = try site()
+        let server = try ServeProcess(in: folder.url)
+        let events = try RawHTTPConnection(port: server.port)
+        events.send("GET", "/__gallery/events", headers: ["Accept": "text/event-stream"])
+        #expect(events.waitFor("retry: 1000"))
+        #expect(events.received.lowercased().contains("content-type: text/event-stream"))
+
+        // A good edit: rebuilt, the page says so, and the open page is told to reload.
+        try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")
+        #expect(events.waitFor("event: reload"), "no reload event; stderr: \(server.stderr.value)")
+        #expect(try RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
+
+        // A broken archive: an error event with the diagnostics, the terminal says it, the
+        // pages carry the overlay, and the last good site is still served.
+        try folder.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"Unfinished\"\n", to: "content/albums.json")
+        #expect(events.waitFor("event: error"), "no error event; stderr: \(server.stderr.value)")
+        let errorEvent = events.received.components(separatedBy: "event: error").last ?? ""
+        #expect(errorEvent.contains("content/albums.json"))
+        #expect(server.stderr.value.contains("content/albums.json"))
+        let broken = try RawResponse.get("/", port: server.port)
+        #expect(broken.status == 200)
+        #expect(broken.body.contains("<div id=\"gallery-serve-overlay\""))
+        #expect(broken.body.contains("content/albums.json"))
+        #expect(broken.body.contains("Court and Spark"))
+
+        // Fixed: reloaded again, and the overlay is gone.
+        let before = events.received.count
+        try folder.write(Fixture.archive([Fixture.album("Ladies of the Canyon", "Joni Mitchell", year: 1970)]), to: "content/albums.json")
+        #expect(events.read { $0.count > before && $0.dropFirst(before).contains("event: reload") }, "no reload after the fix; stderr: \(server.stderr.value)")
+        let fixed = try RawResponse.get("/", port: server.port)
+        #expect(fixed.body.contains("Ladies of the Canyon"))
+        #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
+    }
+
+    @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() throws {
+        let folder = try site()
+        // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.
+        let server = try ServeProcess(in: folder.url, blockingShutdownSignals: true)
+        let events = try RawHTTPConnection(port: server.port)
+        events.send("GET", "/__gallery/events")
+        #expect(events.waitFor("retry: 1000"))
+        server.signal(SIGINT)
+        #expect(server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
+        #expect(server.process.terminationReason == .exit)
+        #expect(throws: (any Error).self) { try RawResponse.get("/", port: server.port) }
+        #expect(server.stdout.value.components(separatedBy: "Serving http://").count == 2, "announced once")
+    }
+
+    @Test func sigtermStopsItTooAndOutputChoosesTheFolder() throws {
+        let folder = try site()
+        let server = try ServeProcess(in: folder.url, arguments: ["--output", "out"])
+        #expect(try RawResponse.get("/", port: server.port).body.contains("Hejira"))
+        #expect(try folder.read("out/index.html").contains("Hejira"))
+        #expect(!folder.exists(preview))
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
+    }
+}
