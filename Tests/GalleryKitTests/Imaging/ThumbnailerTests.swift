@@ -45,6 +45,7 @@ import Testing
         let jpeg = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .jpeg))
         #expect(Array(webp.prefix(4)) == Array("RIFF".utf8) && Array(webp[8..<12]) == Array("WEBP".utf8))
         #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(ThumbnailCache.isWhole(webp, format: .webp) && ThumbnailCache.isWhole(jpeg, format: .jpeg))
     }
 
     @Test func qualityChangesTheBytes() throws {
