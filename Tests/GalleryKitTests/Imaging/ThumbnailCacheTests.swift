@@ -17,6 +17,10 @@ import Testing
         return Cover(file: file, kind: kind, contentHash: ContentHash.of(bytes), size: bytes.count)
     }
 
+    func inode(of file: URL) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int)
+    }
+
     func cache() -> ThumbnailCache {
         ThumbnailCache(folder: folder.appending(path: "thumbnails"), thumbnailer: Thumbnailer(maxPixels: 8192 * 8192))
     }
@@ -62,9 +66,13 @@ import Testing
         let made = try cache.thumbnails(of: cover, as: [specs[0]])
         let file = try #require(made.first?.file)
         try Data(made[0].bytes.prefix(made[0].bytes.count / 2)).write(to: file)
+        let torn = try inode(of: file)
         let again = try cache.thumbnails(of: cover, as: [specs[0]])
         #expect(again.map(\.wasMade) == [true])
         #expect(again.map(\.bytes) == made.map(\.bytes))
+        #expect(try [UInt8](Data(contentsOf: file)) == made[0].bytes)
+        // Replaced by a rename, not rewritten in place: a reader never sees a half-written file.
+        #expect(try inode(of: file) != torn)
         let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
         #expect(!files.contains { $0.contains(".tmp-") })
     }
