@@ -81,6 +81,9 @@ static int encode(VipsImage *image, int format, int quality, void **output, size
                                     "optimize_coding", TRUE, NULL);
     case GALLERY_FORMAT_PNG:
         return vips_pngsave_buffer(image, output, output_length, "strip", TRUE, NULL);
+    case GALLERY_FORMAT_AVIF:
+        return vips_heifsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE,
+                                    "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
     default:
         vips_error("gallery", "unknown output format %d", format);
         return -1;

@@ -16,7 +16,7 @@
 enum {
     /// Scale to cover the box, then cut the centre out.
     GALLERY_FIT_CROP = 0,
-    /// Scale to fit inside the box and pad the rest (transparent in WebP, white in JPEG).
+    /// Scale to fit inside the box and pad the rest (transparent except in JPEG, which is white).
     GALLERY_FIT_CONTAIN = 1,
     /// Scale to cover the box, then cut out the most interesting region.
     GALLERY_FIT_ATTENTION = 2
@@ -26,8 +26,10 @@ enum {
 enum {
     GALLERY_FORMAT_WEBP = 0,
     GALLERY_FORMAT_JPEG = 1,
-    /// Only for generated test and benchmark images.
-    GALLERY_FORMAT_PNG = 2
+    /// Lossless: the quality is ignored.
+    GALLERY_FORMAT_PNG = 2,
+    /// AVIF (HEIF with AV1), only when libvips has its heif module and libheif an AV1 encoder.
+    GALLERY_FORMAT_AVIF = 3
 };
 
 /// Starts libvips once (thread safe); returns 0 on success. Also turns off libvips's operation
@@ -47,7 +49,7 @@ void gallery_vips_free(void *pointer);
 int gallery_vips_header(const void *buffer, size_t length, int *width, int *height);
 
 /// Decodes an image, fits it to exactly width × height (see the GALLERY_FIT_ values), and
-/// encodes it (GALLERY_FORMAT_WEBP or _JPEG) at quality 1…100 without metadata. Decoding
+/// encodes it (a GALLERY_FORMAT_ value) at quality 1…100 without metadata. Decoding
 /// errors fail rather than produce a partly grey image.
 int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
                            int format, int quality, void **output, size_t *output_length);

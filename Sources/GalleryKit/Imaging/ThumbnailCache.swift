@@ -7,7 +7,7 @@ import Foundation
 /// (`ab/abcdef…-200-crop-q80-v1.webp` under `.gallery-cache/thumbnails/`), so a lookup is one
 /// file read and needs no index. Files are written to a temporary file in their folder and
 /// renamed into place, so a killed build leaves whole thumbnails or none; a file that is not a
-/// whole WebP or JPEG (a torn write after a power cut) is made again.
+/// whole image of its format (a torn write after a power cut) is made again.
 ///
 /// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
 /// The pixel limit guards decoding, so it applies when a thumbnail is made, not when a cached
@@ -81,7 +81,8 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// Whether bytes are a whole image of the format: a WebP whose RIFF size matches its length,
-    /// a JPEG that starts with SOI and ends with EOI.
+    /// a JPEG that starts with SOI and ends with EOI, a PNG that ends with its IEND chunk, an AVIF
+    /// whose top-level boxes, starting with `ftyp`, add up to its length.
     static func isWhole(_ bytes: [UInt8], format: ThumbnailFormat) -> Bool {
         switch format {
         case .webp:
@@ -90,6 +91,19 @@ public struct ThumbnailCache: Sendable {
             return size + 8 == bytes.count
         case .jpeg:
             return bytes.count >= 4 && ImageKind.sniff(bytes) == .jpeg && bytes.suffix(2).elementsEqual([0xFF, 0xD9])
+        case .png:
+            let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+            return bytes.count > 8 + end.count && ImageKind.sniff(bytes) == .png && bytes.suffix(end.count).elementsEqual(end)
+        case .avif:
+            guard bytes.count >= 16, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+                // Size 0 (to the end) and 1 (64-bit) are legal, but libheif writes neither.
+                guard size >= 8 else { return false }
+                offset += size
+            }
+            return offset == bytes.count
         }
     }
 }

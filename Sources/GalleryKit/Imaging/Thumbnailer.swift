@@ -104,6 +104,8 @@ public struct Thumbnailer: Sendable {
         switch format {
         case .webp: Int32(GALLERY_FORMAT_WEBP)
         case .jpeg: Int32(GALLERY_FORMAT_JPEG)
+        case .png: Int32(GALLERY_FORMAT_PNG)
+        case .avif: Int32(GALLERY_FORMAT_AVIF)
         }
     }
 

@@ -6,7 +6,14 @@ extension TOMLReader {
         let name = "thumbnails"
         read(section, section: name) { reader, key, value in
             switch key {
-            case "format": reader.choice(value, key: key, section: name, of: ThumbnailFormat.self).map { thumbnails.format = $0 }
+            case "format":
+                guard let format = reader.choice(value, key: key, section: name, of: ThumbnailFormat.self) else { break }
+                if format.isSupported {
+                    thumbnails.format = format
+                } else {
+                    let message = "[\(name)] \(key) is \"\(format.rawValue)\", but this libvips cannot write it (it needs libvips's heif module and libheif with an AV1 encoder); use \"webp\""
+                    reader.error(message, key: key, section: name)
+                }
             case "fit": reader.choice(value, key: key, section: name, of: ThumbnailFit.self).map { thumbnails.fit = $0 }
             case "quality": reader.int(value, key: key, section: name, in: 1...100).map { thumbnails.quality = $0 }
             case "large": reader.int(value, key: key, section: name, in: 16...4096).map { thumbnails.large = $0 }

@@ -39,28 +39,43 @@ import Testing
         #expect(min(padding.red, padding.green, padding.blue) >= 250, "the padding of a JPEG is white: \(padding)")
     }
 
-    @Test func writesWebPOrJPEGAsAsked() throws {
+    @Test(arguments: ThumbnailFormat.allCases)
+    func writesTheFormatAsked(format: ThumbnailFormat) throws {
         let cover = try Thumbnailer.pattern(width: 400, height: 300, kind: .jpeg)
-        let webp = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .webp))
-        let jpeg = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .jpeg))
-        #expect(Array(webp.prefix(4)) == Array("RIFF".utf8) && Array(webp[8..<12]) == Array("WEBP".utf8))
-        #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
-        #expect(ThumbnailCache.isWhole(webp, format: .webp) && ThumbnailCache.isWhole(jpeg, format: .jpeg))
-    }
-
-    @Test func qualityChangesTheBytes() throws {
-        let cover = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
-        for format in ThumbnailFormat.allCases {
-            let low = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 20))
-            let high = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 95))
-            #expect(low != high, "\(format)")
-            #expect(low.count < high.count, "\(format): q20 \(low.count) bytes, q95 \(high.count) bytes")
+        let spec = ThumbnailSpec(size: 100, format: format)
+        guard format.isSupported else {
+            #expect(throws: ThumbnailError.self) { _ = try thumbnailer.thumbnail(of: cover, as: spec) }
+            return
+        }
+        let bytes = try thumbnailer.thumbnail(of: cover, as: spec)
+        switch format {
+        case .webp: #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        case .jpeg: #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        case .png: #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case .avif: #expect(Array(bytes[4..<12]) == Array("ftypavif".utf8))
+        }
+        let (width, height) = try Thumbnailer.dimensions(of: bytes)
+        #expect(width == 100 && height == 100)
+        #expect(ThumbnailCache.isWhole(bytes, format: format))
+        #expect(!ThumbnailCache.isWhole(Array(bytes.dropLast(7)), format: format))
+        for other in ThumbnailFormat.allCases where other != format {
+            #expect(!ThumbnailCache.isWhole(bytes, format: other), "\(format) taken for \(other)")
         }
     }
 
-    @Test func theSameInputGivesTheSameBytes() throws {
+    @Test(arguments: ThumbnailFormat.allCases.filter { $0 != .png && $0.isSupported })
+    func qualityChangesTheBytes(format: ThumbnailFormat) throws {
+        let cover = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
+        let low = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 20))
+        let high = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 95))
+        #expect(low.count < high.count, "\(format): q20 \(low.count) bytes, q95 \(high.count) bytes")
+    }
+
+    /// Builds of the same input must be byte-identical, so every encoder must be deterministic.
+    @Test(arguments: ThumbnailFormat.allCases.filter(\.isSupported))
+    func theSameInputGivesTheSameBytes(format: ThumbnailFormat) throws {
         let cover = try Thumbnailer.pattern(width: 640, height: 480, kind: .jpeg)
-        let spec = ThumbnailSpec(size: 200)
+        let spec = ThumbnailSpec(size: 200, format: format)
         #expect(try thumbnailer.thumbnail(of: cover, as: spec) == thumbnailer.thumbnail(of: cover, as: spec))
     }
 

@@ -86,15 +86,31 @@ import Testing
 
     @Test func badThumbnailValuesNameTheKey() {
         do {
-            _ = try SiteConfig.parse(toml: "[thumbnails]\nformat = \"gif\"\nquality = 0\nfit = \"stretch\"\nlarge = 5\n", path: "gallery.toml")
+            _ = try SiteConfig.parse(toml: "[thumbnails]\nformat = \"gif\"\nquality = 0\nfit = \"stretch\"\nlarge = 5\nmax_pixels = 0\n", path: "gallery.toml")
             Issue.record("expected an error")
         } catch {
             #expect(error.diagnostics.map(\.description) == [
                 "gallery.toml:4:1: error: [thumbnails] fit is \"stretch\"; it must be \"crop\" or \"contain\" or \"attention\"",
-                "gallery.toml:2:1: error: [thumbnails] format is \"gif\"; it must be \"webp\" or \"jpeg\"",
+                "gallery.toml:2:1: error: [thumbnails] format is \"gif\"; it must be \"webp\" or \"jpeg\" or \"png\" or \"avif\"",
                 "gallery.toml:5:1: error: [thumbnails] large is 5; it must be from 16 to 4096",
+                "gallery.toml:6:1: error: [thumbnails] max_pixels is 0; it must be from 1 to 1000000000",
                 "gallery.toml:3:1: error: [thumbnails] quality is 0; it must be from 1 to 100",
             ])
         }
+    }
+
+    @Test func avifIsAcceptedOnlyWhereLibvipsCanWriteIt() throws {
+        let toml = "[thumbnails]\nformat = \"avif\"\n"
+        if ThumbnailFormat.avif.isSupported {
+            #expect(try SiteConfig.parse(toml: toml, path: "gallery.toml").0.thumbnails.format == .avif)
+        } else {
+            #expect {
+                _ = try SiteConfig.parse(toml: toml, path: "gallery.toml")
+            } throws: { error in
+                (error as? ArchiveError)?.diagnostics.first?.description.hasPrefix("gallery.toml:2:1: error: [thumbnails] format is \"avif\", but this libvips cannot write it") == true
+            }
+        }
+        let (png, _) = try SiteConfig.parse(toml: "[thumbnails]\nformat = \"png\"\n", path: "gallery.toml")
+        #expect(png.thumbnails.format == .png)
     }
 }
