@@ -21,6 +21,8 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// What is wrong with the cover and, where the user can act, what to do; the build's warning
+    /// puts it after the album and the cover.
     public var description: String {
         switch reason {
         case .corrupt(let message):

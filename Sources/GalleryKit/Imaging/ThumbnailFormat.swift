@@ -29,6 +29,6 @@ public enum ThumbnailFormat: String, Sendable, Hashable, CaseIterable {
     /// Whether a small AVIF can be encoded, tried once per process.
     private static let canWriteAVIF: Bool = {
         guard let pattern = try? Thumbnailer.pattern(width: 16, height: 16, kind: .png) else { return false }
-        return (try? Thumbnailer(maxPixels: 256).thumbnail(of: pattern, as: ThumbnailSpec(size: 8, format: .avif))) != nil
+        return (try? Thumbnailer.encode(pattern, as: ThumbnailSpec(size: 8, format: .avif))) != nil
     }()
 }

@@ -44,21 +44,30 @@ public struct Thumbnailer: Sendable {
     /// - Returns: The encoded thumbnail, exactly `spec.size` pixels square.
     /// - Throws: ``ThumbnailError`` naming the cause.
     public func thumbnail(of bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
+        if !spec.format.isSupported {
+            throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
+        }
         let (width, height) = try Self.dimensions(of: bytes)
-        // Compare without multiplying, which could overflow for a header claiming 2³¹×2³¹.
+        // Each side is checked first, so the product cannot overflow (both are below 2³¹).
         if width > maxPixels || height > maxPixels || width * height > maxPixels {
             throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
         }
+        return try Self.encode(bytes, as: spec)
+    }
+
+    /// Decodes, fits and encodes, with no checks: ``thumbnail(of:as:)``'s last step, and the probe
+    /// behind ``ThumbnailFormat/isSupported``.
+    static func encode(_ bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
         var output: UnsafeMutableRawPointer?
         var length = 0
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_thumbnail(
                 buffer.baseAddress, buffer.count, Int32(spec.size), Int32(spec.size),
-                Self.code(for: spec.fit), Self.code(for: spec.format), Int32(spec.quality), &output, &length
+                code(for: spec.fit), code(for: spec.format), Int32(spec.quality), &output, &length
             )
         }
         guard status == 0, let output else {
-            throw ThumbnailError(.corrupt(Self.lastError()))
+            throw ThumbnailError(.corrupt(lastError()))
         }
         defer { gallery_vips_free(output) }
         return Array(UnsafeRawBufferPointer(start: output, count: length))
