@@ -65,7 +65,33 @@ import Testing
         let jpeg = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(jpeg.status == 0, "\(jpeg.stderr)")
         #expect(try thumbnails(jpeg) == [3, 0])
-        #expect(site.files(under: "public/covers").allSatisfy { $0.hasSuffix(".jpg") })
+        let jpegs = site.files(under: "public/covers")
+        #expect(jpegs.count == 3, "\(jpegs)")
+        for name in jpegs {
+            let bytes = try [UInt8](Data(contentsOf: site.url.appending(path: "public/covers/\(name)")))
+            #expect(ImageKind.sniff(bytes) == .jpeg, "\(name)")
+            let size = try #require(Int(name.dropFirst(17).prefix { $0.isNumber }), "\(name)")
+            let (width, height) = try Thumbnailer.dimensions(of: bytes)
+            #expect(name.hasSuffix(".jpg") && width == size && height == size, "\(name): \(width)×\(height)")
+        }
+        try site.write("", to: "gallery.toml")
+        let back = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(try thumbnails(back) == [0, 3])
+        #expect(site.files(under: "public/covers") == covers)
+    }
+
+    @Test func eachCoverReportsItsThumbnails() throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
+        func thumbnailed(_ run: GalleryBinary.Run) throws -> [[Int]] {
+            try run.stdout.split(separator: "\n").compactMap { line in
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard event["kind"] as? String == "thumbnailed" else { return nil }
+                return [event["made"] as? Int ?? -1, event["cached"] as? Int ?? -1]
+            }
+        }
+        // Both albums share the fixture's SVG cover: it is encoded once and reported once.
+        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[3, 0]])
+        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[0, 3]])
     }
 
     @Test func aCorruptOrHugeCoverGetsThePlaceholderAndAWarning() throws {
