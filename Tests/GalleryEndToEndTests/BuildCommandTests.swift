@@ -38,7 +38,12 @@ import Testing
         }
         #expect(files.contains { $0.range(of: #"^assets/gallery\.[0-9a-f]{10}\.css$"#, options: .regularExpression) != nil })
         #expect(files.contains { $0.range(of: #"^assets/gallery\.[0-9a-f]{10}\.js$"#, options: .regularExpression) != nil })
-        #expect(files.filter { $0.hasPrefix("covers/") }.count == 5)
+        // Each of the five SVG covers becomes a tile, its 2× copy and the album page's image.
+        let covers = files.filter { $0.hasPrefix("covers/") }
+        #expect(covers.count == 15, "\(covers)")
+        for size in [100, 200, 300] {
+            #expect(covers.count { $0.hasSuffix("-\(size).webp") } == 5, "\(covers)")
+        }
 
         let index = try xml(folder, "mysite/public/index.html")
         let lefts = try values(index, Self.tile + "/@style").map { $0.split(separator: ";").first.map(String.init) ?? "" }

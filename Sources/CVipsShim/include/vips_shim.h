@@ -4,13 +4,61 @@
 #include <stddef.h>
 
 /* Non-variadic wrappers around libvips calls that Swift cannot make (C variadics).
-   Filled in by the thumbnailer; every function returns 0 on success and -1 on failure,
-   leaving libvips's error buffer for gallery_vips_error(). */
+   The header uses plain C types only, so Swift never sees glib. Every function that can fail
+   returns 0 on success and -1 on failure, leaving libvips's error buffer for
+   gallery_vips_error(). Buffers handed out are freed with gallery_vips_free(). */
 
-/// Starts libvips once; returns 0 on success.
+/// Bumped whenever the shim's output for the same input and settings may change, so cached
+/// thumbnails made by an older shim are not reused.
+#define GALLERY_VIPS_SHIM_VERSION 1
+
+/// How a thumbnail fills its box.
+enum {
+    /// Scale to cover the box, then cut the centre out.
+    GALLERY_FIT_CROP = 0,
+    /// Scale to fit inside the box and pad the rest (transparent except in JPEG, which is white).
+    GALLERY_FIT_CONTAIN = 1,
+    /// Scale to cover the box, then cut out the most interesting region.
+    GALLERY_FIT_ATTENTION = 2
+};
+
+/// The encodings the shim writes.
+enum {
+    GALLERY_FORMAT_WEBP = 0,
+    GALLERY_FORMAT_JPEG = 1,
+    /// Lossless: the quality is ignored.
+    GALLERY_FORMAT_PNG = 2,
+    /// AVIF (HEIF with AV1), only when libvips has its heif module and libheif an AV1 encoder.
+    GALLERY_FORMAT_AVIF = 3
+};
+
+/// Starts libvips once (thread safe); returns 0 on success. Also turns off libvips's operation
+/// cache (buffers are reused, so cached results could be stale) and its internal threads (the
+/// caller runs one thumbnail per core instead).
 int gallery_vips_init(void);
 
-/// The text of libvips's error buffer, cleared after reading. The caller frees it with g_free.
+/// The text of libvips's error buffer, cleared after reading. Free it with gallery_vips_free().
 char *gallery_vips_error(void);
+
+/// Frees a buffer the shim handed out.
+void gallery_vips_free(void *pointer);
+
+/// Reads only the header of an encoded image: its width and height in pixels, without
+/// decoding any pixels. Returns -2 when no loader recognises the bytes, -1 when the header is
+/// damaged.
+int gallery_vips_header(const void *buffer, size_t length, int *width, int *height);
+
+/// Decodes an image, fits it to exactly width × height (see the GALLERY_FIT_ values), and
+/// encodes it (a GALLERY_FORMAT_ value) at quality 1…100 without metadata. Decoding
+/// errors fail rather than produce a partly grey image.
+int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
+                           int format, int quality, void **output, size_t *output_length);
+
+/// Makes a gradient test image of width × height (red follows x, green follows y), encoded as
+/// GALLERY_FORMAT_PNG, _JPEG or _WEBP.
+int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length);
+
+/// The colour of one pixel of an encoded image, as 0…255 red, green and blue.
+int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue);
 
 #endif

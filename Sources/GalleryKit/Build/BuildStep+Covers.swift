@@ -77,25 +77,6 @@ extension BuildStep {
         }
     }
 
-    /// Turns each cover into the images the pages use. Covers are copied into `covers/` under a
-    /// content-hashed name (identical covers are written once); albums without a cover get the
-    /// placeholder.
-    public static let makeThumbnails = BuildStep(name: "make thumbnails") { state, _ in
-        guard let assets = state.assets else { return }
-        var written: Set<String> = []
-        state.images = state.covers.map { result in
-            guard case .success(let cover) = result else {
-                return TileImage(src: assets.placeholder, isPlaceholder: true)
-            }
-            let path = "covers/\(cover.contentHash.prefix(16)).\(cover.kind.fileExtension)"
-            if written.insert(path).inserted {
-                state.files.append(OutputFile(path: path, content: .copy(of: cover.file), contentKey: FastHash.hash(cover.contentHash)))
-            }
-            return TileImage(src: path)
-        }
-        state.files.append(contentsOf: assets.files)
-    }
-
     /// Places the tiles and decides every page and its path.
     public static let layout = BuildStep(name: "layout") { state, _ in
         state.plan = SitePlan(catalogue: state.catalogue, carousel: state.config.carousel, basePath: state.config.basePath)

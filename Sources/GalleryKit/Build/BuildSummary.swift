@@ -22,6 +22,10 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var coversRevalidated = 0
     /// Covers that are files in the site folder.
     public var coversLocal = 0
+    /// Thumbnails encoded in this build.
+    public var thumbnailsMade = 0
+    /// Thumbnails taken from the thumbnail cache.
+    public var thumbnailsCached = 0
     /// Warnings.
     public var warnings = 0
     /// Errors.

@@ -113,6 +113,7 @@ public final class ConsoleReporter: BuildObserving {
             let seconds = summary.timings.reduce(0) { $0 + $1.seconds }
             var text = "built \(summary.albums) album\(summary.albums == 1 ? "" : "s"): \(summary.written) files written, \(summary.unchanged) unchanged"
             if summary.removed > 0 { text += ", \(summary.removed) removed" }
+            if summary.thumbnailsMade > 0 { text += ", \(summary.thumbnailsMade) thumbnail\(summary.thumbnailsMade == 1 ? "" : "s") made" }
             if summary.coversFailed > 0 { text += ", \(summary.coversFailed) cover\(summary.coversFailed == 1 ? "" : "s") missing" }
             if summary.warnings > 0 { text += ", \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")" }
             return text + String(format: " in %.2f s", seconds)

@@ -84,6 +84,9 @@ extension SiteConfig {
                     }
                     return true
                 }
+            case "thumbnails":
+                guard let section = reader.table(value, key: key) else { return false }
+                reader.readThumbnails(section, into: &config.thumbnails)
             case "library":
                 guard let section = reader.table(value, key: key) else { return false }
                 reader.read(section, section: "library") { reader, key, value in

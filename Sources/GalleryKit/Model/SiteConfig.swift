@@ -21,6 +21,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var library = Library()
     /// How remote covers are downloaded.
     public var covers = Covers()
+    /// How cover thumbnails are made.
+    public var thumbnails = Thumbnails()
 
     /// Creates the default settings.
     public init() {}
@@ -60,6 +62,29 @@ public struct SiteConfig: Sendable, Hashable {
         /// The download policy these settings make (concurrency, per-host limit, timeouts,
         /// redirects, size limit, retries).
         public var policy = CoverFetchPolicy()
+    }
+
+    /// `[thumbnails]`: the images made of each cover. Tiles are `[carousel] dimension` pixels
+    /// square, with a twice-as-large copy for high-density screens; album pages show ``large``.
+    public struct Thumbnails: Sendable, Hashable {
+        /// The encoding.
+        public var format = ThumbnailFormat.webp
+        /// The encoder's quality, 1…100.
+        public var quality = 80
+        /// How a cover fills its square.
+        public var fit = ThumbnailFit.crop
+        /// The side of the album page's image, in pixels.
+        public var large = 300
+        /// The most pixels a cover may have (8192 × 8192, 64 MP): above any real cover scan (a
+        /// 12-inch sleeve at 600 dpi is 52 MP), while a PNG at the limit decodes into at most
+        /// 256 MB per core. Larger covers are refused before they are decoded.
+        public var maxPixels = 8192 * 8192
+
+        /// The specs of one cover's images: the tile, the tile for high-density screens (twice
+        /// the size) and the album page's image, in that order.
+        public func specs(tileSize: Int) -> [ThumbnailSpec] {
+            [tileSize, tileSize * 2, large].map { ThumbnailSpec(size: $0, fit: fit, format: format, quality: quality) }
+        }
     }
 
     /// `[library]`: settings of `gallery add`, `edit`, `delete`, `undo` and `import`.

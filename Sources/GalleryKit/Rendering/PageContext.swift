@@ -136,7 +136,10 @@ struct AlbumContext: TemplateObject {
     var year: Int
     var slug: String
     var number: Int
+    /// The album page's cover image (the large thumbnail), if there is one.
     var image: String?
+    /// Its width and height in pixels.
+    var imageSize: Int
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -147,6 +150,7 @@ struct AlbumContext: TemplateObject {
         case "slug": .text(slug)
         case "number": .number(number)
         case "image": .text(image)
+        case "imageSize": .number(imageSize)
         default: nil
         }
     }

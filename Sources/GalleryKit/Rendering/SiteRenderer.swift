@@ -91,7 +91,8 @@ public struct SiteRenderer: Sendable {
                 year: entry.album.year,
                 slug: entry.slug,
                 number: current + 1,
-                image: images[current].large.map { root + $0 }
+                image: images[current].large.map { root + $0 },
+                imageSize: config.thumbnails.large
             )
         }
         return PageContext(

@@ -66,4 +66,51 @@ import Testing
             #expect(error.diagnostics.first?.message.hasPrefix("malformed TOML") == true)
         }
     }
+
+    @Test func readsTheThumbnailKeys() throws {
+        let (defaults, _) = try SiteConfig.parse(toml: "", path: "gallery.toml")
+        #expect(defaults.thumbnails == SiteConfig.Thumbnails())
+        #expect(defaults.thumbnails.specs(tileSize: 100) == [100, 200, 300].map { ThumbnailSpec(size: $0, fit: .crop, format: .webp, quality: 80) })
+        let (config, warnings) = try SiteConfig.parse(toml: """
+        [thumbnails]
+        format = "jpeg"
+        quality = 65
+        fit = "attention"
+        large = 480
+        max_pixels = 1000000
+        """, path: "gallery.toml")
+        #expect(warnings.isEmpty)
+        #expect(config.thumbnails.specs(tileSize: 80) == [80, 160, 480].map { ThumbnailSpec(size: $0, fit: .attention, format: .jpeg, quality: 65) })
+        #expect(config.thumbnails.maxPixels == 1_000_000)
+    }
+
+    @Test func badThumbnailValuesNameTheKey() {
+        do {
+            _ = try SiteConfig.parse(toml: "[thumbnails]\nformat = \"gif\"\nquality = 0\nfit = \"stretch\"\nlarge = 5\nmax_pixels = 0\n", path: "gallery.toml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "gallery.toml:4:1: error: [thumbnails] fit is \"stretch\"; it must be \"crop\" or \"contain\" or \"attention\"",
+                "gallery.toml:2:1: error: [thumbnails] format is \"gif\"; it must be \"webp\" or \"jpeg\" or \"png\" or \"avif\"",
+                "gallery.toml:5:1: error: [thumbnails] large is 5; it must be from 16 to 4096",
+                "gallery.toml:6:1: error: [thumbnails] max_pixels is 0; it must be from 1 to 1000000000",
+                "gallery.toml:3:1: error: [thumbnails] quality is 0; it must be from 1 to 100",
+            ])
+        }
+    }
+
+    @Test func avifIsAcceptedOnlyWhereLibvipsCanWriteIt() throws {
+        let toml = "[thumbnails]\nformat = \"avif\"\n"
+        if ThumbnailFormat.avif.isSupported {
+            #expect(try SiteConfig.parse(toml: toml, path: "gallery.toml").0.thumbnails.format == .avif)
+        } else {
+            #expect {
+                _ = try SiteConfig.parse(toml: toml, path: "gallery.toml")
+            } throws: { error in
+                (error as? ArchiveError)?.diagnostics.first?.description.hasPrefix("gallery.toml:2:1: error: [thumbnails] format is \"avif\", but this libvips cannot write it") == true
+            }
+        }
+        let (png, _) = try SiteConfig.parse(toml: "[thumbnails]\nformat = \"png\"\n", path: "gallery.toml")
+        #expect(png.thumbnails.format == .png)
+    }
 }

@@ -94,7 +94,7 @@ enum MustacheFixtures {
             canonical: nil,
             assets: AssetsContext(css: "assets/gallery.css", js: "assets/gallery.js"),
             carousel: CarouselContext(layout: layout, page: "album", current: count / 2, tiles: tiles, firstIndex: 0),
-            album: AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil),
+            album: AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil, imageSize: 300),
             previous: LinkContext(href: "../prev/", title: "Previous"),
             next: nil,
             pager: PagerContext(number: 1, count: 1)

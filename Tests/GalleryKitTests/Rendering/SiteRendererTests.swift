@@ -11,7 +11,7 @@ import Testing
 
     static func renderer(_ catalogue: Catalogue, carousel: SiteConfig.Carousel = .init(), templates: TemplateSet? = nil) throws -> SiteRenderer {
         let plan = SitePlan(catalogue: catalogue, carousel: carousel)
-        let images = catalogue.entries.map { TileImage(src: "covers/\($0.index).png", srcset: "covers/\($0.index)@2x.png 2x") }
+        let images = catalogue.entries.map { TileImage(src: "covers/\($0.index).png", srcset: "covers/\($0.index)@2x.png 2x", large: "covers/\($0.index)-300.png") }
         return SiteRenderer(
             plan: plan,
             templates: try templates ?? TemplateSet.load(overridesIn: nil),
@@ -27,6 +27,7 @@ import Testing
         for image in renderer.images {
             paths.insert(image.src)
             if let srcset = image.srcset { paths.insert(String(srcset.split(separator: " ")[0])) }
+            if let large = image.large { paths.insert(large) }
         }
         return paths
     }
@@ -82,6 +83,7 @@ import Testing
         #expect(page.contains("<a rel=\"prev\" href=\"../../albums/artist-first/\">← First</a>"))
         #expect(page.contains("<a rel=\"next\" href=\"../../albums/artist-third/\">Third →</a>"))
         #expect(page.contains("<td data-field=\"title\">Second</td>"))
+        #expect(page.contains("<img class=\"cover\" src=\"../../covers/1-300.png\" width=\"300\" height=\"300\" alt=\"Cover of Second by Artist\"/>"))
         let first = text(renderer.render(.album(index: 0)))
         #expect(!first.contains("rel=\"prev\""))
     }

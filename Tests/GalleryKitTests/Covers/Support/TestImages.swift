@@ -20,6 +20,16 @@ enum TestImages {
             + chunk("IHDR", header) + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
     }
 
+    /// A PNG whose header claims `width`×`height` pixels but which carries only a few bytes of
+    /// pixel data: what a decompression bomb looks like before it is decoded.
+    static func pngClaiming(width: Int, height: Int) -> [UInt8] {
+        var header: [UInt8] = []
+        header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        header += [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", header) + chunk("IDAT", zlibStored([0, 1, 2, 3])) + chunk("IEND", [])
+    }
+
     /// The starter site's SVG covers (`content/covers/*.svg` in the repository).
     static func starterSVG(_ name: String = "best-of-bowie") throws -> [UInt8] {
         let repository = URL(fileURLWithPath: #filePath)

@@ -1,0 +1,99 @@
+import Foundation
+
+extension BuildStep {
+    /// Turns each cover into the images the pages use: a tile of `[carousel] dimension` pixels, one
+    /// twice as large for high-density screens (`srcset`) and the album page's image, all from the
+    /// thumbnail cache when it has them. Output names are content-hashed (`covers/3fa2…-100.webp`),
+    /// so identical thumbnails are written once. Covers are encoded in parallel, one per core.
+    ///
+    /// A cover that cannot be decoded, or that claims more than `[thumbnails] max_pixels`, gives the
+    /// placeholder and a warning naming the album, the cover and the cause (an error with
+    /// `--strict`), like a cover that could not be fetched. An SVG cover that libvips cannot read
+    /// (a libvips without librsvg) is copied as it is.
+    public static let makeThumbnails = BuildStep(name: "make thumbnails") { state, observer in
+        guard let assets = state.assets else { return }
+        let settings = state.config.thumbnails
+        let specs = settings.specs(tileSize: state.config.carousel.metrics.dimension)
+        let cache = ThumbnailCache(
+            folder: state.cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory),
+            thumbnailer: Thumbnailer(maxPixels: settings.maxPixels)
+        )
+        // One job per distinct cover content, however many albums or URLs share it.
+        var covers: [Cover] = []
+        var job: [String: Int] = [:]
+        for case .success(let cover) in state.covers where job[cover.contentHash] == nil {
+            job[cover.contentHash] = covers.count
+            covers.append(cover)
+        }
+        let jobs = covers
+        let results = try await Parallel.mapChunks(count: jobs.count, chunkSize: 2) { range in
+            range.map { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
+                do throws(ThumbnailError) {
+                    return .success(try cache.thumbnails(of: jobs[index], as: specs))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }.flatMap { $0 }
+
+        var images: [TileImage?] = Array(repeating: nil, count: covers.count)
+        var written: Set<String> = []
+        func add(_ path: String, _ content: OutputFile.Content, key: String) {
+            guard written.insert(path).inserted else { return }
+            state.files.append(OutputFile(path: path, content: content, contentKey: FastHash.hash(key)))
+        }
+        for (index, result) in results.enumerated() {
+            let cover = covers[index]
+            switch result {
+            case .success(let entries):
+                let paths = zip(entries, specs).map { entry, spec in
+                    let hash = ContentHash.of(entry.bytes)
+                    let path = "covers/\(hash.prefix(16))-\(spec.size).\(spec.format.fileExtension)"
+                    add(path, entry.file.map { .copy(of: $0) } ?? .bytes(entry.bytes), key: hash)
+                    return path
+                }
+                images[index] = TileImage(src: paths[0], srcset: "\(paths[1]) 2x", large: paths[2])
+                state.summary.thumbnailsMade += entries.count { $0.wasMade }
+                state.summary.thumbnailsCached += entries.count { !$0.wasMade }
+            case .failure(let error) where cover.kind == .svg && error.reason == .unsupported:
+                let path = "covers/\(cover.contentHash.prefix(16)).\(cover.kind.fileExtension)"
+                add(path, .copy(of: cover.file), key: cover.contentHash)
+                images[index] = TileImage(src: path)
+            case .failure:
+                break
+            }
+        }
+
+        let archive = state.options.site.display(state.options.site.archive)
+        var announced: Set<String> = []
+        var reportedJobs: Set<Int> = []
+        var finalImages: [TileImage] = []
+        for (albumIndex, result) in state.covers.enumerated() {
+            guard case .success(let cover) = result, let index = job[cover.contentHash] else {
+                finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
+                continue
+            }
+            let url = state.catalogue.albums[albumIndex].coverURL
+            if let image = images[index] {
+                finalImages.append(image)
+                if announced.insert(url).inserted, case .success(let entries) = results[index] {
+                    // Only the first URL of a shared cover reports its encodes, so events add up.
+                    let made = reportedJobs.insert(index).inserted ? entries.count { $0.wasMade } : 0
+                    observer.receive(.cover(.thumbnailed(url: url, made: made, cached: entries.count - made)))
+                }
+                continue
+            }
+            finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
+            guard case .failure(let error) = results[index] else { continue }
+            state.summary.coversFailed += 1
+            if announced.insert(url).inserted {
+                observer.receive(.cover(.failed(url: url, reason: error.description)))
+            }
+            let entry = state.catalogue.entries[albumIndex]
+            let message = "album \(albumIndex + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: cover '\(url)': \(error.description)"
+            state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
+        }
+        state.images = finalImages
+        state.files.append(contentsOf: assets.files)
+    }
+}

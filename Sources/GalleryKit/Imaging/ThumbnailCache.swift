@@ -1,0 +1,109 @@
+import Foundation
+
+/// The thumbnails made so far, on disk, so that an unchanged cover is never encoded twice.
+///
+/// A thumbnail is keyed by what decides its bytes: the cover's content hash, the size, the fit,
+/// the format, the quality and the shim's version. The key is the file name
+/// (`ab/abcdef…-200-crop-q80-v1.webp` under `.gallery-cache/thumbnails/`), so a lookup is one
+/// file read and needs no index. Files are written to a temporary file in their folder and
+/// renamed into place, so a killed build leaves whole thumbnails or none; a file that is not a
+/// whole image of its format (a torn write after a power cut) is made again.
+///
+/// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
+/// The pixel limit guards decoding, so it applies when a thumbnail is made, not when a cached
+/// one is used.
+public struct ThumbnailCache: Sendable {
+    /// The cache folder.
+    public let folder: URL
+    /// What makes the thumbnails the cache does not hold yet.
+    public let thumbnailer: Thumbnailer
+
+    /// Opens (or prepares to create) the cache in `folder`.
+    public init(folder: URL, thumbnailer: Thumbnailer) {
+        self.folder = folder.standardizedFileURL
+        self.thumbnailer = thumbnailer
+    }
+
+    /// A thumbnail from the cache or just made: its bytes and where the cache keeps them.
+    public struct Entry: Sendable, Hashable {
+        /// The encoded thumbnail.
+        public var bytes: [UInt8]
+        /// The cache file holding the bytes; `nil` if it could not be written (the bytes are
+        /// still good).
+        public var file: URL?
+        /// Whether it was encoded by this call rather than found in the cache.
+        public var wasMade: Bool
+    }
+
+    /// The file that holds (or will hold) the thumbnail of the cover with `contentHash`.
+    public func file(forCover contentHash: String, spec: ThumbnailSpec) -> URL {
+        let name = "\(contentHash)-\(spec.size)-\(spec.fit.rawValue)-q\(spec.quality)-v\(Thumbnailer.shimVersion).\(spec.format.fileExtension)"
+        return folder.appending(path: "\(contentHash.prefix(2))/\(name)")
+    }
+
+    /// The thumbnails of a cover, one per spec, from the cache where it has them and made (and
+    /// stored) where it has not. The cover's file is read at most once, and only if one is missing.
+    /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
+    public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
+        var source: [UInt8]?
+        var entries: [Entry] = []
+        for spec in specs {
+            let file = file(forCover: cover.contentHash, spec: spec)
+            if let cached = try? [UInt8](Data(contentsOf: file)), Self.isWhole(cached, format: spec.format) {
+                entries.append(Entry(bytes: cached, file: file, wasMade: false))
+                continue
+            }
+            if source == nil {
+                do { source = try [UInt8](Data(contentsOf: cover.file)) } catch {
+                    throw ThumbnailError(.corrupt("cannot read \(cover.file.path): \(error.localizedDescription)"))
+                }
+            }
+            let bytes = try thumbnailer.thumbnail(of: source ?? [], as: spec)
+            entries.append(Entry(bytes: bytes, file: Self.store(bytes, at: file) ? file : nil, wasMade: true))
+        }
+        return entries
+    }
+
+    /// Writes a thumbnail atomically, creating its shard folder when needed; false if it cannot
+    /// be written (the build goes on with the bytes in memory, and makes it again next time).
+    private static func store(_ bytes: [UInt8], at file: URL) -> Bool {
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(bytes, to: file, sync: false)
+            return true
+        } catch {}
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(bytes, to: file, sync: false)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether bytes are a whole image of the format: a WebP whose RIFF size matches its length,
+    /// a JPEG that starts with SOI and ends with EOI, a PNG that ends with its IEND chunk, an AVIF
+    /// whose top-level boxes, starting with `ftyp`, add up to its length.
+    static func isWhole(_ bytes: [UInt8], format: ThumbnailFormat) -> Bool {
+        switch format {
+        case .webp:
+            guard bytes.count >= 12, ImageKind.sniff(bytes) == .webp else { return false }
+            let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+            return size + 8 == bytes.count
+        case .jpeg:
+            return bytes.count >= 4 && ImageKind.sniff(bytes) == .jpeg && bytes.suffix(2).elementsEqual([0xFF, 0xD9])
+        case .png:
+            let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+            return bytes.count > 8 + end.count && ImageKind.sniff(bytes) == .png && bytes.suffix(end.count).elementsEqual(end)
+        case .avif:
+            guard bytes.count >= 16, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+                // Size 0 (to the end) and 1 (64-bit) are legal, but libheif writes neither.
+                guard size >= 8 else { return false }
+                offset += size
+            }
+            return offset == bytes.count
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Why a cover could not be made into thumbnails. The build shows the placeholder and warns.
+public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong with the cover.
+    public enum Reason: Sendable, Hashable {
+        /// The bytes are damaged: libvips's message says where.
+        case corrupt(String)
+        /// No decoder recognises the bytes.
+        case unsupported
+        /// The header claims more pixels than `[thumbnails] max_pixels` allows, so the cover is
+        /// refused before its pixels are decoded (a guard against decompression bombs).
+        case tooManyPixels(width: Int, height: Int, limit: Int)
+        /// The encoder failed, or libvips could not start.
+        case encoding(String)
+    }
+
+    /// What was wrong.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What is wrong with the cover and, where the user can act, what to do; the build's warning
+    /// puts it after the album and the cover.
+    public var description: String {
+        switch reason {
+        case .corrupt(let message):
+            "the image is damaged and cannot be decoded (\(message))"
+        case .unsupported:
+            "the image is in a format libvips cannot read"
+        case .tooManyPixels(let width, let height, let limit):
+            "the image is \(width)×\(height) pixels, more than [thumbnails] max_pixels (\(limit)) allows; use a smaller image or raise the limit in gallery.toml"
+        case .encoding(let message):
+            "the thumbnail could not be encoded (\(message))"
+        }
+    }
+}

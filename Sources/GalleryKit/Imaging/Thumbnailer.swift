@@ -1,0 +1,133 @@
+import CVipsShim
+import Foundation
+
+/// Makes thumbnails with libvips: the one Swift file that calls it (through the `CVipsShim` C
+/// target, since Swift cannot call libvips's variadic functions). Every buffer libvips hands out
+/// is copied into Swift memory and freed here.
+///
+/// Thumbnails are shrunk while they load (JPEG and WebP decode at a fraction of their size), fitted
+/// to an exact square and saved without metadata. libvips's own threads are off: callers run one
+/// thumbnail per core instead, which keeps every core busy with less locking.
+public struct Thumbnailer: Sendable {
+    /// The most pixels (width × height) a cover's header may claim before it is refused unread.
+    public var maxPixels: Int
+
+    /// A version of the shim's output, part of every cache key, so thumbnails made by an older
+    /// shim are made again rather than reused.
+    public static let shimVersion = Int(GALLERY_VIPS_SHIM_VERSION)
+
+    /// Creates a thumbnailer that refuses covers of more than `maxPixels` pixels.
+    public init(maxPixels: Int) {
+        self.maxPixels = maxPixels
+    }
+
+    /// The width and height an encoded image's header claims, read without decoding its pixels.
+    /// - Throws: ``ThumbnailError`` when no decoder knows the bytes or the header is damaged.
+    public static func dimensions(of bytes: [UInt8]) throws(ThumbnailError) -> (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let status = bytes.withUnsafeBytes { buffer in
+            gallery_vips_header(buffer.baseAddress, buffer.count, &width, &height)
+        }
+        switch status {
+        case 0: return (Int(width), Int(height))
+        case -2: throw ThumbnailError(.unsupported)
+        default: throw ThumbnailError(.corrupt(lastError()))
+        }
+    }
+
+    /// Makes one thumbnail of an encoded image.
+    ///
+    /// The header is checked against ``maxPixels`` first, so an image that claims to be huge is
+    /// refused before a single pixel is decoded. A damaged image fails rather than producing a
+    /// partly grey thumbnail.
+    /// - Returns: The encoded thumbnail, exactly `spec.size` pixels square.
+    /// - Throws: ``ThumbnailError`` naming the cause.
+    public func thumbnail(of bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
+        if !spec.format.isSupported {
+            throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
+        }
+        let (width, height) = try Self.dimensions(of: bytes)
+        // Each side is checked first, so the product cannot overflow (both are below 2³¹).
+        if width > maxPixels || height > maxPixels || width * height > maxPixels {
+            throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
+        }
+        return try Self.encode(bytes, as: spec)
+    }
+
+    /// Decodes, fits and encodes, with no checks: ``thumbnail(of:as:)``'s last step, and the probe
+    /// behind ``ThumbnailFormat/isSupported``.
+    static func encode(_ bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        let status = bytes.withUnsafeBytes { buffer in
+            gallery_vips_thumbnail(
+                buffer.baseAddress, buffer.count, Int32(spec.size), Int32(spec.size),
+                code(for: spec.fit), code(for: spec.format), Int32(spec.quality), &output, &length
+            )
+        }
+        guard status == 0, let output else {
+            throw ThumbnailError(.corrupt(lastError()))
+        }
+        defer { gallery_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
+
+    /// A gradient image (red follows x, green follows y) encoded as PNG, JPEG or WebP, for tests
+    /// and benchmarks that need real images of a given size.
+    public static func pattern(width: Int, height: Int, kind: ImageKind) throws(ThumbnailError) -> [UInt8] {
+        let format: Int32 = switch kind {
+        case .png: Int32(GALLERY_FORMAT_PNG)
+        case .jpeg: Int32(GALLERY_FORMAT_JPEG)
+        case .webp: Int32(GALLERY_FORMAT_WEBP)
+        case .gif, .svg: -1
+        }
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        guard gallery_vips_pattern(Int32(width), Int32(height), format, &output, &length) == 0, let output else {
+            throw ThumbnailError(.encoding(lastError()))
+        }
+        defer { gallery_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
+
+    /// The red, green and blue values (0…255) of one pixel of an encoded image.
+    public static func pixel(of bytes: [UInt8], x: Int, y: Int) throws(ThumbnailError) -> (red: Int, green: Int, blue: Int) {
+        var red: Int32 = 0, green: Int32 = 0, blue: Int32 = 0
+        let status = bytes.withUnsafeBytes { buffer in
+            gallery_vips_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), &red, &green, &blue)
+        }
+        guard status == 0 else { throw ThumbnailError(.corrupt(lastError())) }
+        return (Int(red), Int(green), Int(blue))
+    }
+
+    private static func code(for fit: ThumbnailFit) -> Int32 {
+        switch fit {
+        case .crop: Int32(GALLERY_FIT_CROP)
+        case .contain: Int32(GALLERY_FIT_CONTAIN)
+        case .attention: Int32(GALLERY_FIT_ATTENTION)
+        }
+    }
+
+    private static func code(for format: ThumbnailFormat) -> Int32 {
+        switch format {
+        case .webp: Int32(GALLERY_FORMAT_WEBP)
+        case .jpeg: Int32(GALLERY_FORMAT_JPEG)
+        case .png: Int32(GALLERY_FORMAT_PNG)
+        case .avif: Int32(GALLERY_FORMAT_AVIF)
+        }
+    }
+
+    /// libvips's error text for the failure that just happened, or a plain phrase when it left
+    /// none. (libvips keeps one buffer per process, so two failures at once may share a text.)
+    private static func lastError() -> String {
+        guard let text = gallery_vips_error() else { return "libvips gave no details" }
+        defer { gallery_vips_free(text) }
+        let message = String(cString: text)
+            .split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
+        return message.isEmpty ? "libvips gave no details" : message
+    }
+}

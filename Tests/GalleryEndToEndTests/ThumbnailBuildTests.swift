@@ -1,0 +1,119 @@
+import Foundation
+import FoundationXML
+import GalleryKit
+import Testing
+
+/// `gallery build` making real thumbnails with libvips, and a warm build making none.
+@Suite struct ThumbnailBuildTests {
+    /// The `summary` event of a `--log-format json` run.
+    func summary(_ run: GalleryBinary.Run) throws -> [String: Any] {
+        let line = try #require(run.stdout.split(separator: "\n").last { $0.contains("\"event\":\"summary\"") })
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    /// How many thumbnails a run made and took from the cache, in that order.
+    func thumbnails(_ run: GalleryBinary.Run) throws -> [Int] {
+        let counts = try #require(try summary(run)["thumbnails"] as? [String: Any])
+        return [counts["made"] as? Int ?? -1, counts["cached"] as? Int ?? -1]
+    }
+
+    /// An attribute of the first element an XPath finds.
+    func attribute(_ name: String, of xpath: String, in document: XMLDocument) throws -> String? {
+        try document.nodes(forXPath: "(\(xpath))[1]/@\(name)").first?.stringValue
+    }
+
+    @Test func aPNGCoverBecomesWebPTilesWithASrcsetAndAWarmBuildEncodesNothing() throws {
+        let site = try Fixture.site([Fixture.album("Wide", "Painter", cover: "covers/wide.png")])
+        let png = try Thumbnailer.pattern(width: 900, height: 600, kind: .png)
+        try Data(png).write(to: site.url.appending(path: "content/covers/wide.png"))
+
+        let cold = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(cold.status == 0, "\(cold.stderr)")
+        #expect(try thumbnails(cold) == [3, 0])
+        let covers = site.files(under: "public/covers")
+        #expect(covers.count == 3, "\(covers)")
+        for size in [100, 200, 300] {
+            let name = try #require(covers.first { $0.hasSuffix("-\(size).webp") }, "no \(size) thumbnail in \(covers)")
+            #expect(name.range(of: #"^[0-9a-f]{16}-\d+\.webp$"#, options: .regularExpression) != nil)
+            let bytes = try [UInt8](Data(contentsOf: site.url.appending(path: "public/covers/\(name)")))
+            #expect(ImageKind.sniff(bytes) == .webp)
+            let (width, height) = try Thumbnailer.dimensions(of: bytes)
+            #expect(width == size && height == size)
+        }
+        let tile = try #require(covers.first { $0.hasSuffix("-100.webp") })
+        let retina = try #require(covers.first { $0.hasSuffix("-200.webp") })
+        let large = try #require(covers.first { $0.hasSuffix("-300.webp") })
+
+        let index = try XMLDocument(data: Data(try site.read("public/index.html").utf8))
+        let tileImage = "//*[local-name()='li']//*[local-name()='img']"
+        #expect(try attribute("src", of: tileImage, in: index) == "./covers/\(tile)")
+        #expect(try attribute("srcset", of: tileImage, in: index) == "./covers/\(retina) 2x")
+        #expect(try attribute("width", of: tileImage, in: index) == "100")
+        #expect(try attribute("height", of: tileImage, in: index) == "100")
+        let page = try XMLDocument(data: Data(try site.read("public/albums/painter-wide/index.html").utf8))
+        let coverImage = "//*[local-name()='img'][@class='cover']"
+        #expect(try attribute("src", of: coverImage, in: page) == "../../covers/\(large)")
+        #expect(try attribute("width", of: coverImage, in: page) == "300")
+
+        let warm = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        #expect(try thumbnails(warm) == [0, 3])
+        #expect(site.files(under: "public/covers") == covers)
+
+        // Other settings are other thumbnails; the cache still holds the first ones.
+        try site.write("[thumbnails]\nformat = \"jpeg\"\nquality = 60\n", to: "gallery.toml")
+        let jpeg = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(jpeg.status == 0, "\(jpeg.stderr)")
+        #expect(try thumbnails(jpeg) == [3, 0])
+        let jpegs = site.files(under: "public/covers")
+        #expect(jpegs.count == 3, "\(jpegs)")
+        for name in jpegs {
+            let bytes = try [UInt8](Data(contentsOf: site.url.appending(path: "public/covers/\(name)")))
+            #expect(ImageKind.sniff(bytes) == .jpeg, "\(name)")
+            let size = try #require(Int(name.dropFirst(17).prefix { $0.isNumber }), "\(name)")
+            let (width, height) = try Thumbnailer.dimensions(of: bytes)
+            #expect(name.hasSuffix(".jpg") && width == size && height == size, "\(name): \(width)×\(height)")
+        }
+        try site.write("", to: "gallery.toml")
+        let back = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(try thumbnails(back) == [0, 3])
+        #expect(site.files(under: "public/covers") == covers)
+    }
+
+    @Test func eachCoverReportsItsThumbnails() throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
+        func thumbnailed(_ run: GalleryBinary.Run) throws -> [[Int]] {
+            try run.stdout.split(separator: "\n").compactMap { line in
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard event["kind"] as? String == "thumbnailed" else { return nil }
+                return [event["made"] as? Int ?? -1, event["cached"] as? Int ?? -1]
+            }
+        }
+        // Both albums share the fixture's SVG cover: it is encoded once and reported once.
+        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[3, 0]])
+        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[0, 3]])
+    }
+
+    @Test func aCorruptOrHugeCoverGetsThePlaceholderAndAWarning() throws {
+        let site = try Fixture.site([
+            Fixture.album("Torn", "A", cover: "covers/torn.png"),
+            Fixture.album("Bomb", "B", cover: "covers/bomb.png"),
+            Fixture.album("Fine", "C"),
+        ], config: "[thumbnails]\nmax_pixels = 100000\n")
+        let small = try Thumbnailer.pattern(width: 300, height: 300, kind: .png)
+        try Data(small.prefix(small.count / 2)).write(to: site.url.appending(path: "content/covers/torn.png"))
+        let big = try Thumbnailer.pattern(width: 400, height: 400, kind: .png)
+        try Data(big).write(to: site.url.appending(path: "content/covers/bomb.png"))
+
+        let run = try GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: album 1 (\"Torn\" by A) shows a placeholder: cover 'covers/torn.png': the image is damaged"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: album 2 (\"Bomb\" by B) shows a placeholder: cover 'covers/bomb.png': the image is 400×400 pixels, more than [thumbnails] max_pixels (100000) allows"), "\(run.stderr)")
+        let page = try site.read("public/albums/a-torn/index.html")
+        #expect(page.range(of: #"src="../../assets/placeholder\.[0-9a-f]{10}\.svg""#, options: .regularExpression) != nil)
+
+        let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
+        #expect(strict.status != 0)
+        #expect(strict.stderr.contains("error: album 1 (\"Torn\" by A) shows a placeholder"), "\(strict.stderr)")
+    }
+}

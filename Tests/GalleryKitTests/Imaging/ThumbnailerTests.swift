@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import GalleryKit
+
+/// Real libvips on images made in the test: sizes, formats, crops, and what bad input gets.
+@Suite struct ThumbnailerTests {
+    let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+
+    @Test(arguments: [ImageKind.png, .jpeg])
+    func everyThumbnailOfAWideCoverIsExactlyItsSquare(kind: ImageKind) throws {
+        let cover = try Thumbnailer.pattern(width: 1200, height: 600, kind: kind)
+        #expect(ImageKind.sniff(cover) == kind)
+        for size in [100, 200, 300] {
+            let thumbnail = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: size))
+            let (width, height) = try Thumbnailer.dimensions(of: thumbnail)
+            #expect(width == size && height == size, "\(kind) at \(size): \(width)×\(height)")
+        }
+    }
+
+    @Test func aCropKeepsTheCentreOfTheCover() throws {
+        // Red grows from 0 at the left edge to 255 at the right one: the centre square of a
+        // 1200×600 cover spans x = 300…900, so its edges are about a quarter and three quarters red.
+        let cover = try Thumbnailer.pattern(width: 1200, height: 600, kind: .png)
+        let tile = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .jpeg, quality: 95))
+        let left = try Thumbnailer.pixel(of: tile, x: 0, y: 50).red
+        let right = try Thumbnailer.pixel(of: tile, x: 99, y: 50).red
+        #expect(abs(left - 64) <= 8, "left edge red \(left)")
+        #expect(abs(right - 191) <= 8, "right edge red \(right)")
+    }
+
+    @Test func containKeepsTheWholeCoverInsideTheSquare() throws {
+        let cover = try Thumbnailer.pattern(width: 1200, height: 600, kind: .png)
+        let tile = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, fit: .contain, format: .jpeg, quality: 95))
+        let (width, height) = try Thumbnailer.dimensions(of: tile)
+        #expect(width == 100 && height == 100)
+        #expect(try Thumbnailer.pixel(of: tile, x: 0, y: 50).red <= 8, "the left edge of the cover is in the tile")
+        let padding = try Thumbnailer.pixel(of: tile, x: 50, y: 2)
+        #expect(min(padding.red, padding.green, padding.blue) >= 250, "the padding of a JPEG is white: \(padding)")
+    }
+
+    @Test(arguments: ThumbnailFormat.allCases)
+    func writesTheFormatAsked(format: ThumbnailFormat) throws {
+        let cover = try Thumbnailer.pattern(width: 400, height: 300, kind: .jpeg)
+        let spec = ThumbnailSpec(size: 100, format: format)
+        guard format.isSupported else {
+            #expect(throws: ThumbnailError.self) { _ = try thumbnailer.thumbnail(of: cover, as: spec) }
+            return
+        }
+        let bytes = try thumbnailer.thumbnail(of: cover, as: spec)
+        switch format {
+        case .webp: #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        case .jpeg: #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        case .png: #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case .avif: #expect(Array(bytes[4..<12]) == Array("ftypavif".utf8))
+        }
+        let (width, height) = try Thumbnailer.dimensions(of: bytes)
+        #expect(width == 100 && height == 100)
+        #expect(ThumbnailCache.isWhole(bytes, format: format))
+        #expect(!ThumbnailCache.isWhole(Array(bytes.dropLast(7)), format: format))
+        for other in ThumbnailFormat.allCases where other != format {
+            #expect(!ThumbnailCache.isWhole(bytes, format: other), "\(format) taken for \(other)")
+        }
+    }
+
+    @Test(arguments: ThumbnailFormat.allCases.filter { $0 != .png && $0.isSupported })
+    func qualityChangesTheBytes(format: ThumbnailFormat) throws {
+        let cover = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
+        let low = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 20))
+        let high = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 200, format: format, quality: 95))
+        #expect(low.count < high.count, "\(format): q20 \(low.count) bytes, q95 \(high.count) bytes")
+    }
+
+    /// Builds of the same input must be byte-identical, so every encoder must be deterministic.
+    @Test(arguments: ThumbnailFormat.allCases.filter(\.isSupported))
+    func theSameInputGivesTheSameBytes(format: ThumbnailFormat) throws {
+        let cover = try Thumbnailer.pattern(width: 640, height: 480, kind: .jpeg)
+        let spec = ThumbnailSpec(size: 200, format: format)
+        #expect(try thumbnailer.thumbnail(of: cover, as: spec) == thumbnailer.thumbnail(of: cover, as: spec))
+    }
+
+    @Test func corruptBytesAreAnErrorNotACrash() throws {
+        let whole = try Thumbnailer.pattern(width: 600, height: 600, kind: .png)
+        let damaged: [[UInt8]] = [
+            Array(whole.prefix(whole.count / 2)),
+            Array(whole.prefix(40)) + Array(repeating: 0x5A, count: 200),
+            [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0, count: 64),
+        ]
+        for bytes in damaged {
+            #expect {
+                _ = try thumbnailer.thumbnail(of: bytes, as: ThumbnailSpec(size: 100))
+            } throws: { error in
+                guard let error = error as? ThumbnailError, case .corrupt = error.reason else { return false }
+                return true
+            }
+        }
+        #expect(throws: ThumbnailError(.unsupported)) {
+            _ = try thumbnailer.thumbnail(of: Array("just some text, not an image".utf8), as: ThumbnailSpec(size: 100))
+        }
+    }
+
+    @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
+        let bomb = TestImages.pngClaiming(width: 30_000, height: 30_000)
+        let (width, height) = try Thumbnailer.dimensions(of: bomb)
+        #expect(width == 30_000 && height == 30_000)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: ThumbnailError(.tooManyPixels(width: 30_000, height: 30_000, limit: 8192 * 8192))) {
+            _ = try thumbnailer.thumbnail(of: bomb, as: ThumbnailSpec(size: 100))
+        }
+        // Decoding 900 million pixels would take seconds and gigabytes; reading a header does not.
+        #expect(clock.now - started < .seconds(1))
+        let message = ThumbnailError(.tooManyPixels(width: 30_000, height: 30_000, limit: 67_108_864)).description
+        #expect(message.contains("30000×30000") && message.contains("max_pixels"))
+    }
+}
