@@ -23,9 +23,18 @@ public enum PageDecorator {
     (function () {
       "use strict";
       if (!window.EventSource) return;
-      var source = new EventSource("\(eventsPath)");
-      source.addEventListener("reload", function () { location.reload(); });
-      source.addEventListener("error", function (event) {
+      var source = null;
+      function connect() {
+        source = new EventSource("\(eventsPath)");
+        source.addEventListener("reload", function () { location.reload(); });
+        source.addEventListener("error", showError);
+      }
+      // A stream left open by a page in the back-forward cache holds one of the browser's six
+      // connections to the server; a few page changes later, loads stall until one times out.
+      window.addEventListener("pagehide", function () { if (source) source.close(); source = null; });
+      window.addEventListener("pageshow", function (event) { if (event.persisted || !source) connect(); });
+      connect();
+      function showError(event) {
         if (typeof event.data !== "string") return;
         var lines;
         try { lines = JSON.parse(event.data); } catch (e) { return; }
@@ -44,7 +53,7 @@ public enum PageDecorator {
         overlay.textContent = "";
         overlay.appendChild(title);
         overlay.appendChild(list);
-      });
+      }
     })();
     </script>
 
