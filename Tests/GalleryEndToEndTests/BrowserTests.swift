@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// The carousel in headless Chromium, driven through WebDriver by Tests/Browser/carousel.py,
+/// against a site served by `gallery serve`. Screenshots at 320 px and 1280 px wide are kept in
+/// `.build/browser-artifacts/`.
+@Suite struct BrowserTests {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// 40 albums with covers of their own (so each image loads on its own), and album pages
+    /// carrying ±5 neighbours, so the script has to fetch the rest of the strip from the data files.
+    func site() throws -> TemporaryFolder {
+        let albums = (1...40).map { number in
+            Fixture.album(String(format: "Album %02d", number), String(format: "Artist %02d", number), year: 1980 + number, cover: String(format: "covers/c%02d.svg", number))
+        }
+        let site = try Fixture.site(albums, config: "[carousel]\nwindow = 5\n")
+        for number in 1...40 {
+            let hue = number * 9
+            let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect width="100" height="100" fill="hsl(\(hue),60%,55%)"/><text x="50" y="62" font-size="32" font-family="sans-serif" text-anchor="middle">\(number)</text></svg>
+            """
+            try site.write(svg, to: String(format: "content/covers/c%02d.svg", number))
+        }
+        return site
+    }
+
+    @Test func theCarouselBehavesInARealBrowser() throws {
+        let site = try site()
+        let server = try ServeProcess(in: site.url)
+        let artifacts = Self.package.appending(path: ".build/browser-artifacts", directoryHint: .isDirectory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/carousel.py").path, server.url, artifacts.path]
+        let run = try GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        // Every check ran and passed: a script that stopped early must not look like a pass.
+        #expect(checks.count == 11 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        for width in [320, 1280] {
+            #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
+        }
+    }
+}
