@@ -90,27 +90,24 @@ static int encode(VipsImage *image, int format, int quality, void **output, size
     }
 }
 
-int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
-                           int format, int quality, void **output, size_t *output_length) {
-    if (gallery_vips_init() != 0) return -1;
+/* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
+   fit, padding for "contain", and a white background for JPEG. */
+static int fitted(const void *buffer, size_t length, int width, int height, int fit, int format, VipsImage **out) {
     VipsInteresting crop = fit == GALLERY_FIT_ATTENTION ? VIPS_INTERESTING_ATTENTION
                          : fit == GALLERY_FIT_CONTAIN ? VIPS_INTERESTING_NONE
                          : VIPS_INTERESTING_CENTRE;
-    VipsImage *scaled = NULL;
+    VipsImage *current = NULL;
+    VipsImage *next = NULL;
     /* libvips does not change the buffer; its signature predates const. */
-    if (vips_thumbnail_buffer((void *)buffer, length, &scaled, width, "height", height,
+    if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
                               "crop", crop, "size", VIPS_SIZE_BOTH,
                               "option_string", "fail_on=error", NULL) != 0) {
         return -1;
     }
-    VipsImage *current = scaled;
-    VipsImage *next = NULL;
     if (fit == GALLERY_FIT_CONTAIN && (vips_image_get_width(current) != width || vips_image_get_height(current) != height)) {
-        if (pad(current, &next, width, height, format) != 0) {
-            g_object_unref(current);
-            return -1;
-        }
+        int result = pad(current, &next, width, height, format);
         g_object_unref(current);
+        if (result != 0) return -1;
         current = next;
     }
     if (format == GALLERY_FORMAT_JPEG && vips_image_hasalpha(current)) {
@@ -122,9 +119,58 @@ int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int hei
         if (result != 0) return -1;
         current = next;
     }
-    int result = encode(current, format, quality, output, output_length);
-    g_object_unref(current);
+    *out = current;
+    return 0;
+}
+
+int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
+                           int format, int quality, void **output, size_t *output_length) {
+    if (gallery_vips_init() != 0) return -1;
+    VipsImage *image = NULL;
+    if (fitted(buffer, length, width, height, fit, format, &image) != 0) return -1;
+    int result = encode(image, format, quality, output, output_length);
+    g_object_unref(image);
     return result;
+}
+
+int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
+                            int format, int quality, void **outputs, size_t *output_lengths) {
+    if (gallery_vips_init() != 0) return -1;
+    if (count < 1) return 0;
+    int largest = 0;
+    for (int i = 0; i < count; i++) {
+        outputs[i] = NULL;
+        output_lengths[i] = 0;
+        if (sizes[i] > sizes[largest]) largest = i;
+    }
+    VipsImage *image = NULL;
+    if (fitted(buffer, length, sizes[largest], sizes[largest], fit, format, &image) != 0) return -1;
+    /* Decoded once, into memory; every smaller size is a resize of it. */
+    VipsImage *memory = vips_image_copy_memory(image);
+    g_object_unref(image);
+    if (memory == NULL) return -1;
+    int result = 0;
+    for (int i = 0; i < count && result == 0; i++) {
+        if (sizes[i] == sizes[largest]) {
+            result = encode(memory, format, quality, &outputs[i], &output_lengths[i]);
+            continue;
+        }
+        VipsImage *smaller = NULL;
+        result = vips_thumbnail_image(memory, &smaller, sizes[i], "height", sizes[i], "size", VIPS_SIZE_BOTH, NULL);
+        if (result == 0) {
+            result = encode(smaller, format, quality, &outputs[i], &output_lengths[i]);
+            g_object_unref(smaller);
+        }
+    }
+    g_object_unref(memory);
+    if (result != 0) {
+        for (int i = 0; i < count; i++) {
+            g_free(outputs[i]);
+            outputs[i] = NULL;
+        }
+        return -1;
+    }
+    return 0;
 }
 
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length) {

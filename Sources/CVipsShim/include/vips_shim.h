@@ -10,7 +10,7 @@
 
 /// Bumped whenever the shim's output for the same input and settings may change, so cached
 /// thumbnails made by an older shim are not reused.
-#define GALLERY_VIPS_SHIM_VERSION 1
+#define GALLERY_VIPS_SHIM_VERSION 2
 
 /// How a thumbnail fills its box.
 enum {
@@ -53,6 +53,13 @@ int gallery_vips_header(const void *buffer, size_t length, int *width, int *heig
 /// errors fail rather than produce a partly grey image.
 int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
                            int format, int quality, void **output, size_t *output_length);
+
+/// Makes several square thumbnails of one image, `count` of them, sides `sizes[i]`, with one
+/// decode: the largest is made from the buffer as gallery_vips_thumbnail() would, and the others
+/// are resized from it in memory. On success `outputs[i]` and `output_lengths[i]` hold each
+/// encoding (free each with gallery_vips_free()); on failure none is left allocated.
+int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
+                            int format, int quality, void **outputs, size_t *output_lengths);
 
 /// Makes a gradient test image of width × height (red follows x, green follows y), encoded as
 /// GALLERY_FORMAT_PNG, _JPEG or _WEBP.

@@ -42,26 +42,33 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// The thumbnails of a cover, one per spec, from the cache where it has them and made (and
-    /// stored) where it has not. The cover's file is read at most once, and only if one is missing.
+    /// stored) where it has not. The cover's file is read, and decoded, at most once, and only if
+    /// one is missing.
     /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
     public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
-        var source: [UInt8]?
-        var entries: [Entry] = []
-        for spec in specs {
+        var entries: [Entry?] = []
+        var missing: [Int] = []
+        for (index, spec) in specs.enumerated() {
             let file = file(forCover: cover.contentHash, spec: spec)
             if let cached = try? [UInt8](Data(contentsOf: file)), Self.isWhole(cached, format: spec.format) {
                 entries.append(Entry(bytes: cached, file: file, wasMade: false))
-                continue
+            } else {
+                entries.append(nil)
+                missing.append(index)
             }
-            if source == nil {
-                do { source = try [UInt8](Data(contentsOf: cover.file)) } catch {
-                    throw ThumbnailError(.corrupt("cannot read \(cover.file.path): \(error.localizedDescription)"))
-                }
-            }
-            let bytes = try thumbnailer.thumbnail(of: source ?? [], as: spec)
-            entries.append(Entry(bytes: bytes, file: Self.store(bytes, at: file) ? file : nil, wasMade: true))
         }
-        return entries
+        if !missing.isEmpty {
+            let source: [UInt8]
+            do { source = try [UInt8](Data(contentsOf: cover.file)) } catch {
+                throw ThumbnailError(.corrupt("cannot read \(cover.file.path): \(error.localizedDescription)"))
+            }
+            let made = try thumbnailer.thumbnails(of: source, as: missing.map { specs[$0] })
+            for (index, bytes) in zip(missing, made) {
+                let file = file(forCover: cover.contentHash, spec: specs[index])
+                entries[index] = Entry(bytes: bytes, file: Self.store(bytes, at: file) ? file : nil, wasMade: true)
+            }
+        }
+        return entries.compactMap { $0 }
     }
 
     /// Writes a thumbnail atomically, creating its shard folder when needed; false if it cannot

@@ -55,6 +55,43 @@ public struct Thumbnailer: Sendable {
         return try Self.encode(bytes, as: spec)
     }
 
+    /// Makes several thumbnails of one encoded image, decoding it once: the largest is made from
+    /// the image, the others are resized from that in memory. Specs that differ in more than
+    /// their size (fit, format or quality) are made one by one.
+    ///
+    /// The same checks as ``thumbnail(of:as:)`` come first.
+    /// - Returns: One encoded thumbnail per spec, in the order of `specs`.
+    /// - Throws: ``ThumbnailError`` naming the cause.
+    public func thumbnails(of bytes: [UInt8], as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
+        guard let first = specs.first else { return [] }
+        guard specs.count > 1, specs.allSatisfy({ $0.fit == first.fit && $0.format == first.format && $0.quality == first.quality }) else {
+            var made: [[UInt8]] = []
+            for spec in specs { made.append(try thumbnail(of: bytes, as: spec)) }
+            return made
+        }
+        if !first.format.isSupported {
+            throw ThumbnailError(.encoding("this libvips cannot write \(first.format.rawValue.uppercased())"))
+        }
+        let (width, height) = try Self.dimensions(of: bytes)
+        if width > maxPixels || height > maxPixels || width * height > maxPixels {
+            throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
+        }
+        var sizes = specs.map { Int32($0.size) }
+        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: specs.count)
+        var lengths = [Int](repeating: 0, count: specs.count)
+        let status = bytes.withUnsafeBytes { buffer in
+            gallery_vips_thumbnails(
+                buffer.baseAddress, buffer.count, Int32(specs.count), &sizes,
+                Self.code(for: first.fit), Self.code(for: first.format), Int32(first.quality), &outputs, &lengths
+            )
+        }
+        defer { outputs.forEach { gallery_vips_free($0) } }
+        guard status == 0 else { throw ThumbnailError(.corrupt(Self.lastError())) }
+        return zip(outputs, lengths).map { output, length in
+            output.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        }
+    }
+
     /// Decodes, fits and encodes, with no checks: ``thumbnail(of:as:)``'s last step, and the probe
     /// behind ``ThumbnailFormat/isSupported``.
     static func encode(_ bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {

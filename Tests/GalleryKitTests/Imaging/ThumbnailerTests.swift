@@ -18,6 +18,32 @@ import Testing
         }
     }
 
+    @Test(arguments: [ThumbnailFit.crop, .contain])
+    func severalSizesFromOneDecodeMatchTheirOwnThumbnails(fit: ThumbnailFit) throws {
+        let cover = try Thumbnailer.pattern(width: 1200, height: 600, kind: .png)
+        let specs = [100, 300, 200].map { ThumbnailSpec(size: $0, fit: fit, format: .jpeg, quality: 95) }
+        let batch = try thumbnailer.thumbnails(of: cover, as: specs)
+        #expect(batch.count == 3)
+        for (spec, thumbnail) in zip(specs, batch) {
+            let (width, height) = try Thumbnailer.dimensions(of: thumbnail)
+            #expect(width == spec.size && height == spec.size, "\(fit) at \(spec.size): \(width)×\(height)")
+            // Resized from the largest, each shows what a thumbnail made on its own shows.
+            let alone = try thumbnailer.thumbnail(of: cover, as: spec)
+            for (x, y) in [(1, spec.size / 2), (spec.size / 2, spec.size / 2), (spec.size - 2, spec.size / 2), (spec.size / 2, 2)] {
+                let a = try Thumbnailer.pixel(of: thumbnail, x: x, y: y)
+                let b = try Thumbnailer.pixel(of: alone, x: x, y: y)
+                #expect(abs(a.red - b.red) <= 12 && abs(a.green - b.green) <= 12 && abs(a.blue - b.blue) <= 12, "\(fit) \(spec.size) at (\(x), \(y)): \(a) vs \(b)")
+            }
+        }
+    }
+
+    @Test func severalSizesOfABadCoverFailAsOne() throws {
+        let torn = Array(try Thumbnailer.pattern(width: 400, height: 400, kind: .png).prefix(300))
+        #expect(throws: ThumbnailError.self) {
+            try thumbnailer.thumbnails(of: torn, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 200)])
+        }
+    }
+
     @Test func aCropKeepsTheCentreOfTheCover() throws {
         // Red grows from 0 at the left edge to 255 at the right one: the centre square of a
         // 1200×600 cover spans x = 300…900, so its edges are about a quarter and three quarters red.
