@@ -73,7 +73,7 @@ extension BuildStep {
                 finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
                 continue
             }
-            let url = state.catalogue.albums[albumIndex].coverURL
+            let url = state.catalogue.entries[albumIndex].album.coverURL
             if let image = images[index] {
                 finalImages.append(image)
                 if announced.insert(url).inserted, case .success(let entries) = results[index] {

@@ -54,6 +54,7 @@ public struct Catalogue: Sendable, Hashable {
     public var count: Int { entries.count }
     /// Whether there are no albums.
     public var isEmpty: Bool { entries.isEmpty }
-    /// The albums without their slugs.
+    /// The albums without their slugs, in order: a new array on each use, so loops should index
+    /// `entries` instead.
     public var albums: [Album] { entries.map(\.album) }
 }
