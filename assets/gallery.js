@@ -1,6 +1,5 @@
-// gallery's carousel: the seed app's HorizontalScroller in the browser, with the same arithmetic
-// as gallery's ScrollerLayout. Plain JavaScript; without it the strip still scrolls and snaps
-// with CSS, and every tile is a link to its album's page.
+// gallery's carousel: the seed's HorizontalScroller, with ScrollerLayout's arithmetic. Without
+// it the strip still scrolls and snaps with CSS, and every tile links to its album's page.
 (function () {
   "use strict";
   var carousel = document.getElementById("carousel");
@@ -52,7 +51,7 @@
     return [first, Math.max(first, Math.min(count, Math.ceil((x + width - start) / stride)))];
   }
 
-  // Albums come from data/albums-K.json, chunkSize albums each, fetched once when needed.
+  // Albums come from data/albums-K.json, chunkSize each, fetched once.
   function album(i) {
     var k = Math.floor(i / chunkSize);
     if (!chunks[k]) {
@@ -203,8 +202,7 @@
   });
   window.addEventListener("resize", function () { viewport.scrollLeft = target(current); });
 
-  // Open centred on the current album, or, on the index without a deep link, on the last one
-  // viewed (the seed's memento).
+  // Open centred on the current album, or on the index on the last one viewed (the memento).
   var saved = null;
   try { saved = isIndex && JSON.parse(localStorage.getItem(memento) || "null"); } catch (e) { saved = null; }
   programmatic = Math.abs(viewport.scrollLeft - target(current)) > 1;
