@@ -38,10 +38,10 @@ public struct SiteConfig: Sendable, Hashable {
         public var window = 15
         /// How many albums the index strip holds before the index is split into pages
         /// (`page/2/`, `page/3/`…).
-        public var indexPageSize = 500
+        public var indexPageSize = 300
 
         /// Creates carousel settings; every value has the seed's default.
-        public init(metrics: ScrollerMetrics = .seed, initialAlbum: InitialAlbum = .number(1), window: Int = 15, indexPageSize: Int = 500) {
+        public init(metrics: ScrollerMetrics = .seed, initialAlbum: InitialAlbum = .number(1), window: Int = 15, indexPageSize: Int = 300) {
             self.metrics = metrics
             self.initialAlbum = initialAlbum
             self.window = window
