@@ -233,6 +233,65 @@ def page_changes_never_stall(driver):
         assert seconds < 5, f"page {visit + 1} took {seconds:.1f} s to load"
 
 
+def themes_keep_text_readable(driver):
+    """Light and dark themes through prefers-color-scheme, each with WCAG AA contrast (4.5:1) for
+    every piece of text the pages show: headings, links, buttons, the table, the footer."""
+    backgrounds = {}
+    try:
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            for path in ("", ALBUMS[2]["url"]):
+                open_fresh(driver, path)
+                found = driver.execute_script("""
+                    function rgb(text) { var m = text.match(/[0-9.]+/g); return m ? m.slice(0, 4).map(Number) : [0, 0, 0, 0]; }
+                    function background(element) {
+                        for (var e = element; e; e = e.parentElement) {
+                            var c = rgb(getComputedStyle(e).backgroundColor);
+                            if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
+                        }
+                        return [255, 255, 255];
+                    }
+                    function luminance(c) {
+                        var l = c.map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+                        return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+                    }
+                    var worst = null, checked = 0;
+                    document.querySelectorAll('h1, h1 *, p, a, button, th, td, caption, .site-title').forEach(function (e) {
+                        if (!e.textContent.trim() || !e.getClientRects().length) return;
+                        var a = luminance(rgb(getComputedStyle(e).color)), b = luminance(background(e));
+                        var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+                        checked++;
+                        if (!worst || ratio < worst[0]) worst = [ratio, e.tagName + '.' + e.className + ': ' + e.textContent.trim().slice(0, 30)];
+                    });
+                    return [checked, worst, getComputedStyle(document.body).backgroundColor];""")
+                checked, worst, body = found
+                assert checked >= 10, f"{scheme}: only {checked} text elements found"
+                assert worst[0] >= 4.5, f"{scheme} theme, /{path}: contrast {worst[0]:.2f} for {worst[1]}"
+                backgrounds[scheme] = body
+        assert backgrounds["light"] != backgrounds["dark"], f"the dark theme does not change the page: {backgrounds}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def reduced_motion_moves_at_once(driver):
+    """With prefers-reduced-motion, selecting an album jumps there instead of scrolling smoothly."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        open_fresh(driver)
+        settled_on(driver, 0)
+        strip = Strip(driver)
+        positions = driver.execute_script("""
+            var v = document.querySelector('#carousel .viewport'), seen = [];
+            v.addEventListener('scroll', function () { seen.push(v.scrollLeft); });
+            v.dispatchEvent(new KeyboardEvent('keydown', {key: 'End', bubbles: true}));
+            return new Promise(function (done) { setTimeout(function () { done(seen); }, 400); });""")
+        settled_on(driver, len(ALBUMS) - 1)
+        between = [x for x in positions if 1 < x < strip.target(len(ALBUMS) - 1) - 1]
+        assert not between, f"the strip passed through {len(between)} positions on its way: {between[:5]}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def screenshots(driver):
     for width, height in ((320, 640), (1280, 800)):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -275,7 +334,8 @@ def main():
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
               url_follows_and_back_works, deep_link_opens_its_album_centred, reload_restores_the_last_album,
-              spinner_goes_once_the_image_has_loaded, page_changes_never_stall, screenshots, no_console_errors]
+              spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
+              reduced_motion_moves_at_once, screenshots, no_console_errors]
     try:
         for check in checks:
             try:
