@@ -50,6 +50,20 @@ import Testing
         #expect(changed(afterTitle, try inodes(folder)) == ["albums/artist-title-14/index.html", "albums.json", "data/albums-0.json"])
     }
 
+    @Test func filesMadeFromEveryAlbumFollowTheSettingsTheyShow() throws {
+        // The sitemap, the data files and the SVG strip are skipped by their keys in a no-op
+        // build; a new base URL (only the sitemap and canonical links show it) must still reach them.
+        let folder = try site(12)
+        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let before = try inodes(folder)
+        #expect(try GalleryBinary.run(["build", "-q", "--base-url", "https://example.org/sub/"], in: folder.url).status == 0)
+        let sitemap = try String(contentsOf: folder.url.appending(path: "public/sitemap.xml"), encoding: .utf8)
+        #expect(sitemap.contains("https://example.org/sub/albums/artist-title-03/"))
+        let rewritten = changed(before, try inodes(folder))
+        #expect(rewritten.contains("sitemap.xml"))
+        #expect(!rewritten.contains("carousel.svg") && !rewritten.contains("data/albums-0.json"))
+    }
+
     @Test func deletingAnAlbumRemovesItsPage() throws {
         let folder = try site(12)
         #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)

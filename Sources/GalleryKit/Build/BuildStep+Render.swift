@@ -52,16 +52,27 @@ extension BuildStep {
         var total = RenderBatch()
         for batch in results { total.merge(batch) }
 
-        var generated: [(String, String)] = [
-            (SiteFiles.carousel, CarouselSVG.render(plan: plan, images: state.images, title: state.config.title)),
-            (SiteFiles.data, DataFile.render(plan: plan, images: state.images)),
-            (SiteFiles.sitemap, Sitemap.render(plan: plan, baseURL: state.config.baseURL)),
+        // Made from every album (or a chunk of them), and skipped like pages when their key says
+        // nothing they show has changed: at 10k albums they are most of a no-op rebuild's work.
+        let images = state.images
+        let title = state.config.title
+        let baseURL = state.config.baseURL
+        var generated: [(path: String, key: UInt64, render: () -> String)] = [
+            (SiteFiles.carousel, keys.key(forGenerated: 1), { CarouselSVG.render(plan: plan, images: images, title: title) }),
+            (SiteFiles.data, keys.key(forGenerated: 2), { DataFile.render(plan: plan, images: images) }),
+            (SiteFiles.sitemap, keys.key(forGenerated: 3), { Sitemap.render(plan: plan, baseURL: baseURL) }),
         ]
         for (k, path) in chunks.enumerated() {
-            generated.append((path, DataFile.renderChunk(k, plan: plan, images: state.images)))
+            let range = DataFile.chunkRange(k, count: plan.catalogue.count)
+            generated.append((path, keys.key(forGenerated: 4, albums: range), { DataFile.renderChunk(k, plan: plan, images: images) }))
         }
-        for (path, text) in generated {
-            let outcome = ledger.outcome(path, key: 0, bytes: text.utf8)
+        for (path, key, render) in generated {
+            if let entry = ledger.inPlace(path, key: key) {
+                total.record(path, .inPlace(entry))
+                continue
+            }
+            let text = render()
+            let outcome = ledger.outcome(path, key: key, bytes: text.utf8)
             if case .changed = outcome { try staging.stage(text.utf8, as: path) }
             total.record(path, outcome)
         }

@@ -30,6 +30,12 @@ struct PageKeys: Sendable {
         }
     }
 
+    /// The key of a file made from every album (the SVG strip, the data file, the sitemap) or,
+    /// with `range`, from a chunk of them; `tag` tells the files apart.
+    func key(forGenerated tag: UInt64, albums range: Range<Int>? = nil) -> UInt64 {
+        FastHash.combine([global, 100, tag] + albums[range ?? albums.indices])
+    }
+
     /// The key of a page.
     func key(for page: SitePlan.Page, in plan: SitePlan) -> UInt64 {
         var parts: [UInt64] = [global]

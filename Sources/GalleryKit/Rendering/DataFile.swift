@@ -15,10 +15,15 @@ public enum DataFile {
         (0..<((count + chunkSize - 1) / chunkSize)).map(chunkPath)
     }
 
+    /// The albums chunk `k` of a catalogue of `count` albums holds.
+    public static func chunkRange(_ k: Int, count: Int) -> Range<Int> {
+        min(k * chunkSize, count)..<min(k * chunkSize + chunkSize, count)
+    }
+
     /// Renders chunk `k`: `{"start": …, "albums": [...]}` with the entries `albums.json` has.
     public static func renderChunk(_ k: Int, plan: SitePlan, images: [TileImage]) -> String {
         let start = k * chunkSize
-        let range = start..<min(start + chunkSize, plan.catalogue.count)
+        let range = chunkRange(k, count: plan.catalogue.count)
         var json = "{\"start\":\(start),\"albums\":["
         for index in range {
             json += index == start ? "\n" : ",\n"
