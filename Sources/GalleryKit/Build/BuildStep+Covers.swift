@@ -20,6 +20,7 @@ extension BuildStep {
         }
         if remote > 0 { observer.receive(.coversPlanned(remote: remote)) }
         let tally = CoverTally(forwardingTo: observer)
+        let memo = LocalCoverMemo(cacheFolder: state.cacheFolder)
         let fetch = { @Sendable (library: Library) async -> [String: Result<Cover, CoverFailure>] in
             await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
                 var results: [String: Result<Cover, CoverFailure>] = [:]
@@ -50,11 +51,13 @@ extension BuildStep {
                 policy: state.config.covers.policy,
                 cacheFolder: state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory),
                 observer: tally,
+                localMemo: memo,
                 fetch
             )
         } else {
-            fetched = await fetch(Library(site: site))
+            fetched = await fetch(Library(site: site, fetcher: nil, localMemo: memo))
         }
+        memo.save()
         let counts = tally.current
         state.diagnostics += counts.diagnostics
         state.summary.coversDownloaded = counts.downloaded

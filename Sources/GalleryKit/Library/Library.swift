@@ -16,6 +16,8 @@ public struct Library: Sendable {
     public let fetcher: (any CoverFetching)?
     /// How remote covers may use the network.
     public let fetchMode: FetchMode
+    /// What earlier builds learnt of local cover files, so untouched ones are not hashed again.
+    public let localMemo: LocalCoverMemo?
 
     /// A library for a site folder, with no way to fetch remote covers.
     public init(site: SiteFolder) {
@@ -26,12 +28,13 @@ public struct Library: Sendable {
     ///
     /// The caller owns the fetcher and shuts it down; ``withRemoteCovers(site:mode:policy:cacheFolder:observer:isolation:_:)``
     /// does both for you.
-    public init(site: SiteFolder, fetcher: (any CoverFetching)?, mode: FetchMode = .useCache) {
+    public init(site: SiteFolder, fetcher: (any CoverFetching)?, mode: FetchMode = .useCache, localMemo: LocalCoverMemo? = nil) {
         self.site = site
         self.store = ArchiveStore(site: site)
         self.locator = CoverLocator(site: site)
         self.fetcher = fetcher
         self.fetchMode = mode
+        self.localMemo = localMemo
     }
 
     /// Runs `body` with a library that fetches remote covers into the site's cover cache, then
@@ -46,13 +49,14 @@ public struct Library: Sendable {
         policy: CoverFetchPolicy = CoverFetchPolicy(),
         cacheFolder: URL? = nil,
         observer: any BuildObserving = SilentObserver(),
+        localMemo: LocalCoverMemo? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Library) async throws -> T
     ) async rethrows -> T {
         let cache = CoverCache(folder: cacheFolder ?? CoverCache.defaultFolder(for: site))
         let fetcher = CoverFetcher(cache: cache, policy: policy, observer: observer)
         do {
-            let result = try await body(Library(site: site, fetcher: fetcher, mode: mode))
+            let result = try await body(Library(site: site, fetcher: fetcher, mode: mode, localMemo: localMemo))
             await fetcher.shutdown()
             return result
         } catch {
@@ -78,7 +82,11 @@ public struct Library: Sendable {
         case .failure(let refusal):
             return .failure(CoverFailure(url: album.coverURL, reason: refusal.reason))
         case .success(.file(let url)):
-            return Self.localCover(at: url, url: album.coverURL)
+            if let known = localMemo?.cover(at: url) { return .success(known) }
+            let stamp = localMemo.flatMap { _ in LocalCoverMemo.stamp(of: url.path) }
+            let result = Self.localCover(at: url, url: album.coverURL)
+            if case .success(let cover) = result { localMemo?.record(cover, stamp: stamp) }
+            return result
         case .success(.remote(let url)):
             guard let fetcher else {
                 return .failure(CoverFailure(url: album.coverURL, reason: "remote covers are not fetched here; download the image into content/ and point cover_url at it"))

@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the last build learnt of each local cover file: its kind and content hash, under the
+/// file's size, modification time, change time and inode, so an untouched file is not read and
+/// hashed again (as `git` keeps its index). Any change to the file changes its change time, which
+/// no program can set back, so a stale hash cannot survive; a fresh checkout has new times and
+/// simply hashes everything once.
+///
+/// Kept in `local-covers.tsv` in the cache folder: one tab-separated line per file, written
+/// atomically after the covers step. A damaged or missing file is an empty memo.
+public final class LocalCoverMemo: Sendable {
+    struct Stamp: Hashable {
+        var size: Int
+        var modified: Int
+        var changed: Int
+        var inode: UInt64
+    }
+
+    struct Known: Hashable {
+        var stamp: Stamp
+        var kind: ImageKind
+        var contentHash: String
+    }
+
+    /// The memo file.
+    public let file: URL
+    private let previous: [String: Known]
+    private let current = Mutex([String: Known]())
+
+    static let header = "# gallery local covers v1: path, size, mtime ns, ctime ns, inode, kind, sha256"
+
+    /// Loads the memo kept in `file`, if there is one.
+    public init(file: URL) {
+        self.file = file
+        var known: [String: Known] = [:]
+        if let text = try? String(contentsOf: file, encoding: .utf8), text.hasPrefix(Self.header + "\n") {
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard fields.count == 7, let size = Int(fields[1]), let modified = Int(fields[2]), let changed = Int(fields[3]),
+                      let inode = UInt64(fields[4]), let kind = ImageKind(rawValue: String(fields[5])), fields[6].count == 64
+                else { continue }
+                known[String(fields[0])] = Known(stamp: Stamp(size: size, modified: modified, changed: changed, inode: inode), kind: kind, contentHash: String(fields[6]))
+            }
+        }
+        previous = known
+    }
+
+    /// The memo for a site's cache folder.
+    public convenience init(cacheFolder: URL) {
+        self.init(file: cacheFolder.appending(path: "local-covers.tsv"))
+    }
+
+    /// The file's stamp now, or `nil` if it cannot be had.
+    static func stamp(of path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Stamp(
+            size: Int(info.st_size),
+            modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
+            changed: Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec),
+            inode: UInt64(info.st_ino)
+        )
+    }
+
+    /// The cover a file was last time, if it has not been touched since.
+    func cover(at file: URL) -> Cover? {
+        let path = file.path
+        guard let known = previous[path], let stamp = Self.stamp(of: path), stamp == known.stamp else { return nil }
+        current.withLock { $0[path] = known }
+        return Cover(file: file, kind: known.kind, contentHash: known.contentHash, size: stamp.size)
+    }
+
+    /// Records a cover just read and hashed; `stamp` is the file's, taken before it was read.
+    func record(_ cover: Cover, stamp: Stamp?) {
+        guard let stamp, stamp.size == cover.size else { return }
+        current.withLock { $0[cover.file.path] = Known(stamp: stamp, kind: cover.kind, contentHash: cover.contentHash) }
+    }
+
+    /// Writes what this build saw (and only that), atomically; failures only cost a rehash.
+    public func save() {
+        let lines = current.withLock { known in
+            known.sorted { $0.key < $1.key }.compactMap { path, entry -> String? in
+                guard !path.contains("\t"), !path.contains("\n") else { return nil }
+                let s = entry.stamp
+                return "\(path)\t\(s.size)\t\(s.modified)\t\(s.changed)\t\(s.inode)\t\(entry.kind.rawValue)\t\(entry.contentHash)"
+            }
+        }
+        let text = ([Self.header] + lines).joined(separator: "\n") + "\n"
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? AtomicFile.write(Array(text.utf8), to: file, sync: false)
+    }
+}
