@@ -32,14 +32,28 @@ public struct PageValidator: Sendable {
     ///
     /// - Parameter path: The page's path relative to the output root; diagnostics name it, and
     ///   relative references are resolved from its folder.
+    ///
+    /// A page that passes `XHTMLStreamCheck` (a streaming parse with the same rules) needs no
+    /// tree; any other gets the full, tree-based validation and its exact diagnostics.
     public func validateXHTML(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        let resolver = resolver(for: path)
+        if XHTMLStreamCheck.passes(bytes, resolver: resolver) { return [] }
+        return diagnoseXHTML(bytes, path: path, resolver: resolver)
+    }
+
+    /// The tree-based validation of an XHTML page: every finding, exactly positioned.
+    func diagnoseXHTML(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        diagnoseXHTML(bytes, path: path, resolver: resolver(for: path))
+    }
+
+    private func diagnoseXHTML(_ bytes: [UInt8], path: String, resolver: ReferenceResolver) -> [Diagnostic] {
         let parsed = XMLDocument.parse(bytes)
         var findings = Findings(path: path)
         findings.record(parsed.issues)
         guard let document = parsed.document, let root = document.root else {
             return findings.diagnostics(source: bytes, document: nil)
         }
-        var checker = MarkupChecker(dialect: .xhtml, resolver: resolver(for: path), findings: findings)
+        var checker = MarkupChecker(dialect: .xhtml, resolver: resolver, findings: findings)
         checker.checkPageStructure(root)
         checker.checkElements(from: root)
         return checker.findings.diagnostics(source: bytes, document: document)

@@ -3,7 +3,8 @@ import Foundation
 
 /// A document parsed by libxml2 in XML mode, owned by Swift: the tree is freed in `deinit`.
 ///
-/// This file is the only place that calls libxml2. Parsing never touches the network, loads no
+/// This file and `XHTMLStreamCheck` (a tree-less pass over valid pages) are the only places that
+/// call libxml2. Parsing never touches the network, loads no
 /// DTD, substitutes no entities and prints nothing; libxml2's structured errors come back as
 /// `Issue`s with its line and column. `parse` may run on many threads at once: libxml2 2.9 keeps
 /// the structured error handler per thread, and it is installed only around the synchronous parse

@@ -1,0 +1,144 @@
+import Testing
+@testable import GalleryKit
+
+/// `XHTMLStreamCheck` lets a page skip the tree-based validation, so it must never pass a page
+/// on which that validation finds anything. It should also pass the pages a build renders, or
+/// the build pays for both parses.
+@Suite struct XHTMLStreamCheckTests {
+    typealias Fixtures = ValidationFixtures
+
+    /// Whether the streaming check passes `bytes` as the fixture page.
+    static func passes(_ bytes: [UInt8], path: String = Fixtures.pagePath, validator: PageValidator = Fixtures.validator) -> Bool {
+        XHTMLStreamCheck.passes(bytes, resolver: validator.resolver(for: path))
+    }
+
+    /// What the tree-based validation finds on `bytes`.
+    static func findings(_ bytes: [UInt8], path: String = Fixtures.pagePath, validator: PageValidator = Fixtures.validator) -> [Diagnostic] {
+        validator.diagnoseXHTML(bytes, path: path)
+    }
+
+    @Test func passesTheValidFixtureAndPagesShapedLikeTheBuildsOwn() {
+        #expect(Self.passes(Fixtures.page(Fixtures.validBody)))
+        let validator = PageValidator(outputPaths: ValidationBenchmarkTests.outputs(albums: 2_000))
+        for current in stride(from: 0, to: 2_000, by: 97) {
+            let page = ValidationBenchmarkTests.albumPage(current)
+            #expect(Self.findings(page.bytes, path: page.path, validator: validator) == [])
+            #expect(Self.passes(page.bytes, path: page.path, validator: validator), "album page \(current)")
+        }
+    }
+
+    /// One page per rule the tree-based validation applies, each breaking it once.
+    static let broken: [(why: String, body: [String])] = [
+        ("unclosed element", ["<p><br>one</p>"]),
+        ("undefined entity", ["<p>a&nbsp;b</p>"]),
+        ("duplicate id", ["<p id=\"x\">one</p>", "<div><p id=\"x\">two</p></div>"]),
+        ("img without alt", ["<img src=\"../../covers/a.svg\"/>"]),
+        ("tile image without width", ["<ul><li class=\"tile\"><img src=\"../../covers/a.svg\" alt=\"\" height=\"100\"/></li></ul>"]),
+        ("tile-image class without height", ["<p><img class=\"x tile-image\" src=\"../../covers/a.svg\" alt=\"\" width=\"100\"/></p>"]),
+        ("tile svg image without size", ["<div class=\"tile\"><svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"../../covers/a.svg\"/></svg></div>"]),
+        ("broken link", ["<a href=\"../c/\">c</a>"]),
+        ("broken xlink", ["<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><use xlink:href=\"../../nowhere.svg#x\"/></svg>"]),
+        ("broken script", ["<script src=\"../../assets/other.js\"></script>"]),
+        ("broken stylesheet", ["<link rel=\"stylesheet\" href=\"../../assets/other.css\"/>"]),
+        ("broken srcset candidate", ["<img src=\"../../covers/a.svg\" srcset=\"../../covers/a.svg 1x, ../../covers/a@2x.jpg 2x\" alt=\"\"/>"]),
+        ("broken source", ["<picture><source srcset=\"../../covers/c.webp\"/><img src=\"../../covers/a.svg\" alt=\"\"/></picture>"]),
+        ("link above the root", ["<a href=\"../../../x.html\">x</a>"]),
+        ("outside the base path", ["<a href=\"/../x\">x</a>"]),
+        ("malformed escape", ["<a href=\"../b/%zz\">x</a>"]),
+        ("fragment naming no id", ["<a href=\"#nowhere\">x</a>"]),
+        ("xml:id the tree builder checks", ["<p xml:id=\"1 2\">x</p>"]),
+        ("namespace warning", ["<p xmlns:q=\"not a uri\">x</p>"]),
+    ]
+
+    @Test(arguments: broken.indices)
+    func failsEveryPageTheFullValidationFaults(_ index: Int) {
+        let (why, body) = Self.broken[index]
+        let bytes = Fixtures.page(Fixtures.validBody + body)
+        let faulted = !Self.findings(bytes).isEmpty
+        let passed = Self.passes(bytes)
+        #expect(faulted, "the tree-based validation should fault: \(why)")
+        #expect(!passed, "\(why)")
+    }
+
+    @Test func leavesDeclarationsAndAmpersandsInReferencesToTheFullValidation() {
+        let page = String(decoding: Fixtures.page(Fixtures.validBody), as: UTF8.self)
+        let unsure = [
+            page.replacingFirst("<!DOCTYPE html>", with: "<!DOCTYPE html [<!ENTITY x \"y\">]>"),
+            page.replacingFirst("<!DOCTYPE html>", with: "<!DOCTYPE html [<!ELEMENT p ANY>]>"),
+            page.replacingFirst("href=\"/\"", with: "href=\"/?a=1&amp;b=2\""),
+            page.replacingFirst("<body>", with: "<body><p id=\"a&amp;b\">x</p>"),
+        ]
+        for text in unsure {
+            let bytes = Array(text.utf8)
+            #expect(Self.findings(bytes) == [], "the page itself is valid")
+            let passed = Self.passes(bytes)
+            #expect(!passed, "\(text)")
+            #expect(Fixtures.validator.validateXHTML(bytes, path: Fixtures.pagePath) == [])
+        }
+    }
+
+    @Test func failsAPageWithoutItsSkeleton() {
+        let skeletons = [
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>t</title></head><body/></html>",
+            "<html lang=\"en\"><head><title>t</title></head><body/></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><body/></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head/><body/></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/><x><title>t</title></x></head><body/></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><title>t</title></head></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" xml:lang=\"en\"><head><title>t</title></head><body/></html>",
+            "<page xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><title>t</title></head><body/></page>",
+            "",
+        ]
+        for page in skeletons {
+            let bytes = Array(page.utf8)
+            let faulted = !Self.findings(bytes).isEmpty
+            let passed = Self.passes(bytes)
+            #expect(faulted, "\(page)")
+            #expect(!passed, "\(page)")
+        }
+        let whole = Array("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><title>t</title></head><body/></html>".utf8)
+        #expect(Self.findings(whole) == [])
+        #expect(Self.passes(whole))
+    }
+
+    /// Random edits of the valid page: whatever the tree-based validation faults, the streaming
+    /// check fails too; and the edits leave enough valid pages that passing is exercised as well.
+    @Test func neverPassesAPageTheFullValidationFaults() {
+        let original = Fixtures.page(Fixtures.validBody)
+        let insertions: [[UInt8]] = [
+            "<", ">", "&", "\"", "'", "/", "#", " id=\"title\"", " id=\"tracks\"", " class=\"tile\"", " class=\"tile-image\"",
+            "<img src=\"../../covers/a.svg\"/>", "<img src=\"../../covers/a.svg\" alt=\"\"/>", "&amp;", "&#38;", "&#x26;",
+            " xml:id=\"q\"", "<p id=\"n\">n</p>", "<a href=\"#n\">n</a>", "<a href=\"#title\">t</a>", "../", "%2", "%41",
+            "<!-- c -->", "<![CDATA[<x>]]>", " width=\"1\"", " height=\"1\"", " alt=\"\"", "\u{e9}", "\t", "\n",
+        ].map { Array($0.utf8) }
+        var random = SeededGenerator(seed: 0x6761_6c6c_6572_79)
+        var faulted = 0
+        var passedValid = 0
+        for round in 0..<1_500 {
+            var bytes = original
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let at = Int(random.next() % UInt64(bytes.count))
+                switch random.next() % 4 {
+                case 0:
+                    bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 6)))
+                case 1, 2:
+                    bytes.insert(contentsOf: insertions[Int(random.next() % UInt64(insertions.count))], at: at)
+                default:
+                    let from = Int(random.next() % UInt64(bytes.count))
+                    let span = bytes[from..<min(bytes.count, from + 1 + Int(random.next() % 40))]
+                    bytes.insert(contentsOf: span, at: at)
+                }
+            }
+            let findings = Self.findings(bytes)
+            let passes = Self.passes(bytes)
+            if !findings.isEmpty {
+                faulted += 1
+                #expect(!passes, "round \(round): passed a page with \(findings.map(\.description))")
+            } else if passes {
+                passedValid += 1
+            }
+        }
+        #expect(faulted > 300)
+        #expect(passedValid > 100)
+    }
+}
