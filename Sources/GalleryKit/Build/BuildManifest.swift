@@ -34,21 +34,60 @@ public struct BuildManifest: Sendable, Hashable {
     }
 
     /// Reads a manifest; a missing, foreign or damaged file gives an empty one.
+    ///
+    /// Parsed byte by byte: at 10k albums a no-op rebuild reads 10k lines, and splitting them
+    /// into strings took a tenth of its time.
     public static func load(from url: URL) -> BuildManifest {
         guard let data = try? Data(contentsOf: url) else { return BuildManifest() }
-        var manifest = BuildManifest()
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true).makeIterator()
-        guard let first = lines.next(), String(decoding: first, as: UTF8.self) == header else { return manifest }
-        while let line = lines.next() {
-            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-            guard fields.count == 4,
-                  let key = UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16),
-                  let size = Int(String(decoding: fields[2], as: UTF8.self)),
-                  let hash = UInt64(String(decoding: fields[3], as: UTF8.self), radix: 16)
-            else { return BuildManifest() }
-            manifest.entries[String(decoding: fields[0], as: UTF8.self)] = Entry(inputKey: key, size: size, outputHash: hash)
+        return parse(Array(data)) ?? BuildManifest()
+    }
+
+    /// Parses a manifest's bytes; `nil` when they are not one.
+    static func parse(_ bytes: [UInt8]) -> BuildManifest? {
+        bytes.withUnsafeBufferPointer { buffer -> BuildManifest? in
+            let headerBytes = Array((header + "\n").utf8)
+            guard buffer.count >= headerBytes.count, buffer.prefix(headerBytes.count).elementsEqual(headerBytes) else { return nil }
+            var manifest = BuildManifest()
+            manifest.entries.reserveCapacity(buffer.count / 64)
+            var index = headerBytes.count
+            /// The bytes up to the next `terminator`, which is consumed; `nil` at a line's end.
+            func field(until terminator: UInt8) -> UnsafeBufferPointer<UInt8>? {
+                let start = index
+                while index < buffer.count, buffer[index] != terminator {
+                    if buffer[index] == 0x0A { return nil }
+                    index += 1
+                }
+                guard index < buffer.count else { return nil }
+                defer { index += 1 }
+                return UnsafeBufferPointer(rebasing: buffer[start..<index])
+            }
+            while index < buffer.count {
+                if buffer[index] == 0x0A { index += 1; continue }
+                guard let path = field(until: 0x09), !path.isEmpty,
+                      let key = field(until: 0x09).flatMap({ number($0, radix: 16) }),
+                      let size = field(until: 0x09).flatMap({ number($0, radix: 10) }),
+                      let hash = field(until: 0x0A).flatMap({ number($0, radix: 16) })
+                else { return nil }
+                manifest.entries[String(decoding: path, as: UTF8.self)] = Entry(inputKey: key, size: Int(size), outputHash: hash)
+            }
+            return manifest
         }
-        return manifest
+    }
+
+    /// An unsigned number of 1 to 16 digits, or `nil`.
+    private static func number(_ digits: UnsafeBufferPointer<UInt8>, radix: UInt64) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 16 || (radix == 10 && digits.count <= 18) else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+            value = value * radix + digit
+        }
+        return value
     }
 
     /// Writes the manifest atomically, in path order (so it diffs and compresses well).

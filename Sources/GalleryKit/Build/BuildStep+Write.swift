@@ -32,7 +32,8 @@ extension BuildStep {
         state.staged = nil
         let root = output.standardizedFileURL.path
         var removed = 0
-        for path in state.previousManifest.entries.keys.sorted() where state.manifest.entries[path] == nil {
+        let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
+        for path in gone.sorted() {
             guard unlink(root + "/" + path) == 0 else { continue }
             removed += 1
             var folder = (path as NSString).deletingLastPathComponent
@@ -41,6 +42,10 @@ extension BuildStep {
             }
         }
         state.summary.removed = removed
-        try state.manifest.save(to: BuildManifest.file(for: output, cache: state.cacheFolder))
+        // A no-op rebuild's manifest is the one on disk: leave the file alone.
+        let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
+        if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
+            try state.manifest.save(to: manifestFile)
+        }
     }
 }

@@ -87,14 +87,20 @@ private struct ArchiveDecoder {
             error("album \(number) must be an object with title, artist, genre, year and cover_url, not \(node.typeDescription)", at: node.position)
             return nil
         }
-        let name: String = {
-            if case .string(let title)? = node.member("title")?.value.value, !title.isEmpty { return "album \(number) (\"\(title)\")" }
-            return "album \(number)"
-        }()
+        var titleText: String?
+        if case .string(let text)? = node.member("title")?.value.value, !text.isEmpty { titleText = text }
+        let name = AlbumName(number: number, title: titleText)
         let errorsBefore = diagnostics.count
-        var seen: Set<String> = []
-        for member in members {
-            if !seen.insert(member.key).inserted {
+        // An album has about six keys: comparing with the earlier ones beats hashing them.
+        var seen: Set<String>? = members.count > 16 ? [] : nil
+        for (offset, member) in members.enumerated() {
+            let repeated: Bool
+            if seen != nil {
+                repeated = seen?.insert(member.key).inserted == false
+            } else {
+                repeated = members[..<offset].contains { $0.key == member.key }
+            }
+            if repeated {
                 error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
             }
             if !AlbumArchive.albumKeys.contains(member.key) {
@@ -128,7 +134,7 @@ private struct ArchiveDecoder {
         return Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug)
     }
 
-    mutating func text(_ key: String, of node: JSONNode, in name: String) -> String? {
+    mutating func text(_ key: String, of node: JSONNode, in name: AlbumName) -> String? {
         guard let member = node.member(key) else {
             error("\(name) has no \"\(key)\"; add \"\(key)\": \"…\"", at: node.position)
             return nil
@@ -144,7 +150,7 @@ private struct ArchiveDecoder {
         return value
     }
 
-    mutating func year(of node: JSONNode, in name: String) -> Int? {
+    mutating func year(of node: JSONNode, in name: AlbumName) -> Int? {
         guard let member = node.member("year") else {
             error("\(name) has no \"year\"; add \"year\": 1999", at: node.position)
             return nil
@@ -164,6 +170,17 @@ private struct ArchiveDecoder {
             error("\(name): \"year\" must be a number, not \(member.value.typeDescription)", at: member.value.position)
             return nil
         }
+    }
+}
+
+/// How messages name an album: "album 3 (\"Title\")", or "album 3" without a title. Written
+/// only when a message needs it, not for each of 10 000 valid albums.
+private struct AlbumName: CustomStringConvertible {
+    let number: Int
+    let title: String?
+
+    var description: String {
+        title.map { "album \(number) (\"\($0)\")" } ?? "album \(number)"
     }
 }
 

@@ -16,7 +16,9 @@ public enum AlbumRules {
 
     /// Whether a text field counts as empty (nothing but whitespace).
     public static func isBlank(_ text: String) -> Bool {
-        text.allSatisfy(\.isWhitespace)
+        // A printable ASCII character settles it without breaking the text into characters.
+        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return false }
+        return text.allSatisfy(\.isWhitespace)
     }
 
     /// The reason a year is refused, or `nil` if it is fine.

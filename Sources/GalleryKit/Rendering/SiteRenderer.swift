@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Renders the site's pages from the plan, the tile images and the templates: the pure heart of
 /// the render step (no disk, no network), so it is tested without either.
 public struct SiteRenderer: Sendable {
@@ -12,9 +14,10 @@ public struct SiteRenderer: Sendable {
     /// The fingerprinted asset paths.
     public let assets: AssetPaths
     /// Every album's tile as seen from the top folder (`./`) and from two folders down
-    /// (`../../`), built once: pages differ only in which tiles they show and which is current.
-    private let topTiles: [TileContext]
-    private let nestedTiles: [TileContext]
+    /// (`../../`), each built once, when a page first shows it: pages differ only in which tiles
+    /// they show and which is current, and a rebuild that renders a few pages builds a few tiles.
+    private let topTiles: TileTable
+    private let nestedTiles: TileTable
 
     /// Creates a renderer; `images` must have one entry per album.
     public init(plan: SitePlan, templates: TemplateSet, config: SiteConfig, images: [TileImage], assets: AssetPaths) {
@@ -24,9 +27,8 @@ public struct SiteRenderer: Sendable {
         self.config = config
         self.images = images
         self.assets = assets
-        let indices = plan.catalogue.entries.indices
-        topTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "./", variant: 0) }
-        nestedTiles = indices.map { Self.tile($0, plan: plan, images: images, root: "../../", variant: 1) }
+        topTiles = TileTable(count: plan.catalogue.count, root: "./", variant: 0)
+        nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
     }
 
     /// The template that renders a page.
@@ -75,9 +77,12 @@ public struct SiteRenderer: Sendable {
         case .notFound:
             break
         }
-        let cached = root == "./" ? topTiles : root == "../../" ? nestedTiles : []
-        let tiles: [TemplateValue] = tileRange.map { index in
-            var tile = cached.isEmpty ? Self.tile(index, plan: plan, images: images, root: root, variant: nil) : cached[index]
+        let table = root == topTiles.root ? topTiles : root == nestedTiles.root ? nestedTiles : nil
+        let contexts = table.map { table in
+            table.tiles(tileRange) { Self.tile($0, plan: plan, images: images, root: table.root, variant: table.variant) }
+        } ?? tileRange.map { Self.tile($0, plan: plan, images: images, root: root, variant: nil) }
+        let tiles: [TemplateValue] = zip(tileRange, contexts).map { index, context in
+            var tile = context
             tile.current = index == current
             return .object(tile)
         }
@@ -140,7 +145,10 @@ public struct SiteRenderer: Sendable {
 
     /// Prefixes each URL of a `srcset` (`a.webp 1x, b.webp 2x`) with the page's root.
     static func prefixingSrcset(_ srcset: String, with root: String) -> String {
-        srcset.split(separator: ",").map { candidate in
+        if !srcset.isEmpty, !srcset.utf8.contains(UInt8(ascii: ",")), srcset.contains(where: { $0 != " " }) {
+            return root + srcset.drop { $0 == " " }
+        }
+        return srcset.split(separator: ",").map { candidate in
             let trimmed = candidate.drop { $0 == " " }
             return root + trimmed
         }.joined(separator: ", ")
@@ -158,5 +166,33 @@ public struct AssetPaths: Sendable, Hashable {
     public init(css: String, js: String) {
         self.css = css
         self.js = js
+    }
+}
+
+/// The tiles of every album as seen from one root, each made the first time a page needs it;
+/// shared by the tasks that render pages in parallel.
+final class TileTable: Sendable {
+    /// The path from the pages' folder to the output root (`./`, `../../`).
+    let root: String
+    /// Tells this root's tiles apart in fragment-cache keys.
+    let variant: Int
+    private let slots: Mutex<[TileContext?]>
+
+    init(count: Int, root: String, variant: Int) {
+        self.root = root
+        self.variant = variant
+        slots = Mutex(Array(repeating: nil, count: count))
+    }
+
+    /// The tiles of `range`, making those not made yet with `make`.
+    func tiles(_ range: Range<Int>, make: (Int) -> TileContext) -> [TileContext] {
+        slots.withLock { slots in
+            range.map { index in
+                if let tile = slots[index] { return tile }
+                let tile = make(index)
+                slots[index] = tile
+                return tile
+            }
+        }
     }
 }

@@ -106,6 +106,19 @@ import Testing
         ])
     }
 
+    @Test func aKeyGivenTwiceIsAnError() {
+        #expect(errors("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "year": 2000}]}
+        """) == ["content/albums.json:1:109: error: album 1 (\"A\") has \"year\" twice; keep one"])
+        // Past 16 keys the check hashes them; the message is the same.
+        let extra = (1...16).map { "\"x\($0)\": 0" }.joined(separator: ", ")
+        let many = errors("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", \(extra), "artist": "Y"}]}
+        """)
+        #expect(many.count == 1)
+        #expect(many.first?.hasSuffix("error: album 1 (\"A\") has \"artist\" twice; keep one") == true)
+    }
+
     @Test func hostileTextRoundTripsThroughTheEncoder() throws {
         let hostile = Album(
             title: "<script>alert(1)</script> \"quoted\" \\ back\\slash\nnew line \u{1}",

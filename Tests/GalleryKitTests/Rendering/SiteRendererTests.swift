@@ -149,4 +149,18 @@ import Testing
         #expect(plan.albums(aroundAlbum: 0) == 0..<2)
         #expect(SitePlan(catalogue: Catalogue(albums: []), carousel: .init()).pagePaths == ["index.html", "404.html"])
     }
+
+    @Test func prefixesEverySourceSetCandidateWithTheRoot() {
+        let cases = [
+            ("covers/a-200.webp 2x", "../../covers/a-200.webp 2x"),
+            ("  covers/a-200.webp 2x", "../../covers/a-200.webp 2x"),
+            ("covers/a.webp 1x, covers/b.webp 2x", "../../covers/a.webp 1x, ../../covers/b.webp 2x"),
+            ("covers/a.webp 1x,covers/b.webp 2x", "../../covers/a.webp 1x, ../../covers/b.webp 2x"),
+            ("", ""),
+            ("   ", "../../"),
+        ]
+        for (srcset, expected) in cases {
+            #expect(SiteRenderer.prefixingSrcset(srcset, with: "../../") == expected, "\(srcset.debugDescription)")
+        }
+    }
 }
