@@ -78,10 +78,9 @@ let package = Package(
                     "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
                 ]),
             ],
+            // Not linked: the shim opens libvips with dlopen when the first thumbnail is made.
             linkerSettings: [
-                .linkedLibrary("vips"),
-                .linkedLibrary("gobject-2.0"),
-                .linkedLibrary("glib-2.0"),
+                .linkedLibrary("dl"),
             ]
         ),
         .executableTarget(

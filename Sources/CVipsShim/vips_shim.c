@@ -1,9 +1,98 @@
 #include "vips_shim.h"
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <vips/vips.h>
+
+/* libvips is loaded with dlopen the first time a thumbnail is made, not linked: it pulls in about
+   a hundred shared libraries (glib, cairo, pango, gnutls, hdf5…), and binding them cost every
+   gallery command some 45 ms before main, even `gallery list` and builds whose thumbnails are all
+   cached. The functions below are called through pointers of their declared types (__typeof__),
+   and the #defines after them send the rest of this file, VIPS_INIT included, to those pointers. */
+#define GALLERY_VIPS_SYMBOLS(X) \
+    X(vips_init) X(vips_version) X(vips_error) X(vips_error_buffer) X(vips_error_clear) \
+    X(vips_cache_set_max) X(vips_concurrency_set) X(vips_foreign_find_load_buffer) \
+    X(vips_image_new_from_buffer) X(vips_image_get_width) X(vips_image_get_height) \
+    X(vips_image_hasalpha) X(vips_image_copy_memory) X(vips_array_double_new) X(vips_area_unref) \
+    X(vips_gravity) X(vips_addalpha) X(vips_flatten) X(vips_copy) X(vips_cast_uchar) X(vips_linear) \
+    X(vips_bandjoin_const1) X(vips_xyz) X(vips_getpoint) X(vips_thumbnail_image) \
+    X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
+    X(vips_heifsave_buffer) \
+    X(g_object_ref) X(g_object_unref) X(g_free) X(g_strdup) X(g_log) X(g_log_set_handler)
+
+#define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
+GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
+
+#define vips_init (*gallery_p_vips_init)
+#define vips_version (*gallery_p_vips_version)
+#define vips_error (*gallery_p_vips_error)
+#define vips_error_buffer (*gallery_p_vips_error_buffer)
+#define vips_error_clear (*gallery_p_vips_error_clear)
+#define vips_cache_set_max (*gallery_p_vips_cache_set_max)
+#define vips_concurrency_set (*gallery_p_vips_concurrency_set)
+#define vips_foreign_find_load_buffer (*gallery_p_vips_foreign_find_load_buffer)
+#define vips_image_new_from_buffer (*gallery_p_vips_image_new_from_buffer)
+#define vips_image_get_width (*gallery_p_vips_image_get_width)
+#define vips_image_get_height (*gallery_p_vips_image_get_height)
+#define vips_image_hasalpha (*gallery_p_vips_image_hasalpha)
+#define vips_image_copy_memory (*gallery_p_vips_image_copy_memory)
+#define vips_array_double_new (*gallery_p_vips_array_double_new)
+#define vips_area_unref (*gallery_p_vips_area_unref)
+#define vips_gravity (*gallery_p_vips_gravity)
+#define vips_addalpha (*gallery_p_vips_addalpha)
+#define vips_flatten (*gallery_p_vips_flatten)
+#define vips_copy (*gallery_p_vips_copy)
+#define vips_cast_uchar (*gallery_p_vips_cast_uchar)
+#define vips_linear (*gallery_p_vips_linear)
+#define vips_bandjoin_const1 (*gallery_p_vips_bandjoin_const1)
+#define vips_xyz (*gallery_p_vips_xyz)
+#define vips_getpoint (*gallery_p_vips_getpoint)
+#define vips_thumbnail_image (*gallery_p_vips_thumbnail_image)
+#define vips_thumbnail_buffer (*gallery_p_vips_thumbnail_buffer)
+#define vips_webpsave_buffer (*gallery_p_vips_webpsave_buffer)
+#define vips_jpegsave_buffer (*gallery_p_vips_jpegsave_buffer)
+#define vips_pngsave_buffer (*gallery_p_vips_pngsave_buffer)
+#define vips_heifsave_buffer (*gallery_p_vips_heifsave_buffer)
+#undef g_object_ref /* glib's own macro casts the result to the argument's type */
+#define g_object_ref (*gallery_p_g_object_ref)
+#define g_object_unref (*gallery_p_g_object_unref)
+#define g_free (*gallery_p_g_free)
+#define g_strdup (*gallery_p_g_strdup)
+#define g_log (*gallery_p_g_log)
+#define g_log_set_handler (*gallery_p_g_log_set_handler)
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
+static int library_loaded = 0;
+/* Why libvips could not be loaded, for gallery_vips_error(). */
+static char load_error[512];
+
+/* Opens libvips: $GALLERY_LIBVIPS if set, else the soname these headers were written for. */
+static int load_vips(void) {
+    char soname[64];
+    snprintf(soname, sizeof soname, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+    const char *override = getenv("GALLERY_LIBVIPS");
+    const char *name = override != NULL && override[0] != '\0' ? override : soname;
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "cannot load libvips (%s): %s; install it (apt-get install libvips42)",
+                 name, reason != NULL ? reason : "unknown error");
+        return -1;
+    }
+#define GALLERY_LOAD(symbol) \
+    gallery_p_##symbol = (__typeof__(gallery_p_##symbol))dlsym(library, #symbol); \
+    if (gallery_p_##symbol == NULL) { \
+        snprintf(load_error, sizeof load_error, "cannot use libvips (%s): it has no %s", name, #symbol); \
+        return -1; \
+    }
+    GALLERY_VIPS_SYMBOLS(GALLERY_LOAD)
+#undef GALLERY_LOAD
+    library_loaded = 1;
+    return 0;
+}
 
 /* libvips's warnings (a damaged chunk, a short read) would go to stderr; the failure they lead to
    reaches the caller through the error buffer instead. */
@@ -12,6 +101,7 @@ static void ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *m
 }
 
 static void start_vips(void) {
+    if (load_vips() != 0) return;
     init_result = VIPS_INIT("gallery");
     if (init_result == 0) {
         g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_log, NULL);
@@ -26,13 +116,15 @@ int gallery_vips_init(void) {
 }
 
 char *gallery_vips_error(void) {
+    if (!library_loaded) return strdup(load_error[0] != '\0' ? load_error : "libvips is not loaded");
     char *text = g_strdup(vips_error_buffer());
     vips_error_clear();
     return text;
 }
 
 void gallery_vips_free(void *pointer) {
-    g_free(pointer);
+    /* Before libvips is loaded the only buffers handed out are error texts from strdup. */
+    if (library_loaded) g_free(pointer); else free(pointer);
 }
 
 int gallery_vips_header(const void *buffer, size_t length, int *width, int *height) {

@@ -116,4 +116,41 @@ import Testing
         #expect(strict.status != 0)
         #expect(strict.stderr.contains("error: album 1 (\"Torn\" by A) shows a placeholder"), "\(strict.stderr)")
     }
+
+    /// Runs `gallery build` with `GALLERY_LIBVIPS` naming a library that does not exist.
+    func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) throws -> GalleryBinary.Run {
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["build"] + arguments
+        process.currentDirectoryURL = site.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["GALLERY_LIBVIPS"] = site.url.appending(path: "no-such-libvips.so").path
+        process.environment = environment
+        return try GalleryBinary.captured(process)
+    }
+
+    /// libvips is opened when the first thumbnail is made, not linked: without it a cold build
+    /// fails once, saying what to install, and a build whose thumbnails are cached needs none.
+    @Test func withoutLibvipsAColdBuildFailsOnceAndACachedOneStillBuilds() throws {
+        let site = try Fixture.site([
+            Fixture.album("One", "A", cover: "covers/one.png"),
+            Fixture.album("Two", "B", cover: "covers/two.png"),
+        ])
+        try Data(try Thumbnailer.pattern(width: 300, height: 300, kind: .png)).write(to: site.url.appending(path: "content/covers/one.png"))
+        try Data(try Thumbnailer.pattern(width: 200, height: 300, kind: .png)).write(to: site.url.appending(path: "content/covers/two.png"))
+
+        let cold = try buildWithoutLibvips(site)
+        #expect(cold.status != 0)
+        let errors = cold.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1, "\(cold.stderr)")
+        #expect(errors.first?.contains("cannot make thumbnails: cannot load libvips (\(site.url.path)/no-such-libvips.so)") == true, "\(cold.stderr)")
+        #expect(errors.first?.contains("install it (apt-get install libvips42)") == true, "\(cold.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site.url.appending(path: "public").path), "nothing is written")
+
+        let made = try GalleryBinary.run(["build"], in: site.url)
+        #expect(made.status == 0, "\(made.stderr)")
+        let cached = try buildWithoutLibvips(site, ["--clean"])
+        #expect(cached.status == 0, "\(cached.stderr)")
+        #expect(site.files(under: "public/covers").count == 6)
+    }
 }

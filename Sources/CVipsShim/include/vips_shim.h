@@ -32,7 +32,9 @@ enum {
     GALLERY_FORMAT_AVIF = 3
 };
 
-/// Starts libvips once (thread safe); returns 0 on success. Also turns off libvips's operation
+/// Loads and starts libvips once (thread safe): $GALLERY_LIBVIPS, or the libvips soname of the
+/// headers the shim was built with, through dlopen; returns 0 on success, and otherwise
+/// gallery_vips_error() says why. Also turns off libvips's operation
 /// cache (buffers are reused, so cached results could be stale) and its internal threads (the
 /// caller runs one thumbnail per core instead).
 int gallery_vips_init(void);

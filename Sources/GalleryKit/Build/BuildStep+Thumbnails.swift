@@ -9,7 +9,8 @@ extension BuildStep {
     /// A cover that cannot be decoded, or that claims more than `[thumbnails] max_pixels`, gives the
     /// placeholder and a warning naming the album, the cover and the cause (an error with
     /// `--strict`), like a cover that could not be fetched. An SVG cover that libvips cannot read
-    /// (a libvips without librsvg) is copied as it is.
+    /// (a libvips without librsvg) is copied as it is. A libvips that cannot be loaded fails the
+    /// build.
     public static let makeThumbnails = BuildStep(name: "make thumbnails") { state, observer in
         guard let assets = state.assets else { return }
         let settings = state.config.thumbnails
@@ -35,6 +36,13 @@ extension BuildStep {
                 }
             }
         }.flatMap { $0 }
+        // Without libvips every cover would fail alike: say so once and stop, rather than publish
+        // a site of placeholders. (A build whose thumbnails are all cached never loads it.)
+        for case .failure(let error) in results {
+            if case .libraryMissing(let why) = error.reason {
+                throw BuildFailure(step: "make thumbnails", reason: "cannot make thumbnails: \(why)")
+            }
+        }
 
         var images: [TileImage?] = Array(repeating: nil, count: covers.count)
         var written: Set<String> = []

@@ -9,8 +9,11 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         /// The header claims more pixels than `[thumbnails] max_pixels` allows, so the cover is
         /// refused before its pixels are decoded (a guard against decompression bombs).
         case tooManyPixels(width: Int, height: Int, limit: Int)
-        /// The encoder failed, or libvips could not start.
+        /// The encoder failed.
         case encoding(String)
+        /// libvips could not be loaded or started: nothing about this cover, so the build fails
+        /// rather than showing placeholders for every album.
+        case libraryMissing(String)
     }
 
     /// What was wrong.
@@ -33,6 +36,8 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
             "the image is \(width)×\(height) pixels, more than [thumbnails] max_pixels (\(limit)) allows; use a smaller image or raise the limit in gallery.toml"
         case .encoding(let message):
             "the thumbnail could not be encoded (\(message))"
+        case .libraryMissing(let message):
+            message
         }
     }
 }

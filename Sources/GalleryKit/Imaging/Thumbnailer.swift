@@ -16,6 +16,15 @@ public struct Thumbnailer: Sendable {
     /// shim are made again rather than reused.
     public static let shimVersion = Int(GALLERY_VIPS_SHIM_VERSION)
 
+    /// Why libvips cannot be used (it is loaded on first use, not linked), or `nil` when it can.
+    /// Checked once per process.
+    public static let libraryProblem: String? = gallery_vips_init() == 0 ? nil : lastError()
+
+    /// Throws ``ThumbnailError/Reason/libraryMissing(_:)`` when libvips cannot be used.
+    static func requireLibrary() throws(ThumbnailError) {
+        if let problem = libraryProblem { throw ThumbnailError(.libraryMissing(problem)) }
+    }
+
     /// Creates a thumbnailer that refuses covers of more than `maxPixels` pixels.
     public init(maxPixels: Int) {
         self.maxPixels = maxPixels
@@ -24,6 +33,7 @@ public struct Thumbnailer: Sendable {
     /// The width and height an encoded image's header claims, read without decoding its pixels.
     /// - Throws: ``ThumbnailError`` when no decoder knows the bytes or the header is damaged.
     public static func dimensions(of bytes: [UInt8]) throws(ThumbnailError) -> (width: Int, height: Int) {
+        try requireLibrary()
         var width: Int32 = 0
         var height: Int32 = 0
         let status = bytes.withUnsafeBytes { buffer in
@@ -44,6 +54,7 @@ public struct Thumbnailer: Sendable {
     /// - Returns: The encoded thumbnail, exactly `spec.size` pixels square.
     /// - Throws: ``ThumbnailError`` naming the cause.
     public func thumbnail(of bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
+        try Self.requireLibrary()
         if !spec.format.isSupported {
             throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
         }
@@ -64,6 +75,7 @@ public struct Thumbnailer: Sendable {
     /// - Throws: ``ThumbnailError`` naming the cause.
     public func thumbnails(of bytes: [UInt8], as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
         guard let first = specs.first else { return [] }
+        try Self.requireLibrary()
         guard specs.count > 1, specs.allSatisfy({ $0.fit == first.fit && $0.format == first.format && $0.quality == first.quality }) else {
             var made: [[UInt8]] = []
             for spec in specs { made.append(try thumbnail(of: bytes, as: spec)) }
@@ -119,6 +131,7 @@ public struct Thumbnailer: Sendable {
         case .webp: Int32(GALLERY_FORMAT_WEBP)
         case .gif, .svg: -1
         }
+        try requireLibrary()
         var output: UnsafeMutableRawPointer?
         var length = 0
         guard gallery_vips_pattern(Int32(width), Int32(height), format, &output, &length) == 0, let output else {
@@ -130,6 +143,7 @@ public struct Thumbnailer: Sendable {
 
     /// The red, green and blue values (0…255) of one pixel of an encoded image.
     public static func pixel(of bytes: [UInt8], x: Int, y: Int) throws(ThumbnailError) -> (red: Int, green: Int, blue: Int) {
+        try requireLibrary()
         var red: Int32 = 0, green: Int32 = 0, blue: Int32 = 0
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), &red, &green, &blue)
