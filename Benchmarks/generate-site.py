@@ -4,7 +4,8 @@
 Usage: generate-site.py N OUTDIR
 
   OUTDIR/gallery/  content/albums.json, content/covers/*.svg, gallery.toml
-  OUTDIR/hugo/     hugo.toml, content/albums/<slug>.md, layouts/, static/
+  OUTDIR/hugo/     hugo.toml, content/albums/<slug>.md, content/data/albums-K.md, layouts/,
+                   static/
 
 The albums come from a seeded RNG and are generated one after another, so the output is
 byte-identical for the same N and the first 1000 albums of N=10000 are the albums of N=1000.
@@ -17,7 +18,10 @@ is its weight − 1 (weights are 1…N, dense; Hugo treats weight 0 as "unweight
 is sliced with `first K (after LO …)` out of a list of every album's rendered tile, which one
 `partialCached` partial builds once per build; only the current tile is rendered per page.
 (Filtering pages with `where` on the weight is O(N) per page, O(N²) in all; a partial call per
-tile made the build 3.7× slower in CPU time. See README.md.)
+tile made the build 3.7× slower in CPU time. See README.md.) albums.json and its chunks
+(data/albums-K.json; each chunk is an unlisted content page) print one cached list of JSON lines.
+Hugo cannot rasterise SVG, so where gallery makes 100, 200 and 300 px thumbnails of a cover, the
+Hugo site has the SVG three times, scaled by its width and height, under fingerprint-like names.
 """
 
 import hashlib
@@ -32,6 +36,8 @@ SEED = 20241122
 WINDOW = 15
 PADDING, DIMENSION, OFFSET = 10, 100, 100
 STRIDE = DIMENSION + 2 * PADDING
+CHUNK = 256  # albums per data/albums-K.json, as gallery's DataFile.chunkSize
+THUMBNAIL_SIZES = (100, 200, 300)  # gallery's tile, 2x tile and album-page cover sizes
 SITE_TITLE = "Albums"
 
 FIRST_NAMES = [
@@ -187,11 +193,11 @@ def make_albums(n: int):
     return albums
 
 
-def cover_svg(number: int, colours) -> str:
+def cover_svg(number: int, colours, size: int = 300) -> str:
     background, accent = colours
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300" viewBox="0 0 300 300">\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 300 300">\n'
         f'  <title>Cover {number}</title>\n'
         f'  <rect width="300" height="300" fill="{background}"/>\n'
         f'  <circle cx="150" cy="150" r="{60 + number * 8}" fill="{accent}" fill-opacity="0.8"/>\n'
@@ -207,15 +213,20 @@ def write(path: str, text: str) -> None:
         f.write(text)
 
 
-def write_covers(folder: str, hashed: bool = False) -> dict:
-    """Writes the covers; returns cover_url → the URL the site uses for it. Hashed names (16 hex
-    digits of the content's SHA-256) have the length of the fingerprinted names gallery writes."""
+def write_covers(folder: str, sizes=()) -> dict:
+    """Writes the covers; returns cover_url → the URLs the site uses for it, one per size. Without
+    sizes (gallery's site) the covers are cover-N.svg. With sizes (Hugo's, which cannot rasterise
+    SVG) each cover is written once per size, scaled by its width and height, and named like
+    gallery's thumbnails: 16 hex digits of the content's SHA-256, then -SIZE."""
     urls = {}
     for number, colours in enumerate(COVER_COLOURS, start=1):
-        text = cover_svg(number, colours)
-        name = hashlib.sha256(text.encode()).hexdigest()[:16] + ".svg" if hashed else f"cover-{number}.svg"
-        write(os.path.join(folder, name), text)
-        urls[f"covers/cover-{number}.svg"] = "covers/" + name
+        if not sizes:
+            write(os.path.join(folder, f"cover-{number}.svg"), cover_svg(number, colours))
+        for size in sizes:
+            text = cover_svg(number, colours, size)
+            name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}-{size}.svg"
+            write(os.path.join(folder, name), text)
+            urls.setdefault(f"covers/cover-{number}.svg", []).append("covers/" + name)
     return urls
 
 
@@ -250,6 +261,11 @@ baseName = "albums"
 isPlainText = true
 notAlternative = true
 
+[outputFormats.ChunkJSON]
+mediaType = "application/json"
+isPlainText = true
+notAlternative = true
+
 [outputFormats.CarouselSVG]
 mediaType = "image/svg+xml"
 baseName = "carousel"
@@ -273,6 +289,7 @@ HUGO_BASEOF = """{{- $root := "../../" -}}{{ if .IsHome }}{{ $root = "./" }}{{ e
 <meta charset="utf-8"/>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>{{ block "title" . }}{{ site.Title }}{{ end }}</title>
+<link rel="icon" href="data:,"/>
 <link rel="stylesheet" href="{{ $root }}assets/gallery.3f2a9c1e57.css"/>
 <script src="{{ $root }}assets/gallery.8b41d0c7e2.js" defer="defer"></script>
 
@@ -305,41 +322,50 @@ HUGO_DETAILS = """{{- define "details" -}}
 """
 
 
-def carousel_open(root: str) -> str:
+def carousel(page: str, root: str, tiles: str) -> str:
+    """The strip as templates/partials/carousel.mustache around `tiles`; needs `$n` and `$i`."""
     return ('<section class="carousel" id="carousel" aria-roledescription="carousel" aria-label="Albums" '
-            'data-count="{{ $n }}" data-current="{{ $i }}" data-padding="%d" data-dimension="%d" '
-            'data-offset="%d" data-first="{{ $lo }}" data-root="%s" data-albums="%salbums.json">\n'
-            '<div class="viewport" tabindex="0">\n'
-            '<ol class="strip" style="width:{{ add %d (mul $n %d) }}px;height:%dpx">\n'
-            % (PADDING, DIMENSION, OFFSET, root, root, 2 * OFFSET, STRIDE, DIMENSION + 2 * PADDING))
+            'data-page="%s" data-count="{{ $n }}" data-current="{{ $i }}" data-padding="%d" '
+            'data-dimension="%d" data-offset="%d" data-chunk="%d" data-root="%s">\n'
+            '<div class="carousel-controls">\n'
+            '<button type="button" class="carousel-previous" aria-controls="strip" hidden="hidden">'
+            '<span aria-hidden="true">‹</span> Previous album</button>\n'
+            '<button type="button" class="carousel-next" aria-controls="strip" hidden="hidden">'
+            'Next album <span aria-hidden="true">›</span></button>\n'
+            '</div>\n'
+            '<div class="viewport" tabindex="0" aria-label="Album covers: the arrow keys, Home and End move between albums">\n'
+            '<ol class="strip" id="strip" style="width:{{ add %d (mul $n %d) }}px;height:%dpx;--tile:%dpx">\n'
+            '%s</ol>\n</div>\n<p class="carousel-status" role="status"></p>\n</section>\n'
+            % (page, PADDING, DIMENSION, OFFSET, CHUNK, root, 2 * OFFSET, STRIDE, DIMENSION + 2 * PADDING,
+               DIMENSION, tiles))
 
 
-CAROUSEL_CLOSE = "</ol>\n</div>\n</section>\n"
-
-
-def tile(index: str, page: str, href: str, root: str, current: str) -> str:
-    """One tile as templates/partials/tile.mustache; `current` is "" or a template condition."""
+def tile(index: str, page: str, root: str, current: str) -> str:
+    """One tile as templates/partials/tile.mustache; `current` is "" or a template condition. The
+    tile shows the 100 px cover with the 200 px one for 2x screens."""
     if current == "true":
         cls, aria = " current", ' aria-current="page"'
     elif current:
         cls, aria = "{{ if %s }} current{{ end }}" % current, '{{ if %s }} aria-current="page"{{ end }}' % current
     else:
         cls, aria = "", ""
-    return ('<li class="tile%s" style="left:{{ add %d (mul %s %d) }}px;top:%dpx;width:%dpx;height:%dpx" '
-            'data-index="{{ %s }}" aria-roledescription="slide" aria-label="{{ add %s 1 }} of {{ $n }}">'
-            '<a href="%s{{ %s.Slug }}/"%s><img src="%s{{ %s.Params.cover }}" width="%d" height="%d" '
-            'alt="{{ %s.Title }} by {{ %s.Params.artist }}" loading="lazy" decoding="async"/></a></li>\n'
-            % (cls, OFFSET + PADDING, index, STRIDE, PADDING, DIMENSION, DIMENSION, index, index,
-               href, page, aria, root, page, DIMENSION, DIMENSION, page, page))
+    return ('<li class="tile%s" style="left:{{ add %d (mul %s %d) }}px;top:%dpx" data-index="{{ %s }}" '
+            'role="group" aria-roledescription="slide" aria-label="{{ add %s 1 }} of {{ $n }}">'
+            '<a href="%salbums/{{ %s.Slug }}/"%s><img src="%s{{ %s.Params.cover }}" '
+            'srcset="%s{{ %s.Params.cover_2x }} 2x" width="%d" height="%d" '
+            'alt="{{ %s.Title }} by {{ %s.Params.artist }}" loading="lazy"/></a></li>\n'
+            % (cls, OFFSET + PADDING, index, STRIDE, PADDING, index, index, root, page, aria, root, page,
+               root, page, DIMENSION, DIMENSION, page, page))
 
 
 # Home: the whole strip in weight order, positions from the index, the first album's details.
 # Tiles are written inline: a partial per tile would double the template time.
 HUGO_INDEX = ("""{{- define "main" -}}
 {{- $pages := site.RegularPages.ByWeight -}}
-{{- $n := len $pages -}}{{- $i := 0 -}}{{- $lo := 0 -}}
+{{- $n := len $pages -}}{{- $i := 0 -}}
 <h1>{{ site.Title }}</h1>
-""" + carousel_open("./") + """{{ range $k, $p := $pages }}""" + tile("$k", "$p", "./albums/", "./", "eq $k $i") + """{{ end }}""" + CAROUSEL_CLOSE + """{{ template "details" index $pages 0 }}{{ end -}}
+""" + carousel("index", "./", "{{ range $k, $p := $pages }}" + tile("$k", "$p", "./", "eq $k $i") + "{{ end }}")
+    + """{{ template "details" index $pages 0 }}{{ end -}}
 """ + HUGO_DETAILS)
 
 # Every album's tile as album pages show it (not current), rendered once per build: album pages
@@ -349,10 +375,11 @@ HUGO_ALBUM_TILES = ("""{{- $tiles := slice -}}
 {{- return $tiles -}}
 """)
 HUGO_ALBUM_TILE = ("""{{- $n := len site.RegularPages -}}{{- $k := sub .Weight 1 -}}
-""" + tile("$k", "$", "../../albums/", "../../", ""))
+""" + tile("$k", "$", "../../", ""))
 
 # Album page: position = weight − 1; the ±15 window is two slices of the cached tile list around
-# the current tile, which is rendered here; previous and next by index.
+# the current tile, which is rendered here; previous and next by index. The large image is the
+# 300 px cover, as gallery's album page shows its largest thumbnail.
 HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {{ site.Title }}{{ end -}}
 {{- define "main" -}}
 {{- $pages := site.RegularPages.ByWeight -}}
@@ -362,7 +389,12 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
 {{- $tiles := partialCached "album-tiles.html" . "album-tiles" -}}
 {{- $p := . -}}
 <h1>{{ .Title }} <span class="by">by {{ .Params.artist }}</span></h1>
-""" % (WINDOW, WINDOW) + carousel_open("../../") + """{{ range first (sub $i $lo) (after $lo $tiles) }}{{ . }}{{ end }}""" + tile("$i", "$p", "../../albums/", "../../", "true") + """{{ range first %d (after (add $i 1) $tiles) }}{{ . }}{{ end }}""" % WINDOW + CAROUSEL_CLOSE + """{{ template "details" . -}}
+<img class="cover" src="../../{{ .Params.cover_large }}" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
+""" % (WINDOW, WINDOW, 3 * DIMENSION, 3 * DIMENSION)
+    + carousel("album", "../../", "{{ range first (sub $i $lo) (after $lo $tiles) }}{{ . }}{{ end }}"
+               + tile("$i", "$p", "../../", "true")
+               + "{{ range first %d (after (add $i 1) $tiles) }}{{ . }}{{ end }}" % WINDOW)
+    + """{{ template "details" . -}}
 <nav class="album-nav" aria-label="Previous and next album">
 {{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/">← {{ .Title }}</a>
 {{ end }}{{ end -}}
@@ -379,17 +411,29 @@ HUGO_404 = """{{- define "title" }}Not found · {{ site.Title }}{{ end -}}
 {{ end -}}
 """
 
-# albums.json, as gallery writes it: plain text, strings encoded with jsonify (one range, no
-# O(N²) slice appends).
-HUGO_JSON = """{{- $pages := site.RegularPages.ByWeight -}}
-{"version":1,"count":{{ len $pages }},"initial":0,"layout":{"padding":%d,"dimension":%d,"offset":%d},
-"albums":[
-{{ range $k, $p := $pages -}}
-{{ if $k }},
-{{ end }}{"slug":"{{ $p.Slug }}","title":{{ $p.Title | jsonify }},"artist":{{ $p.Params.artist | jsonify }},"genre":{{ $p.Params.genre | jsonify }},"year":{{ $p.Params.year }},"url":"albums/{{ $p.Slug }}/","image":{{ $p.Params.cover | jsonify }}}
-{{- end }}
-]}
-""" % (PADDING, DIMENSION, OFFSET)
+# Every album's line of albums.json and of the chunks, made once per build (partialCached, like
+# the tiles): strings encoded with jsonify. A returned value is not escaped, so the (HTML) partial
+# can make JSON.
+HUGO_ALBUM_JSON = """{{- $lines := slice -}}
+{{- range site.RegularPages.ByWeight -}}
+{{- $lines = $lines | append (printf `{"slug":"%s","title":%s,"artist":%s,"genre":%s,"year":%d,"url":"albums/%s/","image":%s,"srcset":%s}` .Slug (jsonify .Title) (jsonify .Params.artist) (jsonify .Params.genre) .Params.year .Slug (jsonify .Params.cover) (jsonify (print .Params.cover_2x " 2x"))) -}}
+{{- end -}}
+{{- return $lines -}}
+"""
+
+
+def json_file(head: str, albums: str) -> str:
+    """Plain-text template: `head`, then the cached JSON lines `albums` (an expression on `$lines`)."""
+    return ('{{- $lines := partialCached "album-json.html" . "album-json" -}}\n' + head + '\n'
+            '{{ range $k, $line := ' + albums + ' }}{{ if $k }},\n{{ end }}{{ $line }}{{ end }}\n]}\n')
+
+
+# albums.json and its chunks data/albums-K.json, as gallery writes them (plain text). A chunk is a
+# content page (content/data/albums-K.md, unlisted, so not in site.RegularPages) whose `start`
+# says which albums it holds.
+HUGO_JSON = json_file('{"version":1,"count":{{ len $lines }},"initial":0,"layout":'
+                      '{"padding":%d,"dimension":%d,"offset":%d},\n"albums":[' % (PADDING, DIMENSION, OFFSET), "$lines")
+HUGO_CHUNK = json_file('{"start":{{ .Params.start }},"albums":[', "first %d (after .Params.start $lines)" % CHUNK)
 
 # carousel.svg, as gallery writes it: plain text, so text goes through htmlEscape.
 HUGO_SVG = """{{- $pages := site.RegularPages.ByWeight -}}{{- $w := add %d (mul (len $pages) %d) -}}
@@ -418,37 +462,43 @@ def toml_string(text: str) -> str:
 def write_hugo(root: str, albums) -> None:
     write(os.path.join(root, "hugo.toml"), HUGO_CONFIG)
     layouts = os.path.join(root, "layouts")
-    write(os.path.join(layouts, "_default", "baseof.html"), HUGO_BASEOF)
-    write(os.path.join(layouts, "index.html"), HUGO_INDEX)
-    write(os.path.join(layouts, "_default", "single.html"), HUGO_SINGLE)
-    write(os.path.join(layouts, "404.html"), HUGO_404)
-    write(os.path.join(layouts, "index.albumsjson.json"), HUGO_JSON)
-    write(os.path.join(layouts, "index.carouselsvg.svg"), HUGO_SVG)
-    write(os.path.join(layouts, "partials", "album-tiles.html"), HUGO_ALBUM_TILES)
-    write(os.path.join(layouts, "partials", "album-tile.html"), HUGO_ALBUM_TILE)
+    for path, text in [("_default/baseof.html", HUGO_BASEOF), ("index.html", HUGO_INDEX),
+                       ("_default/single.html", HUGO_SINGLE), ("404.html", HUGO_404),
+                       ("index.albumsjson.json", HUGO_JSON), ("data/single.chunkjson.json", HUGO_CHUNK),
+                       ("index.carouselsvg.svg", HUGO_SVG), ("partials/album-tiles.html", HUGO_ALBUM_TILES),
+                       ("partials/album-tile.html", HUGO_ALBUM_TILE), ("partials/album-json.html", HUGO_ALBUM_JSON)]:
+        write(os.path.join(layouts, path), text)
     static = os.path.join(root, "static")
-    cover_urls = write_covers(os.path.join(static, "covers"), hashed=True)
+    cover_urls = write_covers(os.path.join(static, "covers"), sizes=THUMBNAIL_SIZES)
     repo_assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets")
     for source, name in ASSETS.items():
         path = os.path.join(repo_assets, source)
         text = open(path, encoding="utf-8").read() if os.path.exists(path) else "/* %s */\n" % source
         write(os.path.join(static, "assets", name), text)
-    content = os.path.join(root, "content", "albums")
-    os.makedirs(content, exist_ok=True)
+    content = os.path.join(root, "content")
+    os.makedirs(os.path.join(content, "albums"), exist_ok=True)
     for weight, album in enumerate(albums, start=1):
+        small, double, large = cover_urls[album["cover_url"]]
         front = (
             "+++\n"
             f"title = {toml_string(album['title'])}\n"
             f"artist = {toml_string(album['artist'])}\n"
             f"genre = {toml_string(album['genre'])}\n"
             f"year = {album['year']}\n"
-            f"cover = {toml_string(cover_urls[album['cover_url']])}\n"
+            f"cover = {toml_string(small)}\n"
+            f"cover_2x = {toml_string(double)}\n"
+            f"cover_large = {toml_string(large)}\n"
             f"slug = {toml_string(album['slug'])}\n"
             f"weight = {weight}\n"
             "+++\n"
         )
-        with open(os.path.join(content, album["slug"] + ".md"), "w", encoding="utf-8", newline="\n") as f:
+        with open(os.path.join(content, "albums", album["slug"] + ".md"), "w", encoding="utf-8", newline="\n") as f:
             f.write(front)
+    for start in range(0, len(albums), CHUNK):
+        k = start // CHUNK
+        write(os.path.join(content, "data", f"albums-{k}.md"),
+              f'+++\nurl = "/data/albums-{k}.json"\noutputs = ["ChunkJSON"]\nstart = {start}\n'
+              '[_build]\nlist = "never"\n+++\n')
 
 
 def main(argv) -> int:
