@@ -273,6 +273,42 @@ def themes_keep_text_readable(driver):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+def follows_the_aria_carousel_pattern(driver):
+    """The WAI-ARIA carousel pattern: a labelled region with aria-roledescription, slides labelled
+    "N of M", native previous and next buttons shown once the script runs, and a visible focus
+    ring (at least 2 px of outline) on everything the Tab key reaches in and around the strip."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    found = driver.execute_script("""
+        var c = document.getElementById('carousel'), problems = [];
+        if (c.getAttribute('aria-roledescription') !== 'carousel' || !c.getAttribute('aria-label')) problems.push('region');
+        var tiles = c.querySelectorAll('.tile'), count = +c.dataset.count;
+        tiles.forEach(function (t) {
+            if (t.getAttribute('role') !== 'group' || t.getAttribute('aria-roledescription') !== 'slide'
+                || t.getAttribute('aria-label') !== (+t.dataset.index + 1) + ' of ' + count) problems.push(t.outerHTML.slice(0, 80));
+        });
+        ['.carousel-previous', '.carousel-next'].forEach(function (s) {
+            var b = c.querySelector(s);
+            if (!b || b.tagName !== 'BUTTON' || b.hidden || !b.textContent.trim()) problems.push(s);
+        });
+        return [tiles.length, problems];""")
+    assert found[0] >= 5 and not found[1], f"{found[0]} tiles; not as the pattern says: {found[1]}"
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    reached = set()
+    for _ in range(20):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        focused = driver.execute_script("""
+            var e = document.activeElement, s = getComputedStyle(e);
+            var kind = e.closest('.tile') ? 'tile' : e.classList.contains('viewport') ? 'viewport' : e.tagName === 'BUTTON' ? 'button' : e.tagName;
+            return [kind, s.outlineStyle, parseFloat(s.outlineWidth), e.outerHTML.slice(0, 60)];""")
+        kind, style, width, html = focused
+        assert style != "none" and width >= 2, f"no visible focus on {html}: outline {style} {width}px"
+        reached.add(kind)
+        if {"button", "viewport", "tile"} <= reached:
+            break
+    assert {"button", "viewport", "tile"} <= reached, f"Tab reached only {sorted(reached)}"
+
+
 def reduced_motion_moves_at_once(driver):
     """With prefers-reduced-motion, selecting an album jumps there instead of scrolling smoothly."""
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
@@ -335,7 +371,7 @@ def main():
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
               url_follows_and_back_works, deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
-              reduced_motion_moves_at_once, screenshots, no_console_errors]
+              follows_the_aria_carousel_pattern, reduced_motion_moves_at_once, screenshots, no_console_errors]
     try:
         for check in checks:
             try:

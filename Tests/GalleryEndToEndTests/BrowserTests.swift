@@ -35,7 +35,7 @@ import Testing
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 13 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 14 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
         for width in [320, 1280] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }
