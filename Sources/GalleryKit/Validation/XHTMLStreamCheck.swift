@@ -57,7 +57,7 @@ enum XHTMLStreamCheck {
                             parser.pointee.myDoc = nil
                             xmlFreeParserCtxt(parser)
                         }
-                        xmlCtxtUseOptions(parser, options)
+                        xmlCtxtUseOptions(parser, XMLDocument.options)
                         xmlParseDocument(parser)
                         return parser.pointee.wellFormed != 0
                     }
@@ -66,10 +66,6 @@ enum XHTMLStreamCheck {
         }
         return wellFormed && state.finish()
     }
-
-    /// `XMLDocument`'s options, so both parses see the same document.
-    private static let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
 }
 
 /// Marks the check as unsure (the page goes to the full validation).
@@ -89,9 +85,9 @@ private struct Attributes {
         guard let base else { return nil }
         for index in 0..<count {
             let field = base + index * 5
-            guard equals(field[0], name) else { continue }
+            guard matches(field[0], name) else { continue }
             if let namespace {
-                guard equals(field[2], namespace) else { continue }
+                guard matches(field[2], namespace) else { continue }
             } else if field[2] != nil {
                 continue
             }
@@ -104,7 +100,7 @@ private struct Attributes {
     /// Whether any attribute is `xml:id`, which the tree builder checks and this check does not.
     var hasXMLID: Bool {
         guard let base else { return false }
-        for index in 0..<count where equals(base[index * 5], "id") && equals(base[index * 5 + 1], "xml") { return true }
+        for index in 0..<count where matches(base[index * 5], "id") && matches(base[index * 5 + 1], "xml") { return true }
         return false
     }
 }
@@ -140,12 +136,12 @@ private final class StreamState {
         let tile = insideTile.last ?? false
         switch depth {
         case 0:
-            rootIsPage = equals(name, "html") && equals(uri, Self.xhtmlNamespace) && attributes.value("lang") != nil
+            rootIsPage = matches(name, "html") && matches(uri, Self.xhtmlNamespace) && attributes.value("lang") != nil
         case 1:
-            if equals(name, "head"), !headSeen { headSeen = true; inFirstHead = true }
-            if equals(name, "body") { bodySeen = true }
+            if matches(name, "head"), !headSeen { headSeen = true; inFirstHead = true }
+            if matches(name, "body") { bodySeen = true }
         case 2:
-            if inFirstHead, equals(name, "title") { headHasTitle = true }
+            if inFirstHead, matches(name, "title") { headHasTitle = true }
         default:
             break
         }
@@ -153,20 +149,20 @@ private final class StreamState {
             guard !id.contains(ampersand), ids.insert(String(decoding: id, as: UTF8.self)).inserted else { clean = false; return }
         }
         let tileImage = tile || hasClass(attributes, "tile-image")
-        if equals(name, "img") {
+        if matches(name, "img") {
             if attributes.value("alt") == nil { clean = false }
             if tileImage { checkSize(attributes) }
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
-        } else if equals(name, "a") || equals(name, "image") || equals(name, "use") {
-            if equals(name, "image"), tileImage { checkSize(attributes) }
+        } else if matches(name, "a") || matches(name, "image") || matches(name, "use") {
+            if matches(name, "image"), tileImage { checkSize(attributes) }
             check(attributes.value("href"))
             check(attributes.value("href", namespace: Self.xlinkNamespace))
-        } else if equals(name, "link") {
+        } else if matches(name, "link") {
             check(attributes.value("href"))
-        } else if equals(name, "script") {
+        } else if matches(name, "script") {
             check(attributes.value("src"))
-        } else if equals(name, "source") {
+        } else if matches(name, "source") {
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
         }
@@ -211,30 +207,8 @@ private final class StreamState {
     private func hasClass(_ attributes: Attributes, _ token: StaticString) -> Bool {
         guard let value = attributes.value("class") else { return false }
         if value.contains(ampersand) { clean = false }
-        return token.withUTF8Buffer { wanted in
-            var start = 0
-            while start < value.count {
-                var end = start
-                while end < value.count, !isXMLSpace(value[end]) { end += 1 }
-                if end - start == wanted.count, zip(value[start..<end], wanted).allSatisfy({ $0 == $1 }) { return true }
-                start = end + 1
-            }
-            return false
-        }
+        return classList(value, contains: token)
     }
 }
 
 private let ampersand = UInt8(ascii: "&")
-
-/// Whether the NUL-terminated `cString` equals `name`, comparing bytes without allocating.
-private func equals(_ cString: UnsafePointer<xmlChar>?, _ name: StaticString) -> Bool {
-    guard let cString else { return false }
-    return name.withUTF8Buffer { expected in
-        for index in 0..<expected.count where cString[index] != expected[index] { return false }
-        return cString[expected.count] == 0
-    }
-}
-
-private func isXMLSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-}

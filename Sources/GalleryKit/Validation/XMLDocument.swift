@@ -34,7 +34,8 @@ final class XMLDocument {
     }
 
     /// No network, no DTD loading, no entity substitution, nothing on stderr; compact text nodes.
-    private static let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+    /// `XHTMLStreamCheck` parses with the same options, so both see the same document.
+    static let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
         | XML_PARSE_NOWARNING.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
 
     /// `xmlInitParser` must run once before any thread parses; Swift runs this lazily, exactly once.
@@ -225,18 +226,7 @@ extension XMLDocument {
 
         /// Whether the whitespace-separated `class` tokens include `token` exactly.
         func hasClass(_ token: StaticString) -> Bool {
-            withAttribute("class") { value in
-                token.withUTF8Buffer { wanted in
-                    var start = 0
-                    while start < value.count {
-                        var end = start
-                        while end < value.count, !isXMLSpace(value[end]) { end += 1 }
-                        if end - start == wanted.count, elementsEqual(value, start, wanted) { return true }
-                        start = end + 1
-                    }
-                    return false
-                }
-            } ?? false
+            withAttribute("class") { classList($0, contains: token) } ?? false
         }
 
         private func attributeNode(_ name: StaticString, namespace: StaticString?) -> xmlAttrPtr? {
@@ -272,7 +262,7 @@ extension XMLDocument {
 }
 
 /// Whether the NUL-terminated `cString` equals `name`, comparing bytes without allocating.
-private func matches(_ cString: UnsafePointer<xmlChar>?, _ name: StaticString) -> Bool {
+func matches(_ cString: UnsafePointer<xmlChar>?, _ name: StaticString) -> Bool {
     guard let cString else { return false }
     return name.withUTF8Buffer { expected in
         for index in 0..<expected.count where cString[index] != expected[index] { return false }
@@ -280,9 +270,19 @@ private func matches(_ cString: UnsafePointer<xmlChar>?, _ name: StaticString) -
     }
 }
 
-private func elementsEqual(_ value: UnsafeBufferPointer<UInt8>, _ start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-    for index in 0..<wanted.count where value[start + index] != wanted[index] { return false }
-    return true
+/// Whether a `class` attribute's value (UTF-8) lists `token` as one of its whitespace-separated
+/// tokens.
+func classList(_ value: UnsafeBufferPointer<UInt8>, contains token: StaticString) -> Bool {
+    token.withUTF8Buffer { wanted in
+        var start = 0
+        while start < value.count {
+            var end = start
+            while end < value.count, !isXMLSpace(value[end]) { end += 1 }
+            if end - start == wanted.count, value[start..<end].elementsEqual(wanted) { return true }
+            start = end + 1
+        }
+        return false
+    }
 }
 
 private func isXMLSpace(_ byte: UInt8) -> Bool {
