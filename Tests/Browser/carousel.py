@@ -136,32 +136,26 @@ def scroll_end_snaps_to_the_formula(driver):
     assert driver.current_url == BASE + ALBUMS[expected]["url"], f"URL is {driver.current_url}"
 
 
-def keys_move_between_albums(driver):
+def press_from_the_first(driver, steps):
+    """Opens the index fresh, then presses each key in the strip and waits for its album.
+    `steps` is a list of (key, album index it should settle on)."""
     open_fresh(driver)
     settled_on(driver, 0)
     viewport = driver.find_element(By.CSS_SELECTOR, "#carousel .viewport")
-    viewport.send_keys(Keys.ARROW_RIGHT)
-    settled_on(driver, 1)
-    viewport.send_keys(Keys.ARROW_RIGHT)
-    settled_on(driver, 2)
-    viewport.send_keys(Keys.ARROW_LEFT)
-    settled_on(driver, 1)
-    viewport.send_keys(Keys.END)
-    settled_on(driver, len(ALBUMS) - 1)
-    viewport.send_keys(Keys.HOME)
-    settled_on(driver, 0)
+    for key, index in steps:
+        viewport.send_keys(key)
+        settled_on(driver, index)
+
+
+def keys_move_between_albums(driver):
+    press_from_the_first(driver, [(Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2), (Keys.ARROW_LEFT, 1),
+                                  (Keys.END, len(ALBUMS) - 1), (Keys.HOME, 0)])
     driver.find_element(By.CSS_SELECTOR, "#carousel .carousel-next").click()
     settled_on(driver, 1)
 
 
 def url_follows_and_back_works(driver):
-    open_fresh(driver)
-    settled_on(driver, 0)
-    viewport = driver.find_element(By.CSS_SELECTOR, "#carousel .viewport")
-    viewport.send_keys(Keys.ARROW_RIGHT)
-    settled_on(driver, 1)
-    viewport.send_keys(Keys.ARROW_RIGHT)
-    settled_on(driver, 2)
+    press_from_the_first(driver, [(Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2)])
     assert driver.current_url == BASE + ALBUMS[2]["url"], f"URL is {driver.current_url}"
     driver.back()
     settled_on(driver, 1)

@@ -12,15 +12,8 @@ import Testing
         ])
     }
 
-    func covers() throws -> TemporaryFolder {
-        let covers = try TemporaryFolder()
-        try covers.write(Fixture.cover, to: "red.svg")
-        try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "blue.svg")
-        return covers
-    }
-
     @Test func aTerminalGetsALiveProgressLine() throws {
-        let served = try covers()
+        let served = try RemoteCoverTests.servedCovers()
         let server = try RemoteCoverTests.CoverServer(serving: served.url)
         let site = try site(server)
         let process = Process()
@@ -40,7 +33,7 @@ import Testing
     }
 
     @Test func aLogGetsNoEscapeCodes() throws {
-        let served = try covers()
+        let served = try RemoteCoverTests.servedCovers()
         let server = try RemoteCoverTests.CoverServer(serving: served.url)
         let site = try site(server)
         let run = try GalleryBinary.run(["build"], in: site.url)

@@ -64,7 +64,8 @@ import Testing
         ])
     }
 
-    func servedCovers() throws -> TemporaryFolder {
+    /// A red and a blue SVG cover in a folder, for a `CoverServer` to serve.
+    static func servedCovers() throws -> TemporaryFolder {
         let covers = try TemporaryFolder()
         try covers.write(Fixture.cover, to: "red.svg")
         try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "blue.svg")
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func downloadsOnceThenBuildsFromTheCacheAndOffline() throws {
-        let covers = try servedCovers()
+        let covers = try Self.servedCovers()
         let server = try CoverServer(serving: covers.url)
         let site = try site(with: server)
         let first = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
@@ -105,7 +106,7 @@ import Testing
     }
 
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() throws {
-        let covers = try servedCovers()
+        let covers = try Self.servedCovers()
         let server = try CoverServer(serving: covers.url)
         let site = try site(with: server)
         #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
@@ -119,7 +120,7 @@ import Testing
     }
 
     @Test func strictFailsOnACoverThatCannotBeHad() throws {
-        let covers = try servedCovers()
+        let covers = try Self.servedCovers()
         let server = try CoverServer(serving: covers.url)
         let site = try site(with: server)
         let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
