@@ -76,7 +76,7 @@ public struct SiteWatcher: Service {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 collect(path, into: &parts)
             } else {
-                add(path, into: &parts)
+                add(path, info, into: &parts)
             }
         }
     }
@@ -84,11 +84,17 @@ public struct SiteWatcher: Service {
     /// Adds one file (or its absence).
     static func add(_ path: String, into parts: inout [UInt64]) {
         var info = stat()
-        parts.append(FastHash.hash(path))
         guard lstat(path, &info) == 0 else {
+            parts.append(FastHash.hash(path))
             parts.append(0)
             return
         }
+        add(path, info, into: &parts)
+    }
+
+    /// Adds one file whose `lstat` the caller already has.
+    static func add(_ path: String, _ info: stat, into parts: inout [UInt64]) {
+        parts.append(FastHash.hash(path))
         #if canImport(Darwin)
         let modified = info.st_mtimespec
         #else

@@ -83,12 +83,13 @@ public final class LocalCoverMemo: Sendable {
 
     /// Writes what this build saw (and only that), atomically; failures only cost a rehash.
     public func save() {
-        let lines = current.withLock { known in
-            known.sorted { $0.key < $1.key }.compactMap { path, entry -> String? in
-                guard !path.contains("\t"), !path.contains("\n") else { return nil }
-                let s = entry.stamp
-                return "\(path)\t\(s.size)\t\(s.modified)\t\(s.changed)\t\(s.inode)\t\(entry.kind.rawValue)\t\(entry.contentHash)"
-            }
+        let known = current.withLock { $0 }
+        // A warm build that met every cover as before leaves the file as it is.
+        guard known != previous else { return }
+        let lines = known.sorted { $0.key < $1.key }.compactMap { path, entry -> String? in
+            guard !path.contains("\t"), !path.contains("\n") else { return nil }
+            let s = entry.stamp
+            return "\(path)\t\(s.size)\t\(s.modified)\t\(s.changed)\t\(s.inode)\t\(entry.kind.rawValue)\t\(entry.contentHash)"
         }
         let text = ([Self.header] + lines).joined(separator: "\n") + "\n"
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
