@@ -82,6 +82,10 @@ public struct ArchiveStore: Sendable {
             if rename(staged.path, backup.path) != 0 {
                 throw AtomicFile.WriteError(path: backup.path, reason: AtomicFile.systemError())
             }
+            // When a writer was killed between keeping the backup and writing the archive, the
+            // backup is already a link to the archive's file, and rename(2) between two links
+            // to one file does nothing: the staged name would stay behind.
+            unlink(staged.path)
         }
         try AtomicFile.write(archive.encoded(), to: url)
     }
