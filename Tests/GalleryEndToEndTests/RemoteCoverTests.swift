@@ -105,6 +105,30 @@ import Testing
         }
     }
 
+    @Test func anUnchangedSiteOfRemoteCoversStopsAtItsStampUntilTheCacheChanges() throws {
+        let covers = try Self.servedCovers()
+        let server = try CoverServer(serving: covers.url)
+        let site = try Fixture.site([Fixture.album("Red", "A", cover: server.url("red.svg")), Fixture.album("Blue", "B", cover: server.url("blue.svg"))])
+        func build(_ extra: [String] = []) throws -> [String: Any] {
+            let run = try GalleryBinary.run(["build", "--log-format", "json"] + extra, in: site.url)
+            #expect(run.status == 0, "\(run.stdout)")
+            return try #require(try JSONSerialization.jsonObject(with: Data((run.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+        }
+        #expect(try build()["up_to_date"] as? Bool == false)
+        let requests = try server.requests().count
+        let quick = try build()
+        #expect(quick["up_to_date"] as? Bool == true)
+        #expect((quick["covers"] as? [String: Any])?["from_cache"] as? Int == 2)
+        #expect(try server.requests().count == requests)
+        // A refresh into another folder brings a new blue cover into the shared cache: the
+        // default folder was built from the old one, so its next build is not a no-op.
+        try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#3c3"), to: "blue.svg")
+        #expect(try build(["--refresh", "--output", "other"])["up_to_date"] as? Bool == false)
+        #expect(try build()["up_to_date"] as? Bool == false)
+        #expect(try site.read("public/index.html") == site.read("other/index.html"))
+        #expect(try build()["up_to_date"] as? Bool == true)
+    }
+
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() throws {
         let covers = try Self.servedCovers()
         let server = try CoverServer(serving: covers.url)

@@ -91,6 +91,10 @@ import Testing
         }
         // Both albums share the fixture's SVG cover: it is encoded once and reported once.
         #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[3, 0]])
+        // Nothing changed: the build stops at its stamp and touches no cover. A touched cover is
+        // read again, and its thumbnails come from the cache.
+        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [])
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: site.url.appending(path: "content/covers/a.svg").path)
         #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[0, 3]])
     }
 

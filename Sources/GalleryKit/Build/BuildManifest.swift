@@ -18,11 +18,16 @@ public struct BuildManifest: Sendable, Hashable {
         public var outputHash: UInt64
     }
 
-    /// The format's first line; a file without it is ignored (a full build follows).
-    static let header = "gallery-manifest 1"
+    /// The format's first line; a file without it (or ``formerHeader``) is ignored, and a full
+    /// build follows.
+    static let header = "gallery-manifest 2"
+    /// The first line of the format before stamps; its entries are read as they are.
+    static let formerHeader = "gallery-manifest 1"
 
     /// The records by output path.
     public var entries: [String: Entry] = [:]
+    /// What the build was made from, when it ended without findings.
+    var stamp: BuildStamp?
 
     /// An empty manifest.
     public init() {}
@@ -43,11 +48,16 @@ public struct BuildManifest: Sendable, Hashable {
     }
 
     /// Parses a manifest's bytes; `nil` when they are not one.
+    ///
+    /// Output paths are relative, so lines that start with `/` can say other things: `/stamp`
+    /// (the digest and counts of a ``BuildStamp``) and `/watch` (one watched file's stamp).
     static func parse(_ bytes: [UInt8]) -> BuildManifest? {
         bytes.withUnsafeBufferPointer { buffer -> BuildManifest? in
-            let headerBytes = Array((header + "\n").utf8)
-            guard buffer.count >= headerBytes.count, buffer.prefix(headerBytes.count).elementsEqual(headerBytes) else { return nil }
+            guard let headerBytes = [header, formerHeader].lazy.map({ Array(($0 + "\n").utf8) }).first(where: {
+                buffer.count >= $0.count && buffer.prefix($0.count).elementsEqual($0)
+            }) else { return nil }
             var manifest = BuildManifest()
+            var watched: [String: FileStamp] = [:]
             manifest.entries.reserveCapacity(buffer.count / 64)
             var index = headerBytes.count
             /// The bytes up to the next `terminator`, which is consumed; `nil` at a line's end.
@@ -61,8 +71,31 @@ public struct BuildManifest: Sendable, Hashable {
                 defer { index += 1 }
                 return UnsafeBufferPointer(rebasing: buffer[start..<index])
             }
+            func hex() -> UInt64? { field(until: 0x09).flatMap { number($0, radix: 16) } }
+            func decimal(until terminator: UInt8 = 0x09) -> Int? { field(until: terminator).flatMap { number($0, radix: 10) }.map(Int.init) }
             while index < buffer.count {
                 if buffer[index] == 0x0A { index += 1; continue }
+                if buffer[index] == UInt8(ascii: "/") {
+                    guard let kind = field(until: 0x09) else { return nil }
+                    switch String(decoding: kind, as: UTF8.self) {
+                    case "/stamp":
+                        guard manifest.stamp == nil, let inputs = hex(), let albums = decimal(), let pages = decimal(),
+                              let local = decimal(), let remote = decimal(), let thumbnails = decimal(until: 0x0A)
+                        else { return nil }
+                        let counts = BuildStamp.Counts(albums: albums, pages: pages, coversLocal: local, coversRemote: remote, thumbnails: thumbnails)
+                        manifest.stamp = BuildStamp(inputs: inputs, watched: [:], counts: counts)
+                    case "/watch":
+                        guard let size = decimal(), let modified = hex(), let changed = hex(), let inode = hex(),
+                              let path = field(until: 0x0A), !path.isEmpty
+                        else { return nil }
+                        watched[String(decoding: path, as: UTF8.self)] = FileStamp(
+                            size: size, modified: Int(bitPattern: UInt(modified)), changed: Int(bitPattern: UInt(changed)), inode: inode
+                        )
+                    default:
+                        return nil
+                    }
+                    continue
+                }
                 guard let path = field(until: 0x09), !path.isEmpty,
                       let key = field(until: 0x09).flatMap({ number($0, radix: 16) }),
                       let size = field(until: 0x09).flatMap({ number($0, radix: 10) }),
@@ -70,6 +103,8 @@ public struct BuildManifest: Sendable, Hashable {
                 else { return nil }
                 manifest.entries[String(decoding: path, as: UTF8.self)] = Entry(inputKey: key, size: Int(size), outputHash: hash)
             }
+            // Watched files without a stamp line mean nothing; a stamp keeps only its own.
+            manifest.stamp?.watched = watched
             return manifest
         }
     }
@@ -93,12 +128,25 @@ public struct BuildManifest: Sendable, Hashable {
     /// Writes the manifest atomically, in path order (so it diffs and compresses well).
     public func save(to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Array(encoded().utf8), to: url, sync: false)
+    }
+
+    /// The file's text.
+    func encoded() -> String {
         var text = Self.header + "\n"
         text.reserveCapacity(entries.count * 80)
+        // A path that cannot be kept on one line would leave its file unwatched: no stamp then.
+        if let stamp, !stamp.watched.keys.contains(where: { $0.contains("\n") }) {
+            let counts = stamp.counts
+            text += "/stamp\t\(stamp.inputs.hex16)\t\(counts.albums)\t\(counts.pages)\t\(counts.coversLocal)\t\(counts.coversRemote)\t\(counts.thumbnails)\n"
+            for (path, file) in stamp.watched.sorted(by: { $0.key < $1.key }) {
+                text += "/watch\t\(file.size)\t\(UInt64(bitPattern: Int64(file.modified)).hex16)\t\(UInt64(bitPattern: Int64(file.changed)).hex16)\t\(file.inode.hex16)\t\(path)\n"
+            }
+        }
         for path in entries.keys.sorted() {
             guard let entry = entries[path] else { continue }
             text += "\(path)\t\(entry.inputKey.hex16)\t\(entry.size)\t\(entry.outputHash.hex16)\n"
         }
-        try AtomicFile.write(Array(text.utf8), to: url, sync: false)
+        return text
     }
 }

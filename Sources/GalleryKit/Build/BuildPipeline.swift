@@ -35,6 +35,7 @@ public struct BuildPipeline: Sendable {
                 state.staged = nil
                 break
             }
+            if state.summary.upToDate { break }
         }
         state.summary.warnings = state.diagnostics.count { $0.severity == .warning }
         state.summary.errors = state.diagnostics.count { $0.severity == .error }

@@ -25,8 +25,13 @@ public struct BuildState: Sendable {
     public var validator: PageValidator?
     /// What the page checks found (after `render`), reported by `validate`.
     public var pageFindings: [Diagnostic] = []
-    /// What the previous build wrote (after `render`).
+    /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
+    /// The digest of what `loadAlbums` read, for this build's stamp.
+    var inputDigest: UInt64?
+    /// The stamps of the cover files this build used and of the cover cache's index (after
+    /// `fetchCovers`); `nil` when one could not be had, and then no stamp is recorded.
+    var coverStamps: [String: FileStamp]?
     /// What this build's output folder holds when it is done (after `render`).
     public var manifest = BuildManifest()
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -44,16 +44,21 @@ extension BuildStep {
             }
         }
         let fetched: [String: Result<Cover, CoverFailure>]
+        var cacheIndex: [String: FileStamp]? = [:]
         if remote > 0 {
+            let cacheFolder = state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory)
             fetched = await Library.withRemoteCovers(
                 site: site,
                 mode: state.options.fetchMode,
                 policy: state.config.covers.policy,
-                cacheFolder: state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory),
+                cacheFolder: cacheFolder,
                 observer: tally,
                 localMemo: memo,
                 fetch
             )
+            // Taken once the fetcher has written the index, so it is of the index this build left.
+            let index = CoverCache.indexFile(in: cacheFolder).path
+            cacheIndex = FileStamp.of(index).map { [index: $0] }
         } else {
             fetched = await fetch(Library(site: site, fetcher: nil, localMemo: memo))
         }
@@ -70,6 +75,13 @@ extension BuildStep {
             isLocal[url] = true
         }
         state.summary.coversLocal = albums.count { isLocal[$0.coverURL] == true }
+        let localFiles = isLocal.keys.compactMap { url -> String? in
+            guard case .success(.file(let file)) = locator.locate(url) else { return nil }
+            return file.path
+        }
+        if let local = memo.stamps(of: localFiles), let cacheIndex {
+            state.coverStamps = local.merging(cacheIndex) { $1 }
+        }
         let archive = state.options.site.display(state.options.site.archive)
         for (index, result) in state.covers.enumerated() {
             guard case .failure(let failure) = result else { continue }

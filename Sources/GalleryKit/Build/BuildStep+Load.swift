@@ -1,22 +1,21 @@
 import Foundation
 
 extension BuildStep {
-    /// Reads `gallery.toml`, the archive, the templates and the assets; any error stops the build
+    /// Reads `gallery.toml`, the templates, the assets and the archive; any error stops the build
     /// before a single cover is fetched.
+    ///
+    /// When the previous build into this output folder ended without findings and recorded a
+    /// ``BuildStamp`` that still holds (same inputs, cover files untouched, every output in
+    /// place), the build stops here with every output unchanged and the albums never decoded.
     public static let loadAlbums = BuildStep(name: "load") { state, observer in
         let site = state.options.site
+        // Read before it is parsed: if the file changes in between, the digest is of the older
+        // text, so the next build cannot mistake the newer one for built.
+        let configBytes = (try? Data(contentsOf: site.configFile)).map { Array($0) }
         do throws(ArchiveError) {
             var (config, warnings) = try SiteConfig.load(from: site)
             if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
             state.config = config
-            warnings.forEach { state.report($0, to: observer) }
-        } catch {
-            error.diagnostics.forEach { state.report($0, to: observer) }
-        }
-        do throws(ArchiveError) {
-            let (catalogue, warnings) = try Library(site: site).catalogue()
-            state.catalogue = catalogue
-            state.summary.albums = catalogue.count
             warnings.forEach { state.report($0, to: observer) }
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
@@ -28,6 +27,35 @@ extension BuildStep {
         }
         do throws(ArchiveError) {
             state.assets = try AssetBundle(siteAssets: site.assets)
+        } catch {
+            error.diagnostics.forEach { state.report($0, to: observer) }
+        }
+        let library = Library(site: site)
+        let archive: [UInt8]
+        do throws(ArchiveError) {
+            archive = try library.store.read()
+        } catch {
+            error.diagnostics.forEach { state.report($0, to: observer) }
+            return
+        }
+        state.previousManifest = BuildManifest.load(from: BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder))
+        if !state.diagnostics.containsErrors, let templates = state.templates, let assets = state.assets {
+            let digest = BuildStamp.digest(
+                version: GalleryVersion.current, config: configBytes, archive: archive,
+                templates: templates.fingerprint, assets: assets.fingerprint, baseURL: state.options.baseURL
+            )
+            state.inputDigest = digest
+            if !state.options.clean, state.options.fetchMode != .refresh, let stamp = state.previousManifest.stamp,
+               await stamp.holds(inputs: digest, manifest: state.previousManifest, outputRoot: state.outputFolder.standardizedFileURL.path) {
+                stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
+                return
+            }
+        }
+        do throws(ArchiveError) {
+            let (catalogue, warnings) = try library.catalogue(decoding: archive)
+            state.catalogue = catalogue
+            state.summary.albums = catalogue.count
+            warnings.forEach { state.report($0, to: observer) }
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }

@@ -16,8 +16,6 @@ extension BuildStep {
         let keys = PageKeys(plan: plan, config: state.config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: state.images)
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
-        let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
-        state.previousManifest = BuildManifest.load(from: manifestFile)
         // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
         let ledger = OutputLedger(previous: state.options.clean ? BuildManifest() : state.previousManifest, root: state.outputFolder.standardizedFileURL.path)
         let pages = plan.pages

@@ -24,15 +24,20 @@ extension BuildStep {
     }
 
     /// Moves the staged files into the output folder, deletes the outputs of the previous build
-    /// that this one no longer makes (pages of removed albums), and records the new manifest.
+    /// that this one no longer makes (pages of removed albums), and records the new manifest,
+    /// with a ``BuildStamp`` when the build found nothing to report.
     public static let write = BuildStep(name: "write") { state, _ in
         guard let staging = state.staged else { return }
         let output = state.outputFolder
+        let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
+        let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
+        // A build that dies while it changes the folder must not leave a manifest vouching for
+        // what was there before: without one, the next build compares every output again.
+        if !staging.paths.isEmpty || !gone.isEmpty { unlink(manifestFile.path) }
         state.summary.written = try staging.commit(into: output)
         state.staged = nil
         let root = output.standardizedFileURL.path
         var removed = 0
-        let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
         for path in gone.sorted() {
             guard unlink(root + "/" + path) == 0 else { continue }
             removed += 1
@@ -42,8 +47,15 @@ extension BuildStep {
             }
         }
         state.summary.removed = removed
+        if state.diagnostics.isEmpty, let inputs = state.inputDigest, let watched = state.coverStamps, let plan = state.plan {
+            let summary = state.summary
+            state.manifest.stamp = BuildStamp(inputs: inputs, watched: watched, counts: .init(
+                albums: summary.albums, pages: plan.pages.count, coversLocal: summary.coversLocal,
+                coversRemote: summary.coversDownloaded + summary.coversFromCache + summary.coversRevalidated,
+                thumbnails: summary.thumbnailsMade + summary.thumbnailsCached
+            ))
+        }
         // A no-op rebuild's manifest is the one on disk: leave the file alone.
-        let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
         if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }

@@ -36,6 +36,9 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var succeeded = false
     /// The step the build stopped in, when it failed.
     public var failedStep: String?
+    /// Whether the build stopped after loading because nothing had changed since the last
+    /// build without findings and every output was in place (see `BuildStamp`).
+    public var upToDate = false
 
     /// Creates an empty summary.
     public init() {}

@@ -33,7 +33,7 @@ public actor CoverCache {
     public init(folder: URL, flushInterval: Duration = .seconds(1)) {
         self.folder = folder.standardizedFileURL
         self.flushInterval = flushInterval
-        self.entries = Self.loadIndex(from: self.folder.appending(path: "index.json"))
+        self.entries = Self.loadIndex(from: Self.indexFile(in: self.folder))
         Self.removeAbandonedTemporaryFiles(in: self.folder)
     }
 
@@ -43,7 +43,10 @@ public actor CoverCache {
     }
 
     /// The index file.
-    public nonisolated var indexFile: URL { folder.appending(path: "index.json") }
+    public nonisolated var indexFile: URL { Self.indexFile(in: folder) }
+
+    /// The index file of the cache in `folder`.
+    public static func indexFile(in folder: URL) -> URL { folder.standardizedFileURL.appending(path: "index.json") }
 
     /// Where the object with this hash and format lives.
     public nonisolated func objectFile(contentHash: String, kind: ImageKind) -> URL {

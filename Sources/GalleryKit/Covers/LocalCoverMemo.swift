@@ -1,28 +1,15 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What the last build learnt of each local cover file: its kind and content hash, under the
-/// file's size, modification time, change time and inode, so an untouched file is not read and
-/// hashed again (as `git` keeps its index). Any change to the file changes its change time, which
-/// no program can set back, so a stale hash cannot survive; a fresh checkout has new times and
-/// simply hashes everything once.
+/// file's ``FileStamp``, so an untouched file is not read and hashed again (as `git` keeps its
+/// index); a fresh checkout has new stamps and simply hashes everything once.
 ///
 /// Kept in `local-covers.tsv` in the cache folder: one tab-separated line per file, written
 /// atomically after the covers step. A damaged or missing file is an empty memo.
 public final class LocalCoverMemo: Sendable {
-    struct Stamp: Hashable {
-        var size: Int
-        var modified: Int
-        var changed: Int
-        var inode: UInt64
-    }
-
     struct Known: Hashable {
-        var stamp: Stamp
+        var stamp: FileStamp
         var kind: ImageKind
         var contentHash: String
     }
@@ -44,7 +31,7 @@ public final class LocalCoverMemo: Sendable {
                 guard fields.count == 7, let size = Int(fields[1]), let modified = Int(fields[2]), let changed = Int(fields[3]),
                       let inode = UInt64(fields[4]), let kind = ImageKind(rawValue: String(fields[5])), fields[6].count == 64
                 else { continue }
-                known[String(fields[0])] = Known(stamp: Stamp(size: size, modified: modified, changed: changed, inode: inode), kind: kind, contentHash: String(fields[6]))
+                known[String(fields[0])] = Known(stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode), kind: kind, contentHash: String(fields[6]))
             }
         }
         previous = known
@@ -55,30 +42,30 @@ public final class LocalCoverMemo: Sendable {
         self.init(file: cacheFolder.appending(path: "local-covers.tsv"))
     }
 
-    /// The file's stamp now, or `nil` if it cannot be had.
-    static func stamp(of path: String) -> Stamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Stamp(
-            size: Int(info.st_size),
-            modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-            changed: Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec),
-            inode: UInt64(info.st_ino)
-        )
-    }
-
     /// The cover a file was last time, if it has not been touched since.
     func cover(at file: URL) -> Cover? {
         let path = file.path
-        guard let known = previous[path], let stamp = Self.stamp(of: path), stamp == known.stamp else { return nil }
+        guard let known = previous[path], let stamp = FileStamp.of(path), stamp == known.stamp else { return nil }
         current.withLock { $0[path] = known }
         return Cover(file: file, kind: known.kind, contentHash: known.contentHash, size: stamp.size)
     }
 
     /// Records a cover just read and hashed; `stamp` is the file's, taken before it was read.
-    func record(_ cover: Cover, stamp: Stamp?) {
+    func record(_ cover: Cover, stamp: FileStamp?) {
         guard let stamp, stamp.size == cover.size else { return }
         current.withLock { $0[cover.file.path] = Known(stamp: stamp, kind: cover.kind, contentHash: cover.contentHash) }
+    }
+
+    /// The stamps this build took of these files (each before it was read), or `nil` if it
+    /// has none for one of them: one changed while it was read, or its path cannot be kept.
+    func stamps(of paths: some Sequence<String>) -> [String: FileStamp]? {
+        let known = current.withLock { $0 }
+        var stamps: [String: FileStamp] = [:]
+        for path in paths {
+            guard let entry = known[path], !path.contains("\t"), !path.contains("\n") else { return nil }
+            stamps[path] = entry.stamp
+        }
+        return stamps
     }
 
     /// Writes what this build saw (and only that), atomically; failures only cost a rehash.

@@ -69,6 +69,7 @@ public final class JSONLogReporter: BuildObserving {
             ("event", q("summary")),
             ("succeeded", "\(summary.succeeded)"),
             ("failed_step", summary.failedStep.map(q) ?? "null"),
+            ("up_to_date", "\(summary.upToDate)"),
             ("albums", "\(summary.albums)"),
             ("pages", object([("written", "\(summary.pagesWritten)"), ("unchanged", "\(summary.pagesUnchanged)"), ("removed", "\(summary.removed)")])),
             ("files", object([("written", "\(summary.written)"), ("unchanged", "\(summary.unchanged)"), ("removed", "\(summary.removed)")])),

@@ -32,6 +32,14 @@ public struct ArchiveStore: Sendable {
     /// - Throws: ``ArchiveError`` naming every problem, or that there is no archive (suggesting
     ///   `gallery init`).
     public func load() throws(ArchiveError) -> (archive: AlbumArchive, warnings: [Diagnostic]) {
+        try AlbumArchive.decode(read(), path: displayPath)
+    }
+
+    /// The archive's bytes, undecoded.
+    ///
+    /// - Throws: ``ArchiveError`` when there is no archive (suggesting `gallery init`) or it
+    ///   cannot be read.
+    public func read() throws(ArchiveError) -> [UInt8] {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -44,7 +52,7 @@ public struct ArchiveStore: Sendable {
             }
             throw ArchiveError([.error("cannot read the archive: \(error.localizedDescription)", path: displayPath)])
         }
-        return try AlbumArchive.decode(Array(data), path: displayPath)
+        return Array(data)
     }
 
     /// The previous version of the archive, kept by every save: `content/albums.json.bak`.

@@ -70,7 +70,12 @@ public struct Library: Sendable {
     /// - Returns: The catalogue and any warnings.
     /// - Throws: ``ArchiveError`` for a missing or invalid archive.
     public func catalogue() throws(ArchiveError) -> (catalogue: Catalogue, warnings: [Diagnostic]) {
-        let (archive, warnings) = try store.load()
+        try catalogue(decoding: store.read())
+    }
+
+    /// The albums with their slugs, from archive bytes already read (``ArchiveStore/read()``).
+    public func catalogue(decoding bytes: [UInt8]) throws(ArchiveError) -> (catalogue: Catalogue, warnings: [Diagnostic]) {
+        let (archive, warnings) = try AlbumArchive.decode(bytes, path: store.displayPath)
         return (Catalogue(albums: archive.albums, positions: archive.positions), warnings)
     }
 
@@ -83,7 +88,7 @@ public struct Library: Sendable {
             return .failure(CoverFailure(url: album.coverURL, reason: refusal.reason))
         case .success(.file(let url)):
             if let known = localMemo?.cover(at: url) { return .success(known) }
-            let stamp = localMemo.flatMap { _ in LocalCoverMemo.stamp(of: url.path) }
+            let stamp = localMemo.flatMap { _ in FileStamp.of(url.path) }
             let result = Self.localCover(at: url, url: album.coverURL)
             if case .success(let cover) = result { localMemo?.record(cover, stamp: stamp) }
             return result

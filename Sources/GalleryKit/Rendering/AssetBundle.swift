@@ -15,6 +15,8 @@ public struct AssetBundle: Sendable {
     public let paths: AssetPaths
     /// The placeholder tile image's path.
     public let placeholder: String
+    /// A hash of every asset's output path and bytes.
+    public let fingerprint: UInt64
 
     /// A script or stylesheet without its indentation, blank lines and whole-line comments: a
     /// safe, simple shrink (no line is rewritten), which keeps the script well under 10 KB.
@@ -64,6 +66,10 @@ public struct AssetBundle: Sendable {
             files.append(OutputFile(path: output, content: .bytes(Array(data))))
         }
         self.files = files
+        self.fingerprint = FastHash.combine(files.flatMap { file -> [UInt64] in
+            guard case .bytes(let bytes) = file.content else { return [FastHash.hash(file.path)] }
+            return [FastHash.hash(file.path), FastHash.hash(bytes)]
+        })
         self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js")
         self.placeholder = renamed["placeholder.svg"] ?? "assets/placeholder.svg"
     }

@@ -12,6 +12,10 @@ import Testing
         }
         manifest.entries["zero.html"] = .init(inputKey: 0, size: 0, outputHash: 0)
         manifest.entries["max.html"] = .init(inputKey: .max, size: 0, outputHash: .max)
+        manifest.stamp = BuildStamp(inputs: random.next(), watched: [
+            "/site/content/covers/a.png": FileStamp(size: 445, modified: 1_763_900_000_123_456_789, changed: -1, inode: .max),
+            "/site/content/cövers/with\ttab & space.svg": FileStamp(size: 0, modified: 0, changed: 0, inode: 0),
+        ], counts: .init(albums: count, pages: count + 2, coversLocal: 3, coversRemote: 4, thumbnails: 5))
         return manifest
     }
 
@@ -23,8 +27,26 @@ import Testing
         try manifest.save(to: file)
         #expect(BuildManifest.load(from: file) == manifest)
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text.hasPrefix("gallery-manifest 1\nalbums/album-1/index.html\t"))
+        #expect(text.hasPrefix("gallery-manifest 2\n/stamp\t"))
+        #expect(text.contains("\t2000\t2002\t3\t4\t5\n/watch\t445\t"))
+        #expect(text.contains("\n/watch\t0\t0000000000000000\t0000000000000000\t0000000000000000\t/site/content/cövers/with\ttab & space.svg\nalbums/album-1/index.html\t"))
         #expect(text.contains("\nmax.html\tffffffffffffffff\t0\tffffffffffffffff\n"))
+    }
+
+    @Test func aPathThatCannotBeKeptOnOneLineLeavesNoStamp() {
+        var manifest = Self.sample(count: 3)
+        manifest.stamp?.watched["/site/content/covers/new\nline.png"] = FileStamp(size: 1, modified: 2, changed: 3, inode: 4)
+        var expected = manifest
+        expected.stamp = nil
+        #expect(BuildManifest.parse(Array(manifest.encoded().utf8)) == expected)
+    }
+
+    @Test func aManifestOfTheFormerFormatIsReadWithoutAStamp() throws {
+        let former = "gallery-manifest 1\na.html\t00000000000000ff\t12\t0000000000000001\n"
+        let manifest = try #require(BuildManifest.parse(Array(former.utf8)))
+        #expect(manifest.entries == ["a.html": .init(inputKey: 255, size: 12, outputHash: 1)])
+        #expect(manifest.stamp == nil)
+        #expect(BuildManifest.parse(Array((former + "/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n").utf8))?.stamp?.counts.thumbnails == 5)
     }
 
     @Test func aMissingForeignOrDamagedFileGivesAnEmptyManifest() throws {
@@ -33,7 +55,13 @@ import Testing
         #expect(BuildManifest.parse(Array((good + "\n\n").utf8))?.entries.count == 1, "blank lines are skipped")
         let damaged = [
             "",
-            "gallery-manifest 2\na.html\t00000000000000ff\t12\t0000000000000001\n",
+            "gallery-manifest 3\na.html\t00000000000000ff\t12\t0000000000000001\n",
+            "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\n",
+            "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n",
+            "gallery-manifest 2\n/watch\t1\t0000000000000002\t0000000000000003\t0000000000000004\n",
+            "gallery-manifest 2\n/watch\t1\t0000000000000002\t0000000000000003\t/a.png\n",
+            "gallery-manifest 2\n/other\tthing\n",
+            "gallery-manifest 2\n/stamp\n",
             "a.html\t00000000000000ff\t12\t0000000000000001\n",
             "gallery-manifest 1\na.html\t00000000000000ff\t12\n",
             "gallery-manifest 1\na.html\t00000000000000ff\t12\t0000000000000001",
