@@ -13,3 +13,4 @@
 #include <libxml/xmlerror.h>
 #include <libxml/relaxng.h>
 #include <libxml/xmlsave.h>
+#include <libxml/xmlreader.h>

@@ -60,12 +60,24 @@ struct MarkupChecker {
     /// Runs the element checks on the whole tree under `root`, then the same-file fragment links.
     mutating func checkElements(from root: XMLDocument.Element) {
         walk(root, insideTile: false)
+        checkFragments()
+    }
+
+    /// Reports links to ids of this file that no element has; call once every element is checked.
+    mutating func checkFragments() {
         for fragment in fragments where ids[fragment.id] == nil {
             findings.error("link to '\(fragment.reference)' names no element of this page (no id '\(fragment.id)')", at: fragment.location)
         }
     }
 
     private mutating func walk(_ element: XMLDocument.Element, insideTile: Bool) {
+        let tile = check(element, insideTile: insideTile)
+        for child in element.children { walk(child, insideTile: tile) }
+    }
+
+    /// Checks one element, not its children, in document order (elements are numbered as they
+    /// come); returns whether its descendants are inside a tile.
+    mutating func check(_ element: XMLDocument.Element, insideTile: Bool) -> Bool {
         let here = Findings.Located(element: element, ordinal: ordinal)
         ordinal += 1
         if let id = element.attribute("id") {
@@ -96,8 +108,7 @@ struct MarkupChecker {
             checkReference(element, "src", here)
             checkSourceSet(element, here)
         }
-        let tile = insideTile || element.hasClass("tile")
-        for child in element.children { walk(child, insideTile: tile) }
+        return insideTile || element.hasClass("tile")
     }
 
     private mutating func checkTileSize(_ element: XMLDocument.Element, _ here: Findings.Located) {

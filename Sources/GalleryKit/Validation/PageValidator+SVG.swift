@@ -18,7 +18,18 @@ extension PageValidator {
     /// file in `outputPaths`.
     ///
     /// - Parameter path: The SVG's path relative to the output root, for diagnostics and links.
+    ///
+    /// A strip that passes the streaming check (`XMLStreamCheck`) is never parsed into a tree.
     public func validateSVG(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        if case .success(let schema) = Self.carouselSchema,
+           XMLStreamCheck.passesCarousel(bytes, schema: schema, resolver: resolver(for: path)) {
+            return []
+        }
+        return validate(svg: bytes, path: path, carouselOnly: false)
+    }
+
+    /// The tree-based validation of the SVG strip: every finding, exactly positioned.
+    func diagnoseSVG(_ bytes: [UInt8], path: String) -> [Diagnostic] {
         validate(svg: bytes, path: path, carouselOnly: false)
     }
 

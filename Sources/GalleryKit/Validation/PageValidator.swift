@@ -60,7 +60,9 @@ public struct PageValidator: Sendable {
     }
 
     /// Checks only that `bytes` are well-formed XML (a sitemap, a feed, an SVG cover).
+    /// A file that reads cleanly as a stream (`XMLStreamCheck`) is never parsed into a tree.
     public func validateWellFormed(_ bytes: [UInt8], path: String) -> [Diagnostic] {
+        if XMLStreamCheck.parsesCleanly(bytes) { return [] }
         var findings = Findings(path: path)
         findings.record(XMLDocument.parse(bytes).issues)
         return findings.diagnostics(source: bytes, document: nil)

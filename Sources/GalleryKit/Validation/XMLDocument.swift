@@ -3,8 +3,8 @@ import Foundation
 
 /// A document parsed by libxml2 in XML mode, owned by Swift: the tree is freed in `deinit`.
 ///
-/// This file and `XHTMLStreamCheck` (a tree-less pass over valid pages) are the only places that
-/// call libxml2. Parsing never touches the network, loads no
+/// This file, `XHTMLStreamCheck` (a tree-less pass over valid pages) and `XMLStreamCheck` (a
+/// streaming pass over the SVG strip and the sitemap) are the only places that call libxml2. Parsing never touches the network, loads no
 /// DTD, substitutes no entities and prints nothing; libxml2's structured errors come back as
 /// `Issue`s with its line and column. `parse` may run on many threads at once: libxml2 2.9 keeps
 /// the structured error handler per thread, and it is installed only around the synchronous parse
@@ -77,7 +77,7 @@ final class XMLDocument {
 
     /// The root element, if the document has one.
     var root: Element? {
-        xmlDocGetRootElement(pointer).map(Element.init)
+        xmlDocGetRootElement(pointer).map { Element(node: $0) }
     }
 
     /// The element a validity issue is about: the node itself, or the element holding it.
@@ -88,7 +88,7 @@ final class XMLDocument {
                 || candidate.pointee.type == XML_CDATA_SECTION_NODE else { return nil }
             current = candidate.pointee.parent
         }
-        return current.map(Element.init)
+        return current.map { Element(node: $0) }
     }
 
     /// Validates the tree against `schema` and returns the schema's complaints (none when valid).
@@ -138,6 +138,11 @@ final class RelaxNGSchema: @unchecked Sendable {
         xmlRelaxNGFree(pointer)
     }
 
+    /// Runs `body` with the compiled schema, one use at a time (see the type's note).
+    func withSchema<Result>(_ body: (xmlRelaxNGPtr) -> Result) -> Result {
+        lock.withLock { body(pointer) }
+    }
+
     /// Validates `document`, one validation at a time, each with its own validation context.
     fileprivate func validate(_ document: xmlDocPtr) -> [XMLDocument.Issue] {
         lock.withLock { validateLocked(document) }
@@ -165,8 +170,17 @@ extension XMLDocument {
     /// Names and attributes are compared against `StaticString`s byte by byte, so walking a page
     /// allocates no Swift strings except for the attribute values a check really needs.
     struct Element {
-        /// The node, owned by the document.
+        /// The node, owned by the document (or by a streaming reader, while it is on the node).
         fileprivate let node: xmlNodePtr
+
+        /// The element a streaming reader (`XMLStreamCheck`) is on; valid until it moves on.
+        init(streamed node: xmlNodePtr) {
+            self.node = node
+        }
+
+        fileprivate init(node: xmlNodePtr) {
+            self.node = node
+        }
 
         /// The node's address, to match the node named in a validity `Issue`.
         var identity: UnsafeMutableRawPointer { UnsafeMutableRawPointer(node) }
@@ -293,7 +307,7 @@ private func isXMLSpace(_ byte: UInt8) -> Bool {
 ///
 /// libxml2 calls back through a C function pointer with an opaque context: the collector passes
 /// itself unretained, and stays alive for the whole call.
-private final class IssueCollector {
+final class IssueCollector {
     /// What libxml2 reported so far.
     private(set) var issues: [XMLDocument.Issue] = []
 
@@ -321,7 +335,7 @@ private final class IssueCollector {
 }
 
 /// libxml2's structured error callback; `context` is an unretained `IssueCollector`.
-private func collectIssue(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+func collectIssue(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
     guard let context, let error else { return }
     Unmanaged<IssueCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
 }

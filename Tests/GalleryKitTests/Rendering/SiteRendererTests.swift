@@ -105,6 +105,10 @@ import Testing
         #expect(validator.validateXHTML(Array(page.utf8), path: renderer.plan.path(of: .album(index: 0))).isEmpty)
         let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: hostile)
         #expect(validator.validateSVG(Array(svg.utf8), path: "carousel.svg").isEmpty)
+        #expect(validator.diagnoseSVG(Array(svg.utf8), path: "carousel.svg").isEmpty)
+        let schema = try PageValidator.carouselSchema.get()
+        #expect(XMLStreamCheck.passesCarousel(Array(svg.utf8), schema: schema, resolver: validator.resolver(for: "carousel.svg")), "the strip takes the streaming path")
+        #expect(XMLStreamCheck.parsesCleanly(Array(Sitemap.render(plan: renderer.plan, baseURL: "https://example.org/sub/").utf8)), "so does the sitemap")
         let json = DataFile.render(plan: renderer.plan, images: renderer.images)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect((decoded?["albums"] as? [[String: Any]])?.first?["title"] as? String == hostile)
