@@ -285,7 +285,7 @@ int gallery_vips_pattern(int width, int height, int format, void **output, size_
     return result;
 }
 
-int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue) {
+int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {
     if (gallery_vips_init() != 0) return -1;
     VipsImage *image = vips_image_new_from_buffer(buffer, length, "", NULL);
     if (image == NULL) return -1;
@@ -297,6 +297,9 @@ int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red
     *red = count > 0 ? (int)values[0] : 0;
     *green = count > 1 ? (int)values[1] : *red;
     *blue = count > 2 ? (int)values[2] : *red;
+    /* Grey with alpha has two bands, colour with alpha four. */
+    *alpha = count == 2 ? (int)values[1] : count > 3 ? (int)values[3] : 255;
+    if (count == 2) *green = *blue = *red;
     g_free(values);
     return 0;
 }

@@ -68,6 +68,6 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length);
 
 /// The colour of one pixel of an encoded image, as 0…255 red, green and blue.
-int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue);
+int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha);
 
 #endif

@@ -141,15 +141,16 @@ public struct Thumbnailer: Sendable {
         return Array(UnsafeRawBufferPointer(start: output, count: length))
     }
 
-    /// The red, green and blue values (0…255) of one pixel of an encoded image.
-    public static func pixel(of bytes: [UInt8], x: Int, y: Int) throws(ThumbnailError) -> (red: Int, green: Int, blue: Int) {
+    /// The red, green, blue and alpha values (0…255) of one pixel of an encoded image (alpha is
+    /// 255 in an image without an alpha channel).
+    public static func pixel(of bytes: [UInt8], x: Int, y: Int) throws(ThumbnailError) -> (red: Int, green: Int, blue: Int, alpha: Int) {
         try requireLibrary()
-        var red: Int32 = 0, green: Int32 = 0, blue: Int32 = 0
+        var red: Int32 = 0, green: Int32 = 0, blue: Int32 = 0, alpha: Int32 = 0
         let status = bytes.withUnsafeBytes { buffer in
-            gallery_vips_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), &red, &green, &blue)
+            gallery_vips_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), &red, &green, &blue, &alpha)
         }
         guard status == 0 else { throw ThumbnailError(.corrupt(lastError())) }
-        return (Int(red), Int(green), Int(blue))
+        return (Int(red), Int(green), Int(blue), Int(alpha))
     }
 
     private static func code(for fit: ThumbnailFit) -> Int32 {

@@ -63,6 +63,22 @@ import Testing
         #expect(try Thumbnailer.pixel(of: tile, x: 0, y: 50).red <= 8, "the left edge of the cover is in the tile")
         let padding = try Thumbnailer.pixel(of: tile, x: 50, y: 2)
         #expect(min(padding.red, padding.green, padding.blue) >= 250, "the padding of a JPEG is white: \(padding)")
+        #expect(padding.alpha == 255)
+    }
+
+    @Test(arguments: [ThumbnailFormat.webp, .png])
+    func containPadsWithTransparencyWhereTheFormatHasIt(format: ThumbnailFormat) throws {
+        // A wide cover leaves bands above and below it: see-through, so the tile's own background
+        // shows, while the cover itself stays opaque.
+        let cover = try Thumbnailer.pattern(width: 1200, height: 600, kind: .jpeg)
+        let tile = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, fit: .contain, format: format, quality: 95))
+        #expect(try Thumbnailer.dimensions(of: tile) == (100, 100))
+        for (x, y) in [(50, 2), (50, 97), (2, 10)] {
+            #expect(try Thumbnailer.pixel(of: tile, x: x, y: y).alpha == 0, "\(format) padding at (\(x), \(y))")
+        }
+        for (x, y) in [(50, 50), (2, 50), (97, 50)] {
+            #expect(try Thumbnailer.pixel(of: tile, x: x, y: y).alpha == 255, "\(format) cover at (\(x), \(y))")
+        }
     }
 
     @Test(arguments: ThumbnailFormat.allCases)
