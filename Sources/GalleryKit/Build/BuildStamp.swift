@@ -3,9 +3,10 @@ import Foundation
 /// What a build that ended without a single finding was made from, kept in the output folder's
 /// manifest so the next build can see, before it decodes one album, that nothing changed.
 ///
-/// It holds a digest of everything the build read by content (the tool's version, `gallery.toml`,
-/// the archive, the templates, the assets, a `--base-url`) and the ``FileStamp`` of every cover
-/// file it used and of the cover cache's index. When the digest and every stamp match and every
+/// It holds a digest of everything the build read by content (`gallery.toml`, the archive, the
+/// templates, the assets, a `--base-url`), of the tool itself (its version and the stamp of its
+/// executable, so a rebuilt or reinstalled `gallery` never trusts what an older one made), and
+/// the ``FileStamp`` of every cover file it used and of the cover cache's index. When the digest and every stamp match and every
 /// output recorded in the manifest is in place at its recorded size, the build stops after
 /// loading (as `make` stops when no target is older than its sources): a no-op rebuild of 10k
 /// albums then costs a read of the archive and a `stat` per output, not a decode of every album
@@ -36,10 +37,17 @@ struct BuildStamp: Sendable, Hashable {
         var thumbnails: Int
     }
 
+    /// The running executable, as far as a stamp can tell it from another build of gallery.
+    static let tool: UInt64 = {
+        guard let file = FileStamp.of("/proc/self/exe") else { return 0 }
+        return FastHash.combine([UInt64(file.size), UInt64(bitPattern: Int64(file.modified)), UInt64(bitPattern: Int64(file.changed)), file.inode])
+    }()
+
     /// The digest of a build's inputs. `config` is `nil` when the site has no `gallery.toml`.
     static func digest(version: String, config: [UInt8]?, archive: [UInt8], templates: String, assets: UInt64, baseURL: String?) -> UInt64 {
         FastHash.combine([
             FastHash.hash(version),
+            tool,
             config.map { FastHash.hash($0) } ?? 0,
             config == nil ? 0 : 1,
             FastHash.hash(archive),
