@@ -24,9 +24,9 @@ import Testing
         return site
     }
 
-    @Test func theCarouselBehavesInARealBrowser() throws {
+    @Test func theCarouselBehavesInARealBrowser() async throws {
         let site = try site()
-        let server = try ServeProcess(in: site.url)
+        let server = try await ServeProcess(in: site.url)
         let artifacts = Self.package.appending(path: ".build/browser-artifacts", directoryHint: .isDirectory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

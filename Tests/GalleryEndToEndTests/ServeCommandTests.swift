@@ -15,9 +15,9 @@ import Testing
         try #require(folder.files(under: preview).first { $0.hasSuffix(suffix) })
     }
 
-    @Test func servesPagesAndFilesWithTheirTypesETagsAndThe404Page() throws {
+    @Test func servesPagesAndFilesWithTheirTypesETagsAndThe404Page() async throws {
         let folder = try site()
-        let server = try ServeProcess(in: folder.url)
+        let server = try await ServeProcess(in: folder.url)
         #expect(server.url == "http://127.0.0.1:\(server.port)/")
 
         let index = try RawResponse.get("/", port: server.port)
@@ -65,10 +65,10 @@ import Testing
         #expect(try RawResponse.get("/", port: server.port, method: "POST").status == 405)
     }
 
-    @Test func refusesEveryWayOutOfTheOutputFolder() throws {
+    @Test func refusesEveryWayOutOfTheOutputFolder() async throws {
         let folder = try site()
         try folder.write("top secret", to: "secret.txt")
-        let server = try ServeProcess(in: folder.url)
+        let server = try await ServeProcess(in: folder.url)
         let files = FileManager.default
         try files.createSymbolicLink(atPath: folder.url.appending(path: preview + "leak.txt").path, withDestinationPath: "../secret.txt")
         try files.createSymbolicLink(atPath: folder.url.appending(path: preview + "site").path, withDestinationPath: folder.url.path)
@@ -85,9 +85,9 @@ import Testing
         }
     }
 
-    @Test func reloadsOnChangeShowsAFailedRebuildAndRecovers() throws {
+    @Test func reloadsOnChangeShowsAFailedRebuildAndRecovers() async throws {
         let folder = try site()
-        let server = try ServeProcess(in: folder.url)
+        let server = try await ServeProcess(in: folder.url)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events", headers: ["Accept": "text/event-stream"])
         #expect(events.waitFor("retry: 1000"))
@@ -120,27 +120,27 @@ import Testing
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
     }
 
-    @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() throws {
+    @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {
         let folder = try site()
         // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.
-        let server = try ServeProcess(in: folder.url, blockingShutdownSignals: true)
+        let server = try await ServeProcess(in: folder.url, blockingShutdownSignals: true)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events")
         #expect(events.waitFor("retry: 1000"))
         server.signal(SIGINT)
-        #expect(server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
+        #expect(await server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
         #expect(server.process.terminationReason == .exit)
         #expect(throws: (any Error).self) { try RawResponse.get("/", port: server.port) }
         #expect(server.stdout.value.components(separatedBy: "Serving http://").count == 2, "announced once")
     }
 
-    @Test func sigtermStopsItTooAndOutputChoosesTheFolder() throws {
+    @Test func sigtermStopsItTooAndOutputChoosesTheFolder() async throws {
         let folder = try site()
-        let server = try ServeProcess(in: folder.url, arguments: ["--output", "out"])
+        let server = try await ServeProcess(in: folder.url, arguments: ["--output", "out"])
         #expect(try RawResponse.get("/", port: server.port).body.contains("Hejira"))
         #expect(try folder.read("out/index.html").contains("Hejira"))
         #expect(!folder.exists(preview))
         server.signal(SIGTERM)
-        #expect(server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
+        #expect(await server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 
 /// A running `gallery serve --port 0`, for tests: started in a site folder, its port read from
 /// the `Serving http://127.0.0.1:PORT/` line, killed (SIGKILL) when the test ends if it is still
-/// running. Its output goes to files, and every wait has a deadline.
+/// running. Its output goes to files, and every wait has a deadline and holds no thread.
 final class ServeProcess {
     /// A file the child writes one of its streams to; read afresh on every look, so nothing
     /// waits on a pipe of a process that does not end.
@@ -33,7 +33,7 @@ final class ServeProcess {
     /// Starts `gallery serve --port 0 EXTRA` in `folder` and waits (at most `timeout` seconds)
     /// for it to announce its URL. With `blockingShutdownSignals`, the child starts with SIGINT
     /// and SIGTERM blocked, as it does when a parent spawns it from a thread that blocks them.
-    init(in folder: URL, arguments: [String] = [], blockingShutdownSignals: Bool = false, timeout: Double = 120) throws {
+    init(in folder: URL, arguments: [String] = [], blockingShutdownSignals: Bool = false, timeout: Double = 120) async throws {
         process.executableURL = GalleryBinary.url
         process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = folder
@@ -58,7 +58,8 @@ final class ServeProcess {
             sigaddset(&blocked, SIGTERM)
             pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
         }
-        // The child inherits the mask of the thread that spawns it; this thread's is put back at once.
+        // The child inherits the mask of the thread that spawns it; this thread's is put back at
+        // once. Nothing is awaited in between, so it is the same thread throughout.
         let started = Result { try process.run() }
         if blockingShutdownSignals { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         try started.get()
@@ -71,14 +72,18 @@ final class ServeProcess {
                 return
             }
             guard process.isRunning else { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
-        stop()
+        await stop()
         throw Failure(description: "gallery serve did not announce a URL; stdout: \(stdout.value) stderr: \(stderr.value)")
     }
 
     deinit {
-        stop()
+        // A deinit cannot await, and must not block a thread of the cooperative pool: it kills
+        // and does not wait. SIGKILL cannot be blocked or caught, so the child ends, and
+        // Foundation's own thread reaps it (its Process is kept alive until then). Its output
+        // files may go while it dies: an unlinked file stays writable to whoever holds it open.
+        signal(SIGKILL)
         try? FileManager.default.removeItem(at: captures)
     }
 
@@ -89,16 +94,18 @@ final class ServeProcess {
 
     /// Waits at most `timeout` seconds for the process to exit; its status, or `nil` if it is
     /// still running.
-    func waitForExit(timeout: Double = 20) -> Int32? {
+    func waitForExit(timeout: Double = 20) async -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        while process.isRunning, Date() < deadline {
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { break }
+        }
         return process.isRunning ? nil : process.terminationStatus
     }
 
     /// Kills the process if it still runs, and waits for it.
-    func stop() {
+    func stop() async {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        _ = waitForExit(timeout: 10)
+        _ = await waitForExit(timeout: 10)
     }
 }
