@@ -6,17 +6,20 @@ private let openSocket = Glibc.socket
 private let sendBytes = Glibc.send
 private let streamSocket = Int32(SOCK_STREAM.rawValue)
 private let sendFlags = Int32(MSG_NOSIGNAL)
+private let receiveFlags = Int32(MSG_DONTWAIT)
 #else
 import Darwin
 private let openSocket = Darwin.socket
 private let sendBytes = Darwin.send
 private let streamSocket = SOCK_STREAM
 private let sendFlags: Int32 = 0
+private let receiveFlags = MSG_DONTWAIT
 #endif
 
 /// A minimal HTTP/1.1 client on a plain TCP socket, for requests that real clients would
 /// "fix" before sending: `/../`, `%2e%2e`, backslashes. Paths go on the wire exactly as written.
-/// Every read has a deadline, so no test can hang on a server that does not answer.
+/// Every read has a deadline, so no test can hang on a server that does not answer, and waits
+/// by sleeping, so no test holds a thread of the cooperative pool while the server works.
 final class RawHTTPConnection {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -30,8 +33,6 @@ final class RawHTTPConnection {
     init(port: Int) throws {
         socket = openSocket(AF_INET, streamSocket, 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
-        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -59,15 +60,20 @@ final class RawHTTPConnection {
 
     /// Reads until `condition` holds for what was received, the server closes, or `timeout`
     /// seconds pass. Returns whether the condition held.
+    ///
+    /// Reads do not block: with nothing to read yet, it sleeps a little and looks again.
     @discardableResult
-    func read(timeout: Double = 20, until condition: (String) -> Bool) -> Bool {
+    func read(timeout: Double = 20, until condition: (String) -> Bool) async throws -> Bool {
         var bytes: [UInt8] = Array(received.utf8)
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !condition(received), Date() < deadline {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, receiveFlags) }
             if count == 0 { break }
-            if count < 0 { continue }
+            if count < 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                continue
+            }
             bytes += buffer[..<count]
             received = String(decoding: bytes, as: UTF8.self)
         }
@@ -75,8 +81,8 @@ final class RawHTTPConnection {
     }
 
     /// Waits for the text to arrive.
-    func waitFor(_ text: String, timeout: Double = 20) -> Bool {
-        read(timeout: timeout) { $0.contains(text) }
+    func waitFor(_ text: String, timeout: Double = 20) async throws -> Bool {
+        try await read(timeout: timeout) { $0.contains(text) }
     }
 }
 
@@ -88,10 +94,10 @@ struct RawResponse {
     var body: String
 
     /// Sends one request on a new connection and reads the whole response.
-    static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:]) throws -> RawResponse {
+    static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
         let connection = try RawHTTPConnection(port: port)
         connection.send(method, path, headers: headers)
-        connection.read(timeout: 20) { _ in false }
+        try await connection.read(timeout: 20) { _ in false }
         return try parse(connection.received)
     }
 

@@ -20,7 +20,7 @@ import Testing
         let server = try await ServeProcess(in: folder.url)
         #expect(server.url == "http://127.0.0.1:\(server.port)/")
 
-        let index = try RawResponse.get("/", port: server.port)
+        let index = try await RawResponse.get("/", port: server.port)
         #expect(index.status == 200)
         #expect(index.headers["content-type"] == "text/html; charset=utf-8")
         #expect(index.body.contains("Hejira"))
@@ -38,19 +38,19 @@ import Testing
             ("sitemap.xml", "application/xml"),
         ]
         for (path, type) in types {
-            let response = try RawResponse.get("/" + path, port: server.port)
+            let response = try await RawResponse.get("/" + path, port: server.port)
             #expect(response.status == 200, "\(path)")
             #expect(response.headers["content-type"] == type, "\(path)")
             #expect(response.body == (try folder.read(preview + path)), "\(path) is served as written")
         }
 
         let tag = try #require(index.headers["etag"])
-        let again = try RawResponse.get("/", port: server.port, headers: ["If-None-Match": tag])
+        let again = try await RawResponse.get("/", port: server.port, headers: ["If-None-Match": tag])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
-        #expect(try RawResponse.get("/", port: server.port, headers: ["If-None-Match": "\"other\""]).status == 200)
+        #expect(try await RawResponse.get("/", port: server.port, headers: ["If-None-Match": "\"other\""]).status == 200)
 
-        let missing = try RawResponse.get("/no/such/page.html", port: server.port)
+        let missing = try await RawResponse.get("/no/such/page.html", port: server.port)
         #expect(missing.status == 404)
         let notFoundPage = try folder.read(preview + "404.html")
         let bodyEnd = try #require(notFoundPage.range(of: "</body>"))
@@ -58,11 +58,11 @@ import Testing
 
         let album = try #require(folder.files(under: preview).first { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") })
         let albumFolder = "/" + album.dropLast("/index.html".count)
-        let redirect = try RawResponse.get(albumFolder, port: server.port)
+        let redirect = try await RawResponse.get(albumFolder, port: server.port)
         #expect(redirect.status == 302)
         #expect(redirect.headers["location"] == albumFolder + "/")
-        #expect(try RawResponse.get(albumFolder + "/", port: server.port).status == 200)
-        #expect(try RawResponse.get("/", port: server.port, method: "POST").status == 405)
+        #expect(try await RawResponse.get(albumFolder + "/", port: server.port).status == 200)
+        #expect(try await RawResponse.get("/", port: server.port, method: "POST").status == 405)
     }
 
     @Test func refusesEveryWayOutOfTheOutputFolder() async throws {
@@ -79,7 +79,7 @@ import Testing
             "/leak.txt", "/site/secret.txt", "/site/content/albums.json",
         ]
         for path in attempts {
-            let response = try RawResponse.get(path, port: server.port)
+            let response = try await RawResponse.get(path, port: server.port)
             #expect([403, 404].contains(response.status), "\(path) gave \(response.status)")
             #expect(!response.body.contains("top secret") && !response.body.contains("root:"), "\(path) leaked")
         }
@@ -90,22 +90,22 @@ import Testing
         let server = try await ServeProcess(in: folder.url)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events", headers: ["Accept": "text/event-stream"])
-        #expect(events.waitFor("retry: 1000"))
+        #expect(try await events.waitFor("retry: 1000"))
         #expect(events.received.lowercased().contains("content-type: text/event-stream"))
 
         // A good edit: rebuilt, the page says so, and the open page is told to reload.
         try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")
-        #expect(events.waitFor("event: reload"), "no reload event; stderr: \(server.stderr.value)")
-        #expect(try RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
+        #expect(try await events.waitFor("event: reload"), "no reload event; stderr: \(server.stderr.value)")
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
 
         // A broken archive: an error event with the diagnostics, the terminal says it, the
         // pages carry the overlay, and the last good site is still served.
         try folder.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"Unfinished\"\n", to: "content/albums.json")
-        #expect(events.waitFor("event: error"), "no error event; stderr: \(server.stderr.value)")
+        #expect(try await events.waitFor("event: error"), "no error event; stderr: \(server.stderr.value)")
         let errorEvent = events.received.components(separatedBy: "event: error").last ?? ""
         #expect(errorEvent.contains("content/albums.json"))
         #expect(server.stderr.value.contains("content/albums.json"))
-        let broken = try RawResponse.get("/", port: server.port)
+        let broken = try await RawResponse.get("/", port: server.port)
         #expect(broken.status == 200)
         #expect(broken.body.contains("<div id=\"gallery-serve-overlay\""))
         #expect(broken.body.contains("content/albums.json"))
@@ -114,8 +114,8 @@ import Testing
         // Fixed: reloaded again, and the overlay is gone.
         let before = events.received.count
         try folder.write(Fixture.archive([Fixture.album("Ladies of the Canyon", "Joni Mitchell", year: 1970)]), to: "content/albums.json")
-        #expect(events.read { $0.count > before && $0.dropFirst(before).contains("event: reload") }, "no reload after the fix; stderr: \(server.stderr.value)")
-        let fixed = try RawResponse.get("/", port: server.port)
+        #expect(try await events.read { $0.count > before && $0.dropFirst(before).contains("event: reload") }, "no reload after the fix; stderr: \(server.stderr.value)")
+        let fixed = try await RawResponse.get("/", port: server.port)
         #expect(fixed.body.contains("Ladies of the Canyon"))
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
     }
@@ -126,18 +126,18 @@ import Testing
         let server = try await ServeProcess(in: folder.url, blockingShutdownSignals: true)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events")
-        #expect(events.waitFor("retry: 1000"))
+        #expect(try await events.waitFor("retry: 1000"))
         server.signal(SIGINT)
         #expect(await server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
         #expect(server.process.terminationReason == .exit)
-        #expect(throws: (any Error).self) { try RawResponse.get("/", port: server.port) }
+        await #expect(throws: (any Error).self) { try await RawResponse.get("/", port: server.port) }
         #expect(server.stdout.value.components(separatedBy: "Serving http://").count == 2, "announced once")
     }
 
     @Test func sigtermStopsItTooAndOutputChoosesTheFolder() async throws {
         let folder = try site()
         let server = try await ServeProcess(in: folder.url, arguments: ["--output", "out"])
-        #expect(try RawResponse.get("/", port: server.port).body.contains("Hejira"))
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("Hejira"))
         #expect(try folder.read("out/index.html").contains("Hejira"))
         #expect(!folder.exists(preview))
         server.signal(SIGTERM)
