@@ -12,9 +12,9 @@ import Testing
         ])
     }
 
-    @Test func aTerminalGetsALiveProgressLine() throws {
+    @Test func aTerminalGetsALiveProgressLine() async throws {
         let served = try RemoteCoverTests.servedCovers()
-        let server = try RemoteCoverTests.CoverServer(serving: served.url)
+        let server = try await RemoteCoverTests.CoverServer(serving: served.url)
         let site = try site(server)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -32,9 +32,9 @@ import Testing
         #expect(run.stdout.contains("built 3 albums"))
     }
 
-    @Test func aLogGetsNoEscapeCodes() throws {
+    @Test func aLogGetsNoEscapeCodes() async throws {
         let served = try RemoteCoverTests.servedCovers()
-        let server = try RemoteCoverTests.CoverServer(serving: served.url)
+        let server = try await RemoteCoverTests.CoverServer(serving: served.url)
         let site = try site(server)
         let run = try GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0)

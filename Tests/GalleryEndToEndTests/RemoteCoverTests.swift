@@ -12,7 +12,7 @@ import Testing
         let port: Int
         let log: URL
 
-        init(serving folder: URL) throws {
+        init(serving folder: URL) async throws {
             log = folder.deletingLastPathComponent().appending(path: "requests-\(UUID().uuidString).jsonl")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -27,7 +27,7 @@ import Testing
             var port: Int?
             while port == nil, Date() < deadline, process.isRunning {
                 port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
-                if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+                if port == nil { try await Task.sleep(for: .milliseconds(50)) }
             }
             try? FileManager.default.removeItem(at: portFile)
             guard let port else {
@@ -39,9 +39,11 @@ import Testing
 
         deinit {
             // SIGKILL, not terminate(): the child inherits the spawning worker thread's signal mask,
-            // in which SIGTERM may be blocked, and waitUntilExit would then wait forever.
+            // in which SIGTERM may be blocked. A deinit cannot await, and must not block a thread
+            // of the cooperative pool, so it kills and does not wait: SIGKILL cannot be blocked or
+            // caught, and Foundation's own thread reaps the child (its Process is kept alive until
+            // then). The log may go first: the dying server can still write to the unlinked file.
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
             try? FileManager.default.removeItem(at: log)
         }
 
@@ -72,9 +74,9 @@ import Testing
         return covers
     }
 
-    @Test func downloadsOnceThenBuildsFromTheCacheAndOffline() throws {
+    @Test func downloadsOnceThenBuildsFromTheCacheAndOffline() async throws {
         let covers = try Self.servedCovers()
-        let server = try CoverServer(serving: covers.url)
+        let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
         let first = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(first.status == 0)
@@ -105,9 +107,9 @@ import Testing
         }
     }
 
-    @Test func anUnchangedSiteOfRemoteCoversStopsAtItsStampUntilTheCacheChanges() throws {
+    @Test func anUnchangedSiteOfRemoteCoversStopsAtItsStampUntilTheCacheChanges() async throws {
         let covers = try Self.servedCovers()
-        let server = try CoverServer(serving: covers.url)
+        let server = try await CoverServer(serving: covers.url)
         let site = try Fixture.site([Fixture.album("Red", "A", cover: server.url("red.svg")), Fixture.album("Blue", "B", cover: server.url("blue.svg"))])
         func build(_ extra: [String] = []) throws -> [String: Any] {
             let run = try GalleryBinary.run(["build", "--log-format", "json"] + extra, in: site.url)
@@ -129,9 +131,9 @@ import Testing
         #expect(try build()["up_to_date"] as? Bool == true)
     }
 
-    @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() throws {
+    @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() async throws {
         let covers = try Self.servedCovers()
-        let server = try CoverServer(serving: covers.url)
+        let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
         #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let count = try server.requests().count
@@ -143,9 +145,9 @@ import Testing
         #expect(refresh.stdout.contains("\"revalidated\":2"))
     }
 
-    @Test func strictFailsOnACoverThatCannotBeHad() throws {
+    @Test func strictFailsOnACoverThatCannotBeHad() async throws {
         let covers = try Self.servedCovers()
-        let server = try CoverServer(serving: covers.url)
+        let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
         let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
         #expect(strict.status != 0)
