@@ -31,7 +31,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/carousel.py").path, server.url, artifacts.path]
-        let run = try GalleryBinary.captured(process)
+        let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         // Every check ran and passed: a script that stopped early must not look like a pass.

@@ -20,12 +20,12 @@ import Testing
 
     static let tile = "//*[local-name()='li'][contains(@class,'tile')]"
 
-    @Test func buildsTheStarterSiteThatInitWrites() throws {
+    @Test func buildsTheStarterSiteThatInitWrites() async throws {
         let folder = try TemporaryFolder()
-        let initRun = try GalleryBinary.run(["init", "mysite"], in: folder.url)
+        let initRun = try await GalleryBinary.run(["init", "mysite"], in: folder.url)
         #expect(initRun.status == 0, "\(initRun.stderr)")
         let site = folder.url.appending(path: "mysite")
-        let run = try GalleryBinary.run(["build"], in: site)
+        let run = try await GalleryBinary.run(["build"], in: site)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("[1/7] load"))
         #expect(run.stderr.contains("[7/7] write"))
@@ -53,9 +53,9 @@ import Testing
         #expect(try values(index, "//*[local-name()='a'][@aria-current='page']/@href") == ["./albums/david-bowie-best-of-bowie/"])
     }
 
-    @Test func svgStripUsesTheHTMLCoordinates() throws {
+    @Test func svgStripUsesTheHTMLCoordinates() async throws {
         let site = try Fixture.site((0..<4).map { Fixture.album("T\($0)", "A") })
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let svg = try xml(site, "public/carousel.svg")
         #expect(try values(svg, "/*/@viewBox") == ["0 0 680 120"])
         let image = "//*[local-name()='image']"
@@ -73,10 +73,10 @@ import Testing
         #expect(xs == ["110", "230", "350", "470"])
     }
 
-    @Test func albumPagesCarryAWindowAtTruePositions() throws {
+    @Test func albumPagesCarryAWindowAtTruePositions() async throws {
         let albums = (0..<10).map { Fixture.album("Title \($0)", "Artist") }
         let site = try Fixture.site(albums, config: "[carousel]\nwindow = 2\n")
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let page = try xml(site, "public/albums/artist-title-5/index.html")
         #expect(try values(page, Self.tile + "/@data-index") == ["3", "4", "5", "6", "7"])
         #expect(try values(page, Self.tile + "[3]/@style").first?.hasPrefix("left:\(110 + 5 * 120)px") == true)
@@ -86,9 +86,9 @@ import Testing
         #expect(try values(page, links + "/@rel") == ["prev", "next"])
     }
 
-    @Test func largeIndexesAreSplitIntoPages() throws {
+    @Test func largeIndexesAreSplitIntoPages() async throws {
         let site = try Fixture.site((0..<5).map { Fixture.album("T\($0)", "A") }, config: "[carousel]\nindex_page_size = 2\ninitial_album = 4\n")
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         #expect(site.exists("public/page/2/index.html") && site.exists("public/page/3/index.html"))
         #expect(!site.exists("public/page/4/index.html"))
         let second = try xml(site, "public/page/2/index.html")
@@ -97,18 +97,18 @@ import Testing
         #expect(try values(second, "//*[local-name()='nav'][@class='pager']/*[local-name()='a']/@href") == ["../../", "../../page/3/"])
     }
 
-    @Test func initialAlbumIsConfigurableAndClamped() throws {
+    @Test func initialAlbumIsConfigurableAndClamped() async throws {
         let site = try Fixture.site((0..<3).map { Fixture.album("T\($0)", "A") }, config: "[carousel]\ninitial_album = 99\n")
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let index = try xml(site, "public/index.html")
         #expect(try values(index, "//*[@id='carousel']/@data-current") == ["2"])
         #expect(try nodes(index, "//*[@data-field='title']").first?.stringValue == "T2")
     }
 
-    @Test func hostileTextIsEscapedInEveryOutput() throws {
+    @Test func hostileTextIsEscapedInEveryOutput() async throws {
         let hostile = "<script>alert(1)</script> AT&T \"quoted\" 'single' 🎸 مرحبا"
         let site = try Fixture.site([Fixture.album(hostile, "Artist & <b>Co</b>", slug: "hostile"), Fixture.album("B", "C")])
-        let run = try GalleryBinary.run(["build", "-q"], in: site.url)
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(run.status == 0, "\(run.stderr)")
         for path in ["public/index.html", "public/albums/hostile/index.html", "public/albums/c-b/index.html", "public/carousel.svg", "public/sitemap.xml"] {
             let text = try site.read(path)
@@ -127,12 +127,12 @@ import Testing
         #expect(try nodes(svg, "//*[local-name()='a']/*[local-name()='title']").first?.stringValue == hostile + " by Artist & <b>Co</b>")
     }
 
-    @Test func aBrokenArchiveFailsAndLeavesTheSiteAsItWas() throws {
+    @Test func aBrokenArchiveFailsAndLeavesTheSiteAsItWas() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let before = try site.read("public/index.html")
         try site.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"A\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": \"soon\", \"cover_url\": \"c\"}\n]}\n", to: "content/albums.json")
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("content/albums.json:2:57: error: album 1 (\"A\"): \"year\" must be a number, not a string"))
         #expect(run.stderr.contains("build failed in step 'load'"))
@@ -140,36 +140,36 @@ import Testing
         #expect(!site.exists(".public.staging"))
     }
 
-    @Test func aFolderWithoutAnArchiveSuggestsInit() throws {
+    @Test func aFolderWithoutAnArchiveSuggestsInit() async throws {
         let folder = try TemporaryFolder()
-        let run = try GalleryBinary.run(["build"], in: folder.url)
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("content/albums.json: error: there is no album archive here; run `gallery init DIR`"))
     }
 
-    @Test func aTemplateThatDoesNotParseIsNamedWithItsPosition() throws {
+    @Test func aTemplateThatDoesNotParseIsNamedWithItsPosition() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try site.write("<p>\n{{#album}}{{title}}\n</p>\n", to: "templates/partials/details.mustache")
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("templates/partials/details.mustache:2:1: error: template 'partials/details' does not parse: 'album' is never closed; add {{/album}}"))
         #expect(!site.exists("public"))
     }
 
-    @Test func aMissingCoverIsAPlaceholderAndAWarningOrWithStrictAnError() throws {
+    @Test func aMissingCoverIsAPlaceholderAndAWarningOrWithStrictAnError() async throws {
         let site = try Fixture.site([Fixture.album("Gone", "Nobody", cover: "covers/missing.png"), Fixture.album("Here", "Somebody")])
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0)
         #expect(run.stderr.contains("content/albums.json:2:1: warning: album 1 (\"Gone\" by Nobody) shows a placeholder: cover 'covers/missing.png': no such file"))
         let page = try site.read("public/albums/nobody-gone/index.html")
         #expect(page.range(of: #"src="../../assets/placeholder\.[0-9a-f]{10}\.svg""#, options: .regularExpression) != nil)
-        let strict = try GalleryBinary.run(["build", "--strict", "--output", "strict-out"], in: site.url)
+        let strict = try await GalleryBinary.run(["build", "--strict", "--output", "strict-out"], in: site.url)
         #expect(strict.status != 0)
         #expect(strict.stderr.contains("error: album 1 (\"Gone\" by Nobody) shows a placeholder"))
         #expect(!site.exists("strict-out"))
     }
 
-    @Test func coversThatLeaveTheSiteFolderAreRefused() throws {
+    @Test func coversThatLeaveTheSiteFolderAreRefused() async throws {
         let outside = try TemporaryFolder()
         try outside.write(Fixture.cover, to: "secret.svg")
         let site = try Fixture.site([
@@ -184,7 +184,7 @@ import Testing
             Fixture.album("Scheme", "A", cover: "ftp://example.org/x.png"),
             Fixture.album("Link", "A", cover: "link.svg"),
         ]), to: "content/albums.json")
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0)
         #expect(run.stderr.contains("album 1 (\"Up\" by A) shows a placeholder: cover '../../"))
         #expect(run.stderr.contains("leads outside the site folder"))
@@ -195,26 +195,26 @@ import Testing
         #expect(site.files(under: "public/covers").isEmpty)
     }
 
-    @Test func siteAndOutputFlagsWorkFromAnyDirectory() throws {
+    @Test func siteAndOutputFlagsWorkFromAnyDirectory() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         let elsewhere = try TemporaryFolder()
-        let run = try GalleryBinary.run(["build", "-q", "--site", site.url.path, "--output", "out"], in: elsewhere.url)
+        let run = try await GalleryBinary.run(["build", "-q", "--site", site.url.path, "--output", "out"], in: elsewhere.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(elsewhere.exists("out/index.html"))
         #expect(!site.exists("public"))
     }
 
-    @Test func initRefusesAFolderThatIsNotEmpty() throws {
+    @Test func initRefusesAFolderThatIsNotEmpty() async throws {
         let folder = try TemporaryFolder()
         try folder.write("x", to: "taken/file.txt")
-        let run = try GalleryBinary.run(["init", "taken"], in: folder.url)
+        let run = try await GalleryBinary.run(["init", "taken"], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("taken: error: this folder already exists and is not empty"))
     }
 
-    @Test func sitemapListsEveryPageUnderTheBaseURL() throws {
+    @Test func sitemapListsEveryPageUnderTheBaseURL() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")], config: "base_url = \"https://example.org/music\"\n")
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let sitemap = try xml(site, "public/sitemap.xml")
         let locations = try nodes(sitemap, "//*[local-name()='loc']").map { $0.stringValue ?? "" }
         #expect(locations == ["https://example.org/music/", "https://example.org/music/albums/b-a/", "https://example.org/music/albums/d-c/"])
@@ -226,13 +226,13 @@ import Testing
 
 /// Validation as the user meets it: a template that writes broken markup, and `gallery check`.
 @Suite struct ValidationCommandTests {
-    @Test func brokenMarkupFromATemplateFailsTheBuildAndNamesTheTemplate() throws {
+    @Test func brokenMarkupFromATemplateFailsTheBuildAndNamesTheTemplate() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let before = site.files(under: "public")
         let pageBefore = try site.read("public/index.html")
         try site.write("<table class=\"details\" id=\"details\"><caption>{{album.title}}<br></caption></table>\n", to: "templates/partials/details.mustache")
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("error: Opening and ending tag mismatch: br line"))
         #expect(run.stderr.contains("(written by templates/partials/details.mustache:1)"))
@@ -243,10 +243,10 @@ import Testing
         #expect(!site.exists(".public.staging"))
     }
 
-    @Test func brokenLinksAndMissingAltTextAreFoundInTemplates() throws {
+    @Test func brokenLinksAndMissingAltTextAreFoundInTemplates() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try site.write("{{<base}}{{$content}}<p><img src=\"{{root}}nowhere.png\"/><a href=\"{{root}}albums/missing/\">x</a></p>{{/content}}{{/base}}\n", to: "templates/404.mustache")
-        let run = try GalleryBinary.run(["build", "-q"], in: site.url)
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("public/404.html:17:4: error:"))
         #expect(run.stderr.contains("(written by templates/404.mustache:1)"))
@@ -255,21 +255,21 @@ import Testing
         #expect(run.stderr.contains("albums/missing/"))
     }
 
-    @Test func checkValidatesAnExistingOutputFolder() throws {
+    @Test func checkValidatesAnExistingOutputFolder() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
-        let good = try GalleryBinary.run(["check"], in: site.url)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let good = try await GalleryBinary.run(["check"], in: site.url)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.isEmpty)
         let page = try site.read("public/albums/b-a/index.html")
         try site.write(page.replacingOccurrences(of: "<h1>", with: "<h1 id=\"main\">"), to: "public/albums/b-a/index.html")
         try FileManager.default.removeItem(at: site.url.appending(path: "public/carousel.svg"))
-        let bad = try GalleryBinary.run(["check", "public"], in: site.url)
+        let bad = try await GalleryBinary.run(["check", "public"], in: site.url)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("public/albums/b-a/index.html:17:1: error: duplicate id 'main'"))
         #expect(bad.stderr.contains("main"))
         #expect(bad.stderr.contains("carousel.svg"))
-        let missing = try GalleryBinary.run(["check", "nothing-here"], in: site.url)
+        let missing = try await GalleryBinary.run(["check", "nothing-here"], in: site.url)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("nothing-here"))
     }

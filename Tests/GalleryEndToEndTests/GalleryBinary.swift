@@ -25,12 +25,12 @@ struct GalleryBinary {
     }()
 
     /// Runs `gallery ARGUMENTS` in `directory`.
-    static func run(_ arguments: [String], in directory: URL) throws -> Run {
+    static func run(_ arguments: [String], in directory: URL) async throws -> Run {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        return try captured(process)
+        return try await captured(process)
     }
 
     /// Runs a prepared process to its end and returns what it printed.
@@ -38,7 +38,7 @@ struct GalleryBinary {
     /// Output goes to files, not pipes: a long-running child started by a parallel test (the
     /// cover server) may inherit a pipe's write end, and reading to end-of-file would then wait
     /// for that child instead of this one.
-    static func captured(_ process: Process) throws -> Run {
+    static func captured(_ process: Process) async throws -> Run {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "gallery-run-\(UUID().uuidString)")
         let outURL = scratch.appendingPathExtension("out")
         let errURL = scratch.appendingPathExtension("err")
@@ -52,13 +52,32 @@ struct GalleryBinary {
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        process.waitUntilExit()
+        try await runToExit(process)
         try out.close()
         try err.close()
         let stdout = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
         let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Starts a prepared process and returns once it has exited, holding no thread meanwhile.
+    ///
+    /// All test targets share one process, and a test that blocked in `waitUntilExit()` would
+    /// hold one of the few threads of the cooperative pool, starving timing-sensitive async tests
+    /// elsewhere. The termination handler is set before `run()`, inside the continuation, so an
+    /// exit that comes at once still finds a continuation to resume. Foundation calls the handler
+    /// on a thread of its own, after the exit status is recorded.
+    static func runToExit(_ process: Process) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                // Nothing was started, so the handler never runs: this is the only resumption.
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
     }
 }
 

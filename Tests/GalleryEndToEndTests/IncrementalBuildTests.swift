@@ -22,41 +22,41 @@ import Testing
         try Fixture.site((0..<count).map { Fixture.album(String(format: "Title %02d", $0), "Artist") }, config: "[carousel]\nwindow = 2\nindex_page_size = 10\n")
     }
 
-    @Test func aSecondBuildWritesNothing() throws {
+    @Test func aSecondBuildWritesNothing() async throws {
         let folder = try site(30)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let before = try inodes(folder)
-        let run = try GalleryBinary.run(["build"], in: folder.url)
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.stderr.contains("built 30 albums: 0 files written, \(before.count) unchanged"))
         #expect(try inodes(folder) == before)
     }
 
-    @Test func editingOneAlbumRewritesOnlyWhatShowsIt() throws {
+    @Test func editingOneAlbumRewritesOnlyWhatShowsIt() async throws {
         let folder = try site(30)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let before = try inodes(folder)
         // A new title for album 15 (index 14), keeping its slug: the title is on its own page, in
         // its tile on the pages of its window (two neighbours each side) and index page 2, and in
         // the data file and the SVG strip.
-        let edit = try GalleryBinary.run(["edit", "15", "--title", "Renamed", "--slug", "artist-title-14"], in: folder.url)
+        let edit = try await GalleryBinary.run(["edit", "15", "--title", "Renamed", "--slug", "artist-title-14"], in: folder.url)
         #expect(edit.status == 0, "\(edit.stderr)")
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let window = (12...16).map { String(format: "albums/artist-title-%02d/index.html", $0) }
         let afterTitle = try inodes(folder)
         #expect(changed(before, afterTitle) == Set(window + ["page/2/index.html", "albums.json", "data/albums-0.json", "carousel.svg"]))
         // The genre shows only in the album's own details table and the data files.
-        #expect(try GalleryBinary.run(["edit", "artist-title-14", "--genre", "Jazz"], in: folder.url).status == 0)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "artist-title-14", "--genre", "Jazz"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(changed(afterTitle, try inodes(folder)) == ["albums/artist-title-14/index.html", "albums.json", "data/albums-0.json"])
     }
 
-    @Test func filesMadeFromEveryAlbumFollowTheSettingsTheyShow() throws {
+    @Test func filesMadeFromEveryAlbumFollowTheSettingsTheyShow() async throws {
         // The sitemap, the data files and the SVG strip are skipped by their keys in a no-op
         // build; a new base URL (only the sitemap and canonical links show it) must still reach them.
         let folder = try site(12)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let before = try inodes(folder)
-        #expect(try GalleryBinary.run(["build", "-q", "--base-url", "https://example.org/sub/"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q", "--base-url", "https://example.org/sub/"], in: folder.url).status == 0)
         let sitemap = try String(contentsOf: folder.url.appending(path: "public/sitemap.xml"), encoding: .utf8)
         #expect(sitemap.contains("https://example.org/sub/albums/artist-title-03/"))
         let rewritten = changed(before, try inodes(folder))
@@ -64,38 +64,38 @@ import Testing
         #expect(!rewritten.contains("carousel.svg") && !rewritten.contains("data/albums-0.json"))
     }
 
-    @Test func deletingAnAlbumRemovesItsPage() throws {
+    @Test func deletingAnAlbumRemovesItsPage() async throws {
         let folder = try site(12)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(folder.exists("public/albums/artist-title-05/index.html"))
-        #expect(try GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
-        let run = try GalleryBinary.run(["build"], in: folder.url)
+        #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.stderr.contains("1 removed"))
         #expect(!folder.exists("public/albums/artist-title-05"))
         #expect(folder.files(under: "public/albums").count == 11)
-        #expect(try GalleryBinary.run(["check"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
     }
 
-    @Test func aDeletedOutputIsWrittenAgainAndCleanRewritesEverything() throws {
+    @Test func aDeletedOutputIsWrittenAgainAndCleanRewritesEverything() async throws {
         let folder = try site(5)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         try FileManager.default.removeItem(at: folder.url.appending(path: "public/albums/artist-title-02/index.html"))
         try folder.write("tampered", to: "public/albums.json")
         let before = try inodes(folder)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(changed(before, try inodes(folder)) == ["albums/artist-title-02/index.html", "albums.json"])
         let again = try inodes(folder)
-        let clean = try GalleryBinary.run(["build", "--clean"], in: folder.url)
+        let clean = try await GalleryBinary.run(["build", "--clean"], in: folder.url)
         #expect(clean.status == 0)
         #expect(changed(again, try inodes(folder)) == Set(again.keys))
         #expect(clean.stderr.contains("\(again.count) files written, 0 unchanged"))
     }
 
-    @Test func cleanBuildsOfTheSameInputAreByteIdentical() throws {
+    @Test func cleanBuildsOfTheSameInputAreByteIdentical() async throws {
         let albums = (0..<40).map { Fixture.album("Título \($0) & <b>", "Ärtist \($0 % 7)") }
         let folder = try Fixture.site(albums, config: "[carousel]\nindex_page_size = 15\n")
-        #expect(try GalleryBinary.run(["build", "-q", "--output", "one"], in: folder.url).status == 0)
-        #expect(try GalleryBinary.run(["build", "-q", "--clean", "--output", "two"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q", "--output", "one"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q", "--clean", "--output", "two"], in: folder.url).status == 0)
         let one = folder.files(under: "one")
         #expect(one == folder.files(under: "two"))
         #expect(one.count > 40)
@@ -113,9 +113,9 @@ import Testing
         }
     }
 
-    @Test func everyLineIsAnEventAndTheLastIsTheSummary() throws {
+    @Test func everyLineIsAnEventAndTheLastIsTheSummary() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D", cover: "covers/missing.png")])
-        let run = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         let events = try events(run)
@@ -134,14 +134,14 @@ import Testing
         #expect((summary["covers"] as? [String: Any])?["local"] as? Int == 1)
         #expect(summary["warnings"] as? Int == 1)
         #expect((summary["timings"] as? [String: Any])?.count == 7)
-        let again = try self.events(try GalleryBinary.run(["build", "--log-format", "json"], in: site.url))
+        let again = try await self.events(GalleryBinary.run(["build", "--log-format", "json"], in: site.url))
         #expect((again.last?["pages"] as? [String: Any])?["unchanged"] as? Int == 4)
     }
 
-    @Test func aFailedBuildExitsNonZeroAndSaysWhereInTheSummary() throws {
+    @Test func aFailedBuildExitsNonZeroAndSaysWhereInTheSummary() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try site.write("{\"version\": 1, \"albums\": [{}]}", to: "content/albums.json")
-        let run = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(run.status != 0)
         let summary = try #require(try events(run).last)
         #expect(summary["succeeded"] as? Bool == false)

@@ -4,14 +4,14 @@ import Testing
 
 /// The library commands run as a user runs them: list, add, edit, delete, undo, import.
 @Suite struct LibraryCommandTests {
-    func starter() throws -> TemporaryFolder {
+    func starter() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
         return folder
     }
 
-    func run(_ arguments: [String], _ folder: TemporaryFolder) throws -> GalleryBinary.Run {
-        try GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
+    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
     }
 
     func titles(_ folder: TemporaryFolder) throws -> [String] {
@@ -22,15 +22,15 @@ import Testing
 
     static let seedTitles = ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]
 
-    @Test func listShowsNumbersSlugsAndFields() throws {
-        let folder = try starter()
-        let table = try run(["list"], folder)
+    @Test func listShowsNumbersSlugsAndFields() async throws {
+        let folder = try await starter()
+        let table = try await run(["list"], folder)
         #expect(table.status == 0)
         let lines = table.stdout.split(separator: "\n")
         #expect(lines.first == "#  Slug                        Artist       Album                 Genre  Year")
         #expect(lines[1] == "1  david-bowie-best-of-bowie   David Bowie  Best of Bowie         Pop    1992")
         #expect(lines.count == 6)
-        let json = try run(["list", "--json"], folder)
+        let json = try await run(["list", "--json"], folder)
         let albums = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(albums?.count == 5)
         #expect(albums?[4]["number"] as? Int == 5)
@@ -38,91 +38,91 @@ import Testing
         #expect(albums?[4]["year"] as? Int == 2000)
     }
 
-    @Test func addEditDeleteAndUndoAcrossInvocations() throws {
-        let folder = try starter()
-        let add = try run(["add", "--title", "Heroes", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/h.png", "--at", "2"], folder)
+    @Test func addEditDeleteAndUndoAcrossInvocations() async throws {
+        let folder = try await starter()
+        let add = try await run(["add", "--title", "Heroes", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/h.png", "--at", "2"], folder)
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout == "added \"Heroes\" by David Bowie as album 2\n")
         #expect(try titles(folder) == ["Best of Bowie", "Heroes", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
-        #expect(try run(["edit", "david-bowie-heroes", "--year", "1978", "--title", "\"Heroes\""], folder).status == 0)
+        #expect(try await run(["edit", "david-bowie-heroes", "--year", "1978", "--title", "\"Heroes\""], folder).status == 0)
         #expect(try titles(folder)[1] == "\"Heroes\"")
-        #expect(try run(["delete", "4"], folder).stdout == "deleted album 4, \"Nothing Like The Sun\" by Sting\n")
-        #expect(try run(["delete", "madonna-american-pie"], folder).status == 0)
+        #expect(try await run(["delete", "4"], folder).stdout == "deleted album 4, \"Nothing Like The Sun\" by Sting\n")
+        #expect(try await run(["delete", "madonna-american-pie"], folder).status == 0)
         #expect(try titles(folder) == ["Best of Bowie", "\"Heroes\"", "It's My Life", "Staring at the Sun"])
         // Each undo is a separate process: the history lives beside the archive.
-        #expect(try run(["undo"], folder).stdout == "undid: deleted album 5, \"American Pie\" by Madonna\n")
-        #expect(try run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).stdout == "undid: deleted album 5, \"American Pie\" by Madonna\n")
+        #expect(try await run(["undo"], folder).status == 0)
         #expect(try titles(folder) == ["Best of Bowie", "\"Heroes\"", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
-        #expect(try run(["undo"], folder).stdout == "undid: edited album 2, \"\"Heroes\"\" by David Bowie\n")
+        #expect(try await run(["undo"], folder).stdout == "undid: edited album 2, \"\"Heroes\"\" by David Bowie\n")
         #expect(try titles(folder)[1] == "Heroes")
-        #expect(try run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
         #expect(try titles(folder) == Self.seedTitles)
-        let nothing = try run(["undo"], folder)
+        let nothing = try await run(["undo"], folder)
         #expect(nothing.status != 0)
         #expect(nothing.stderr == "error: there is nothing to undo\n")
     }
 
-    @Test func undoOfADeleteClampsItsIndexWhenTheListIsShorter() throws {
-        let folder = try starter()
-        #expect(try run(["delete", "5"], folder).status == 0)
-        #expect(try run(["delete", "4"], folder).status == 0)
-        #expect(try run(["delete", "3"], folder).status == 0)
-        #expect(try run(["undo"], folder).status == 0)
+    @Test func undoOfADeleteClampsItsIndexWhenTheListIsShorter() async throws {
+        let folder = try await starter()
+        #expect(try await run(["delete", "5"], folder).status == 0)
+        #expect(try await run(["delete", "4"], folder).status == 0)
+        #expect(try await run(["delete", "3"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
         #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun"])
-        #expect(try run(["delete", "1"], folder).status == 0)
-        #expect(try run(["delete", "1"], folder).status == 0)
+        #expect(try await run(["delete", "1"], folder).status == 0)
+        #expect(try await run(["delete", "1"], folder).status == 0)
         #expect(try titles(folder) == ["Nothing Like The Sun"])
         // The history still holds "deleted album 4": the list has one album, so it comes back last.
-        #expect(try run(["undo"], folder).status == 0)
-        #expect(try run(["undo"], folder).status == 0)
-        #expect(try run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
         #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
     }
 
-    @Test func theUndoHistoryIsBounded() throws {
-        let folder = try starter()
+    @Test func theUndoHistoryIsBounded() async throws {
+        let folder = try await starter()
         try folder.write("[library]\nundo_limit = 2\n", to: "site/gallery.toml")
-        for number in [5, 4, 3] { #expect(try run(["delete", "\(number)"], folder).status == 0) }
-        #expect(try run(["undo"], folder).status == 0)
-        #expect(try run(["undo"], folder).status == 0)
-        #expect(try run(["undo"], folder).status != 0)
+        for number in [5, 4, 3] { #expect(try await run(["delete", "\(number)"], folder).status == 0) }
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status != 0)
         #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
     }
 
-    @Test func invalidInputChangesNothingAndSaysWhy() throws {
-        let folder = try starter()
+    @Test func invalidInputChangesNothingAndSaysWhy() async throws {
+        let folder = try await starter()
         let before = try folder.read("site/content/albums.json")
-        let blank = try run(["add", "--title", " ", "--artist", "A", "--genre", "G", "--year", "20", "--cover", "c.png"], folder)
+        let blank = try await run(["add", "--title", " ", "--artist", "A", "--genre", "G", "--year", "20", "--cover", "c.png"], folder)
         #expect(blank.status != 0)
         #expect(blank.stderr == "error: --title is empty; fill it in\nerror: --year is 20, which is not a year; write a whole number from 1000 to 9999\nerror: nothing was changed\n")
-        let badSlug = try run(["edit", "1", "--slug", "Not OK"], folder)
+        let badSlug = try await run(["edit", "1", "--slug", "Not OK"], folder)
         #expect(badSlug.stderr.contains("--slug \"Not OK\" is not lowercase ASCII letters, digits and dashes; try \"not-ok\""))
-        let clash = try run(["edit", "2", "--slug", "mine"], folder)
+        let clash = try await run(["edit", "2", "--slug", "mine"], folder)
         #expect(clash.status == 0)
-        let taken = try run(["edit", "3", "--slug", "mine"], folder)
+        let taken = try await run(["edit", "3", "--slug", "mine"], folder)
         #expect(taken.status != 0)
         #expect(taken.stderr.contains("slug \"mine\" of album 3 is already album 2's; slugs must be unique"))
-        #expect(try run(["delete", "9"], folder).stderr == "error: there is no album 9; `gallery list` numbers them 1 to 5\n")
-        #expect(try run(["delete", "no-such-slug"], folder).status != 0)
-        let missing = try run(["add", "--title", "T"], folder)
+        #expect(try await run(["delete", "9"], folder).stderr == "error: there is no album 9; `gallery list` numbers them 1 to 5\n")
+        #expect(try await run(["delete", "no-such-slug"], folder).status != 0)
+        let missing = try await run(["add", "--title", "T"], folder)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("Missing --artist, --genre, --cover, --year"))
-        let notANumber = try run(["add", "--title", "T", "--artist", "A", "--genre", "G", "--year", "soon", "--cover", "c"], folder)
+        let notANumber = try await run(["add", "--title", "T", "--artist", "A", "--genre", "G", "--year", "soon", "--cover", "c"], folder)
         #expect(notANumber.status != 0)
-        #expect(try run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
         #expect(try folder.read("site/content/albums.json") == before)
     }
 
-    @Test func everySaveKeepsTheVersionBeforeAsABackup() throws {
-        let folder = try starter()
+    @Test func everySaveKeepsTheVersionBeforeAsABackup() async throws {
+        let folder = try await starter()
         let before = try folder.read("site/content/albums.json")
-        #expect(try run(["delete", "1"], folder).status == 0)
+        #expect(try await run(["delete", "1"], folder).status == 0)
         #expect(try folder.read("site/content/albums.json.bak") == before)
         #expect(folder.files(under: "site/content").filter { $0.contains(".tmp-") }.isEmpty)
     }
 
-    @Test func twentyConcurrentAddsLeaveTwentyNewAlbums() throws {
-        let folder = try starter()
+    @Test func twentyConcurrentAddsLeaveTwentyNewAlbums() async throws {
+        let folder = try await starter()
         let processes = (0..<20).map { number -> Process in
             let process = Process()
             process.executableURL = GalleryBinary.url
@@ -140,15 +140,15 @@ import Testing
         #expect(Set(titles.filter { $0.hasPrefix("Concurrent ") }) == Set((0..<20).map { "Concurrent \($0)" }))
     }
 
-    @Test func killedAtAnyMomentTheArchiveIsBeforeOrAfter() throws {
-        let folder = try starter()
+    @Test func killedAtAnyMomentTheArchiveIsBeforeOrAfter() async throws {
+        let folder = try await starter()
         // A big archive makes every save take long enough to be interrupted in the middle.
         let albums = (0..<4000).map { Fixture.album("Title \($0) " + String(repeating: "x", count: 60), "Artist \($0)") }
         try folder.write(Fixture.archive(albums), to: "site/content/albums.json")
         // Time one uninterrupted add, then kill others at random moments across that span.
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(try run(["add", "--title", "Timed", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
+        #expect(try await run(["add", "--title", "Timed", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
         let span = UInt32(min(max((clock.now - start).components.attoseconds / 1_000_000_000_000 + (clock.now - start).components.seconds * 1_000_000, 20_000), 2_000_000))
         var outcomes: Set<Int> = []
         var generator = SystemRandomNumberGenerator()
@@ -169,7 +169,7 @@ import Testing
             outcomes.insert(after.count - before.count)
         }
         // The archive still loads, and gallery can still change it.
-        #expect(try run(["add", "--title", "After", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
+        #expect(try await run(["add", "--title", "After", "--artist", "K", "--genre", "Pop", "--year", "2002", "--cover", "c.png"], folder).status == 0)
         #expect(folder.files(under: "site/content").filter { $0.contains(".tmp-") }.isEmpty)
         Swift.print("kill test outcomes (albums added per round): \(outcomes.sorted())")
     }
@@ -177,14 +177,14 @@ import Testing
 
 /// `gallery import` from the three formats, and what it refuses.
 @Suite struct ImportCommandTests {
-    func starter() throws -> TemporaryFolder {
+    func starter() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
         return folder
     }
 
-    func run(_ arguments: [String], _ folder: TemporaryFolder) throws -> GalleryBinary.Run {
-        try GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
+    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
     }
 
     func albums(_ folder: TemporaryFolder) throws -> [[String: Any]] {
@@ -192,8 +192,8 @@ import Testing
         return archive?["albums"] as? [[String: Any]] ?? []
     }
 
-    @Test func importsCSVWithFlexibleHeadersAndDates() throws {
-        let folder = try starter()
+    @Test func importsCSVWithFlexibleHeadersAndDates() async throws {
+        let folder = try await starter()
         try folder.write("""
         ARTIST,Album,Style,Released,Cover URL
         Kraftwerk,Computer World,Electronic,1981-05-10,covers/cw.png
@@ -201,7 +201,7 @@ import Testing
         david bowie,best of BOWIE,Pop,1992,covers/x.png
 
         """, to: "in.csv")
-        let run = try run(["import", "in.csv"], folder)
+        let run = try await run(["import", "in.csv"], folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("skipped row 3 (line 4): \"best of BOWIE\" by david bowie is already album 1 of the archive"))
         #expect(run.stdout.hasSuffix("imported 2 of 3 albums from csv in.csv\n"))
@@ -211,51 +211,51 @@ import Testing
         #expect(albums[6]["artist"] as? String == "Simon & Garfunkel")
         #expect(albums[6]["year"] as? Int == 1970)
         #expect(albums[5]["genre"] as? String == "Electronic")
-        #expect(try GalleryBinary.run(["undo", "--site", "site"], in: folder.url).stdout == "undid: imported 2 albums\n")
+        #expect(try await GalleryBinary.run(["undo", "--site", "site"], in: folder.url).stdout == "undid: imported 2 albums\n")
         #expect(try self.albums(folder).count == 5)
     }
 
-    @Test func mapsUnusualColumnsAndAllowsDuplicatesOnRequest() throws {
-        let folder = try starter()
+    @Test func mapsUnusualColumnsAndAllowsDuplicatesOnRequest() async throws {
+        let folder = try await starter()
         try folder.write("Performer,Record,Kind,When,Art\nDavid Bowie,Best of Bowie,Pop,1992,covers/a.png\n", to: "in.csv")
-        let unmapped = try run(["import", "in.csv"], folder)
+        let unmapped = try await run(["import", "in.csv"], folder)
         #expect(unmapped.status != 0)
         #expect(unmapped.stderr.contains("in.csv:1: no column for artist; name one Artist, or pass --map COLUMN=artist"))
-        let mapped = try run(["import", "in.csv", "--map", "performer=artist", "--map", "Record=title", "--map", "Kind=genre", "--map", "When=year", "--map", "Art=cover_url", "--allow-duplicates"], folder)
+        let mapped = try await run(["import", "in.csv", "--map", "performer=artist", "--map", "Record=title", "--map", "Kind=genre", "--map", "When=year", "--map", "Art=cover_url", "--allow-duplicates"], folder)
         #expect(mapped.status == 0, "\(mapped.stderr)")
         #expect(try albums(folder).count == 6)
-        let badField = try run(["import", "in.csv", "--map", "Art=picture"], folder)
+        let badField = try await run(["import", "in.csv", "--map", "Art=picture"], folder)
         #expect(badField.stderr.contains("'picture' is not a field"))
     }
 
-    @Test func dryRunWritesNothing() throws {
-        let folder = try starter()
+    @Test func dryRunWritesNothing() async throws {
+        let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")
         let before = try folder.read("site/content/albums.json")
-        let run = try run(["import", "in.csv", "--dry-run"], folder)
+        let run = try await run(["import", "in.csv", "--dry-run"], folder)
         #expect(run.stdout == "would add row 1 (line 2): \"B\" by A\nwould import 1 of 1 album from csv in.csv; nothing was written (--dry-run)\n")
         #expect(try folder.read("site/content/albums.json") == before)
         #expect(!folder.exists("site/content/.albums.json.history"))
     }
 
-    @Test func importsOurOwnJSON() throws {
-        let folder = try starter()
+    @Test func importsOurOwnJSON() async throws {
+        let folder = try await starter()
         try folder.write(Fixture.archive([Fixture.album("New One", "Someone"), Fixture.album("Best of Bowie", "DAVID BOWIE")]), to: "more.json")
-        let run = try run(["import", "more.json"], folder)
+        let run = try await run(["import", "more.json"], folder)
         #expect(run.status == 0)
         #expect(run.stdout.contains("skipped album 2: \"Best of Bowie\" by DAVID BOWIE is already album 1 of the archive"))
         #expect(try albums(folder).count == 6)
     }
 
-    @Test func importsTheIOSAppsKeyedArchive() throws {
-        let folder = try starter()
+    @Test func importsTheIOSAppsKeyedArchive() async throws {
+        let folder = try await starter()
         let data = try BlueLibrary.Album.archive([
             BlueLibrary.Album(title: "Heathen", artist: "David Bowie", genre: "Rock", coverUrl: "https://example.org/heathen.png", year: "2002"),
             BlueLibrary.Album(title: "Rock Steady", artist: "No Doubt", genre: "Pop", coverUrl: "https://example.org/rs.png", year: "2001"),
             BlueLibrary.Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", coverUrl: "x", year: "1992"),
         ])
         try data.write(to: folder.url.appending(path: "albums.bin"))
-        let run = try run(["import", "albums.bin"], folder)
+        let run = try await run(["import", "albums.bin"], folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasSuffix("imported 2 of 3 albums from keyed archive albums.bin\n"))
         let albums = try albums(folder)
@@ -265,8 +265,8 @@ import Testing
         #expect(albums[6]["cover_url"] as? String == "https://example.org/rs.png")
     }
 
-    @Test func refusesBadFilesNamingTheRowOrField() throws {
-        let folder = try starter()
+    @Test func refusesBadFilesNamingTheRowOrField() async throws {
+        let folder = try await starter()
         let before = try folder.read("site/content/albums.json")
         let cases: [(name: String, content: Data, message: String)] = [
             ("empty.csv", Data(), "empty.csv: the file is empty; nothing to import"),
@@ -280,7 +280,7 @@ import Testing
         ]
         for item in cases {
             try item.content.write(to: folder.url.appending(path: item.name))
-            let run = try run(["import", item.name], folder)
+            let run = try await run(["import", item.name], folder)
             #expect(run.status != 0, "\(item.name) was accepted")
             if item.name != "dict.bin" {
                 #expect(run.stderr.contains(item.message), "\(item.name): \(run.stderr)")
@@ -288,7 +288,7 @@ import Testing
                 #expect(run.stderr.contains("dict.bin: this keyed archive's root object is not an array of albums"), "\(run.stderr)")
             }
         }
-        let types = try run(["import", "types.csv"], folder)
+        let types = try await run(["import", "types.csv"], folder)
         #expect(types.stderr.contains("types.csv:3: row 2: title is empty; fill it in"))
         #expect(types.stderr.hasSuffix("error: nothing was imported\n"))
         #expect(try folder.read("site/content/albums.json") == before)

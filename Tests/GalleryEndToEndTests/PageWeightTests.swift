@@ -4,13 +4,13 @@ import Testing
 /// The page-weight budget: the script and the stylesheet under 10 KB each, uncompressed, and no
 /// page over 200 KB of HTML, even the fullest index page and with long album text.
 @Suite struct PageWeightTests {
-    @Test func everyPageAndAssetStaysWithinItsBudget() throws {
+    @Test func everyPageAndAssetStaysWithinItsBudget() async throws {
         // A full index page (index_page_size albums, 300 by default) and more pages, with
         // long titles and artists, so the heaviest pages the defaults allow are weighed.
         let long = String(repeating: "Ω", count: 40)
         let albums = (1...700).map { Fixture.album("Title \($0) \(long)", "Artist \($0) \(long)", year: 1900 + $0 % 120) }
         let site = try Fixture.site(albums)
-        let run = try GalleryBinary.run(["build", "-q"], in: site.url)
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(run.status == 0, "\(run.stderr)")
         let files = site.files(under: "public")
         let pages = files.filter { $0.hasSuffix(".html") }

@@ -24,7 +24,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
         process.environment = environment
-        let run = try GalleryBinary.captured(process)
+        let run = try await GalleryBinary.captured(process)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("\r\u{1B}[Kcovers ["))
         #expect(run.stdout.contains("] 3/3 · "))
@@ -36,7 +36,7 @@ import Testing
         let served = try RemoteCoverTests.servedCovers()
         let server = try await RemoteCoverTests.CoverServer(serving: served.url)
         let site = try site(server)
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0)
         #expect(run.stderr.contains("covers: 3/3 (100%)"))
         #expect(!run.stderr.contains("\u{1B}"))

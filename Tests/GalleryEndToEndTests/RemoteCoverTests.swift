@@ -78,7 +78,7 @@ import Testing
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
-        let first = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let first = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(first.status == 0)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any])
         let counts = try #require(summary["covers"] as? [String: Any])
@@ -92,13 +92,13 @@ import Testing
         let before = site.files(under: "public")
 
         // A second build makes no request for covers it has.
-        let second = try GalleryBinary.run(["build", "-q"], in: site.url)
+        let second = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(second.status == 0)
         let afterSecond = try server.requests()
         #expect(afterSecond.filter { ($0["path"] as? String) != "/missing.svg" }.count == afterFirst.filter { ($0["path"] as? String) != "/missing.svg" }.count)
 
         // Offline: no request at all, and the same bytes.
-        let offline = try GalleryBinary.run(["build", "-q", "--offline", "--output", "offline"], in: site.url)
+        let offline = try await GalleryBinary.run(["build", "-q", "--offline", "--output", "offline"], in: site.url)
         #expect(offline.status == 0)
         #expect(try server.requests().count == afterSecond.count)
         #expect(site.files(under: "offline") == before)
@@ -111,33 +111,33 @@ import Testing
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)
         let site = try Fixture.site([Fixture.album("Red", "A", cover: server.url("red.svg")), Fixture.album("Blue", "B", cover: server.url("blue.svg"))])
-        func build(_ extra: [String] = []) throws -> [String: Any] {
-            let run = try GalleryBinary.run(["build", "--log-format", "json"] + extra, in: site.url)
+        func build(_ extra: [String] = []) async throws -> [String: Any] {
+            let run = try await GalleryBinary.run(["build", "--log-format", "json"] + extra, in: site.url)
             #expect(run.status == 0, "\(run.stdout)")
             return try #require(try JSONSerialization.jsonObject(with: Data((run.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
         }
-        #expect(try build()["up_to_date"] as? Bool == false)
+        #expect(try await build()["up_to_date"] as? Bool == false)
         let requests = try server.requests().count
-        let quick = try build()
+        let quick = try await build()
         #expect(quick["up_to_date"] as? Bool == true)
         #expect((quick["covers"] as? [String: Any])?["from_cache"] as? Int == 2)
         #expect(try server.requests().count == requests)
         // A refresh into another folder brings a new blue cover into the shared cache: the
         // default folder was built from the old one, so its next build is not a no-op.
         try covers.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#3c3"), to: "blue.svg")
-        #expect(try build(["--refresh", "--output", "other"])["up_to_date"] as? Bool == false)
-        #expect(try build()["up_to_date"] as? Bool == false)
+        #expect(try await build(["--refresh", "--output", "other"])["up_to_date"] as? Bool == false)
+        #expect(try await build()["up_to_date"] as? Bool == false)
         #expect(try site.read("public/index.html") == site.read("other/index.html"))
-        #expect(try build()["up_to_date"] as? Bool == true)
+        #expect(try await build()["up_to_date"] as? Bool == true)
     }
 
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
-        #expect(try GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let count = try server.requests().count
-        let refresh = try GalleryBinary.run(["build", "--refresh", "--log-format", "json"], in: site.url)
+        let refresh = try await GalleryBinary.run(["build", "--refresh", "--log-format", "json"], in: site.url)
         #expect(refresh.status == 0)
         let conditional = try server.requests().dropFirst(count).filter { ($0["path"] as? String) != "/missing.svg" }
         #expect(conditional.count == 2)
@@ -149,7 +149,7 @@ import Testing
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)
         let site = try site(with: server)
-        let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
+        let strict = try await GalleryBinary.run(["build", "--strict"], in: site.url)
         #expect(strict.status != 0)
         #expect(strict.stderr.contains("error: album 4 (\"Gone\" by D) shows a placeholder: cover '\(server.url("missing.svg"))': HTTP 404"))
         #expect(!site.exists("public"))

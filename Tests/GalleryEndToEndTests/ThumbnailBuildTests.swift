@@ -22,12 +22,12 @@ import Testing
         try document.nodes(forXPath: "(\(xpath))[1]/@\(name)").first?.stringValue
     }
 
-    @Test func aPNGCoverBecomesWebPTilesWithASrcsetAndAWarmBuildEncodesNothing() throws {
+    @Test func aPNGCoverBecomesWebPTilesWithASrcsetAndAWarmBuildEncodesNothing() async throws {
         let site = try Fixture.site([Fixture.album("Wide", "Painter", cover: "covers/wide.png")])
         let png = try Thumbnailer.pattern(width: 900, height: 600, kind: .png)
         try Data(png).write(to: site.url.appending(path: "content/covers/wide.png"))
 
-        let cold = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let cold = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(cold.status == 0, "\(cold.stderr)")
         #expect(try thumbnails(cold) == [3, 0])
         let covers = site.files(under: "public/covers")
@@ -55,14 +55,14 @@ import Testing
         #expect(try attribute("src", of: coverImage, in: page) == "../../covers/\(large)")
         #expect(try attribute("width", of: coverImage, in: page) == "300")
 
-        let warm = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let warm = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(warm.status == 0, "\(warm.stderr)")
         #expect(try thumbnails(warm) == [0, 3])
         #expect(site.files(under: "public/covers") == covers)
 
         // Other settings are other thumbnails; the cache still holds the first ones.
         try site.write("[thumbnails]\nformat = \"jpeg\"\nquality = 60\n", to: "gallery.toml")
-        let jpeg = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let jpeg = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(jpeg.status == 0, "\(jpeg.stderr)")
         #expect(try thumbnails(jpeg) == [3, 0])
         let jpegs = site.files(under: "public/covers")
@@ -75,12 +75,12 @@ import Testing
             #expect(name.hasSuffix(".jpg") && width == size && height == size, "\(name): \(width)×\(height)")
         }
         try site.write("", to: "gallery.toml")
-        let back = try GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let back = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
         #expect(try thumbnails(back) == [0, 3])
         #expect(site.files(under: "public/covers") == covers)
     }
 
-    @Test func eachCoverReportsItsThumbnails() throws {
+    @Test func eachCoverReportsItsThumbnails() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         func thumbnailed(_ run: GalleryBinary.Run) throws -> [[Int]] {
             try run.stdout.split(separator: "\n").compactMap { line in
@@ -90,15 +90,15 @@ import Testing
             }
         }
         // Both albums share the fixture's SVG cover: it is encoded once and reported once.
-        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[3, 0]])
+        #expect(try await thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[3, 0]])
         // Nothing changed: the build stops at its stamp and touches no cover. A touched cover is
         // read again, and its thumbnails come from the cache.
-        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [])
+        #expect(try await thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [])
         try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: site.url.appending(path: "content/covers/a.svg").path)
-        #expect(try thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[0, 3]])
+        #expect(try await thumbnailed(GalleryBinary.run(["build", "--log-format", "json"], in: site.url)) == [[0, 3]])
     }
 
-    @Test func aCorruptOrHugeCoverGetsThePlaceholderAndAWarning() throws {
+    @Test func aCorruptOrHugeCoverGetsThePlaceholderAndAWarning() async throws {
         let site = try Fixture.site([
             Fixture.album("Torn", "A", cover: "covers/torn.png"),
             Fixture.album("Bomb", "B", cover: "covers/bomb.png"),
@@ -109,20 +109,20 @@ import Testing
         let big = try Thumbnailer.pattern(width: 400, height: 400, kind: .png)
         try Data(big).write(to: site.url.appending(path: "content/covers/bomb.png"))
 
-        let run = try GalleryBinary.run(["build"], in: site.url)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: album 1 (\"Torn\" by A) shows a placeholder: cover 'covers/torn.png': the image is damaged"), "\(run.stderr)")
         #expect(run.stderr.contains("warning: album 2 (\"Bomb\" by B) shows a placeholder: cover 'covers/bomb.png': the image is 400×400 pixels, more than [thumbnails] max_pixels (100000) allows"), "\(run.stderr)")
         let page = try site.read("public/albums/a-torn/index.html")
         #expect(page.range(of: #"src="../../assets/placeholder\.[0-9a-f]{10}\.svg""#, options: .regularExpression) != nil)
 
-        let strict = try GalleryBinary.run(["build", "--strict"], in: site.url)
+        let strict = try await GalleryBinary.run(["build", "--strict"], in: site.url)
         #expect(strict.status != 0)
         #expect(strict.stderr.contains("error: album 1 (\"Torn\" by A) shows a placeholder"), "\(strict.stderr)")
     }
 
     /// Runs `gallery build` with `GALLERY_LIBVIPS` naming a library that does not exist.
-    func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) throws -> GalleryBinary.Run {
+    func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) async throws -> GalleryBinary.Run {
         let process = Process()
         process.executableURL = GalleryBinary.url
         process.arguments = ["build"] + arguments
@@ -130,12 +130,12 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["GALLERY_LIBVIPS"] = site.url.appending(path: "no-such-libvips.so").path
         process.environment = environment
-        return try GalleryBinary.captured(process)
+        return try await GalleryBinary.captured(process)
     }
 
     /// libvips is opened when the first thumbnail is made, not linked: without it a cold build
     /// fails once, saying what to install, and a build whose thumbnails are cached needs none.
-    @Test func withoutLibvipsAColdBuildFailsOnceAndACachedOneStillBuilds() throws {
+    @Test func withoutLibvipsAColdBuildFailsOnceAndACachedOneStillBuilds() async throws {
         let site = try Fixture.site([
             Fixture.album("One", "A", cover: "covers/one.png"),
             Fixture.album("Two", "B", cover: "covers/two.png"),
@@ -143,7 +143,7 @@ import Testing
         try Data(try Thumbnailer.pattern(width: 300, height: 300, kind: .png)).write(to: site.url.appending(path: "content/covers/one.png"))
         try Data(try Thumbnailer.pattern(width: 200, height: 300, kind: .png)).write(to: site.url.appending(path: "content/covers/two.png"))
 
-        let cold = try buildWithoutLibvips(site)
+        let cold = try await buildWithoutLibvips(site)
         #expect(cold.status != 0)
         let errors = cold.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.count == 1, "\(cold.stderr)")
@@ -151,9 +151,9 @@ import Testing
         #expect(errors.first?.contains("install it (apt-get install libvips42)") == true, "\(cold.stderr)")
         #expect(!FileManager.default.fileExists(atPath: site.url.appending(path: "public").path), "nothing is written")
 
-        let made = try GalleryBinary.run(["build"], in: site.url)
+        let made = try await GalleryBinary.run(["build"], in: site.url)
         #expect(made.status == 0, "\(made.stderr)")
-        let cached = try buildWithoutLibvips(site, ["--clean"])
+        let cached = try await buildWithoutLibvips(site, ["--clean"])
         #expect(cached.status == 0, "\(cached.stderr)")
         #expect(site.files(under: "public/covers").count == 6)
     }

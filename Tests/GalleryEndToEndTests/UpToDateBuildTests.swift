@@ -9,8 +9,8 @@ import Testing
     }
 
     /// Builds with `--log-format json` and returns the summary.
-    func build(_ folder: TemporaryFolder, _ extra: [String] = []) throws -> [String: Any] {
-        let run = try GalleryBinary.run(["build", "--log-format", "json"] + extra, in: folder.url)
+    func build(_ folder: TemporaryFolder, _ extra: [String] = []) async throws -> [String: Any] {
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"] + extra, in: folder.url)
         let last = try #require(run.stdout.split(separator: "\n").last, "no output: \(run.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(summary["event"] as? String == "summary")
@@ -30,36 +30,36 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: folder.url.appending(path: path).path)
     }
 
-    @Test func anUnchangedSiteStopsAfterLoadingWithTheSummaryOfAFullNoOp() throws {
+    @Test func anUnchangedSiteStopsAfterLoadingWithTheSummaryOfAFullNoOp() async throws {
         let folder = try site(12)
-        #expect(isUpToDate(try build(folder)) == false)
-        let quick = try build(folder)
+        #expect(isUpToDate(try await build(folder)) == false)
+        let quick = try await build(folder)
         #expect(isUpToDate(quick) == true)
         #expect((quick["timings"] as? [String: Any]).map { Array($0.keys) } == ["load"])
         // A touched cover has a new change time: the full no-op runs, writes nothing, and says
         // exactly what the quick one said.
         try touch(folder, "content/covers/a.svg")
-        let full = try build(folder)
+        let full = try await build(folder)
         #expect(isUpToDate(full) == false)
         #expect((full["files"] as? [String: Any])?["written"] as? Int == 0)
         #expect(comparable(full) == comparable(quick))
-        #expect(isUpToDate(try build(folder)) == true, "the full no-op records a stamp of its own")
-        let text = try GalleryBinary.run(["build"], in: folder.url)
+        #expect(isUpToDate(try await build(folder)) == true, "the full no-op records a stamp of its own")
+        let text = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(text.stderr.hasPrefix("[1/7] load\nbuilt 12 albums: 0 files written, \(folder.files(under: "public").count) unchanged in "), "\(text.stderr)")
     }
 
-    @Test func everyInputTheStampWatchesSendsTheBuildBackToWork() throws {
+    @Test func everyInputTheStampWatchesSendsTheBuildBackToWork() async throws {
         let folder = try site(8)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let index = { try folder.read("public/index.html") }
         let before = try index()
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let notFound = try String(contentsOf: package.appending(path: "templates/404.mustache"), encoding: .utf8)
-        let changes: [(name: String, change: () throws -> Void, extra: [String], shows: () throws -> Bool)] = [
+        let changes: [(name: String, change: () async throws -> Void, extra: [String], shows: () throws -> Bool)] = [
             ("gallery.toml", { try folder.write("title = \"Renamed Site\"\n[carousel]\nwindow = 2\nindex_page_size = 10\n", to: "gallery.toml") }, [],
              { try index().contains("Renamed Site") }),
             ("the archive", {
-                let edit = try GalleryBinary.run(["edit", "3", "--title", "Edited"], in: folder.url)
+                let edit = try await GalleryBinary.run(["edit", "3", "--title", "Edited"], in: folder.url)
                 #expect(edit.status == 0)
             }, [],
              { try index().contains("Edited") }),
@@ -77,46 +77,46 @@ import Testing
              { try folder.read("public/sitemap.xml").contains("https://example.org/sub/") }),
         ]
         for (name, change, extra, shows) in changes {
-            try change()
-            let summary = try build(folder, extra)
+            try await change()
+            let summary = try await build(folder, extra)
             #expect(summary["succeeded"] as? Bool == true, "\(name)")
             #expect(isUpToDate(summary) == false, "\(name)")
             #expect(try shows(), "\(name)")
-            #expect(isUpToDate(try build(folder, extra)) == true, "\(name): the next build is quick again")
+            #expect(isUpToDate(try await build(folder, extra)) == true, "\(name): the next build is quick again")
         }
     }
 
-    @Test func cleanRefreshAndWarningsAlwaysRunInFull() throws {
+    @Test func cleanRefreshAndWarningsAlwaysRunInFull() async throws {
         let folder = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D", cover: "covers/missing.svg")])
         for _ in 0..<2 {
-            let summary = try build(folder)
+            let summary = try await build(folder)
             #expect(isUpToDate(summary) == false)
             #expect(summary["warnings"] as? Int == 1, "the warning is shown every time")
         }
         try folder.write(Fixture.cover, to: "content/covers/missing.svg")
-        #expect(try build(folder)["warnings"] as? Int == 0)
-        #expect(isUpToDate(try build(folder)) == true)
-        #expect(isUpToDate(try build(folder, ["--clean"])) == false)
-        #expect(isUpToDate(try build(folder, ["--refresh"])) == false)
-        #expect(isUpToDate(try build(folder, ["--offline"])) == true)
+        #expect(try await build(folder)["warnings"] as? Int == 0)
+        #expect(isUpToDate(try await build(folder)) == true)
+        #expect(isUpToDate(try await build(folder, ["--clean"])) == false)
+        #expect(isUpToDate(try await build(folder, ["--refresh"])) == false)
+        #expect(isUpToDate(try await build(folder, ["--offline"])) == true)
     }
 
-    @Test func aBuildThatFailsWhileWritingLeavesNoManifestToTrust() throws {
+    @Test func aBuildThatFailsWhileWritingLeavesNoManifestToTrust() async throws {
         // The write fails at index.html (a folder is in its way), after the pages of album 6's
         // window have their new title. Once the archive is back as it was, every page must be
         // compared again: a manifest of the first build would call the new pages in place.
         let folder = try site(8)
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let archive = try folder.read("content/albums.json")
-        #expect(try GalleryBinary.run(["edit", "6", "--title", "Title X5", "--slug", "artist-title-05"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "6", "--title", "Title X5", "--slug", "artist-title-05"], in: folder.url).status == 0)
         try FileManager.default.removeItem(at: folder.url.appending(path: "public/index.html"))
         try folder.write("in the way", to: "public/index.html/blocker")
-        let failed = try GalleryBinary.run(["build"], in: folder.url)
+        let failed = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(failed.status != 0)
         #expect(try folder.read("public/albums/artist-title-05/index.html").contains("Title X5"), "the failure came after the album pages")
         try folder.write(archive, to: "content/albums.json")
         try FileManager.default.removeItem(at: folder.url.appending(path: "public/index.html"))
-        #expect(try GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         for page in folder.files(under: "public").filter({ $0.hasSuffix(".html") }) {
             #expect(try !folder.read("public/" + page).contains("Title X5"), "\(page)")
         }

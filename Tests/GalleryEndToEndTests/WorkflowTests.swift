@@ -8,17 +8,17 @@ import Testing
         .appending(path: "docs/gallery-pages.yml")
 
     /// The workflow as JSON, read by PyYAML (what GitHub's parser accepts, PyYAML accepts).
-    func load() throws -> [String: Any] {
+    func load() async throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", Self.workflow.path]
-        let run = try GalleryBinary.captured(process)
+        let run = try await GalleryBinary.captured(process)
         #expect(run.status == 0, "PyYAML could not read the workflow")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
-    @Test func buildsOnAlbumChangesCachesCoversAndPublishesToPages() throws {
-        let workflow = try load()
+    @Test func buildsOnAlbumChangesCachesCoversAndPublishesToPages() async throws {
+        let workflow = try await load()
         // PyYAML reads the bare key `on` as the boolean true.
         let triggers = try #require((workflow["on"] ?? workflow["true"]) as? [String: Any])
         let paths = (triggers["push"] as? [String: Any])?["paths"] as? [String] ?? []
@@ -34,12 +34,12 @@ import Testing
         #expect(deploy?.first?["uses"] as? String == "actions/deploy-pages@v4")
     }
 
-    @Test func itsBuildStepBuildsASiteForAProjectSubPath() throws {
-        let workflow = try load()
+    @Test func itsBuildStepBuildsASiteForAProjectSubPath() async throws {
+        let workflow = try await load()
         let steps = ((workflow["jobs"] as? [String: Any])?["build"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
         let script = try #require(steps.first { $0["name"] as? String == "Build the site" }?["run"] as? String)
         let folder = try TemporaryFolder()
-        #expect(try GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
         let site = folder.url.appending(path: "site")
         try FileManager.default.createDirectory(at: site.appending(path: ".gallery-tool"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: site.appending(path: ".gallery-tool/gallery"), withDestinationURL: GalleryBinary.url)
@@ -48,7 +48,7 @@ import Testing
         process.arguments = ["-euo", "pipefail", "-c", script]
         process.currentDirectoryURL = site
         process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
-        let run = try GalleryBinary.captured(process)
+        let run = try await GalleryBinary.captured(process)
         #expect(run.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(summary?["event"] as? String == "summary")
@@ -57,7 +57,7 @@ import Testing
         #expect(notFound.contains("href=\"/albums/assets/gallery."))
         #expect(try folder.read("site/public/sitemap.xml").contains("<loc>https://someone.github.io/albums/albums/sting-nothing-like-the-sun/</loc>"))
         // Served from /albums/, every link resolves: relative ones anywhere, the 404 page's under the base path.
-        let check = try GalleryBinary.run(["check", "public", "--base-path", "/albums/"], in: site)
+        let check = try await GalleryBinary.run(["check", "public", "--base-path", "/albums/"], in: site)
         #expect(check.status == 0, "\(check.stderr)")
     }
 }
