@@ -79,6 +79,14 @@ struct GalleryBinary {
             }
         }
     }
+
+    /// Waits, holding no thread, until a process the caller started with `run()` has exited.
+    ///
+    /// For a test that needs the child running before it waits (to kill it at a chosen moment,
+    /// or to start many at once): it looks at `isRunning` every 10 ms, sleeping in between.
+    static func waitForExit(of process: Process) async throws {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+    }
 }
 
 /// A temporary folder, removed when the test ends.

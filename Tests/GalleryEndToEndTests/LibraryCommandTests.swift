@@ -133,7 +133,7 @@ import Testing
             return process
         }
         for process in processes { try process.run() }
-        for process in processes { process.waitUntilExit() }
+        for process in processes { try await GalleryBinary.waitForExit(of: process) }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         let titles = try titles(folder)
         #expect(titles.count == 25)
@@ -161,9 +161,9 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(UInt32.random(in: 0...span * 6 / 5, using: &generator))
+            try await Task.sleep(for: .microseconds(UInt32.random(in: 0...span * 6 / 5, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try await GalleryBinary.waitForExit(of: process)
             let after = try titles(folder)  // must still parse
             #expect(after == before || after == before + ["Round \(round)"], "round \(round) left \(after.count) albums")
             outcomes.insert(after.count - before.count)
