@@ -24,10 +24,10 @@ struct GalleryBinary {
         return bundle.deletingLastPathComponent().appending(path: "gallery")
     }()
 
-    /// Runs `gallery ARGUMENTS` in `directory`.
-    static func run(_ arguments: [String], in directory: URL) async throws -> Run {
+    /// Runs `gallery ARGUMENTS` in `directory` (with another copy of the binary, if given).
+    static func run(_ arguments: [String], in directory: URL, binary: URL = url) async throws -> Run {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         return try await captured(process)

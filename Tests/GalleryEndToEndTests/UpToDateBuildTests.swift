@@ -9,8 +9,8 @@ import Testing
     }
 
     /// Builds with `--log-format json` and returns the summary.
-    func build(_ folder: TemporaryFolder, _ extra: [String] = []) async throws -> [String: Any] {
-        let run = try await GalleryBinary.run(["build", "--log-format", "json"] + extra, in: folder.url)
+    func build(_ folder: TemporaryFolder, _ extra: [String] = [], binary: URL = GalleryBinary.url) async throws -> [String: Any] {
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"] + extra, in: folder.url, binary: binary)
         let last = try #require(run.stdout.split(separator: "\n").last, "no output: \(run.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(summary["event"] as? String == "summary")
@@ -84,6 +84,21 @@ import Testing
             #expect(try shows(), "\(name)")
             #expect(isUpToDate(try await build(folder, extra)) == true, "\(name): the next build is quick again")
         }
+    }
+
+    @Test func anotherGalleryExecutableNeverStopsAtThisOnesStamp() async throws {
+        // A rebuilt gallery may render differently under the same version string.
+        let folder = try site(4)
+        #expect(isUpToDate(try await build(folder)) == false)
+        #expect(isUpToDate(try await build(folder)) == true)
+        let other = folder.url.appending(path: "bin/gallery")
+        try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: GalleryBinary.url, to: other)
+        let rebuilt = try await build(folder, binary: other)
+        #expect(isUpToDate(rebuilt) == false)
+        #expect((rebuilt["files"] as? [String: Any])?["written"] as? Int == 0)
+        #expect(isUpToDate(try await build(folder, binary: other)) == true)
+        #expect(isUpToDate(try await build(folder)) == false)
     }
 
     @Test func cleanRefreshAndWarningsAlwaysRunInFull() async throws {
