@@ -11,6 +11,15 @@ struct OutputLedger: Sendable {
     let previous: BuildManifest
     /// The output folder's path.
     let root: String
+    /// The output folder, opened once, so each `stat` walks only the output's own path.
+    private let folder: OpenFolder
+
+    /// A ledger of the outputs under `root` against `previous`.
+    init(previous: BuildManifest, root: String) {
+        self.previous = previous
+        self.root = root
+        self.folder = OpenFolder(root)
+    }
 
     /// What became of one output.
     enum Outcome: Sendable {
@@ -40,7 +49,22 @@ struct OutputLedger: Sendable {
     /// The size of an output file now, or `nil` if there is none.
     func fileSize(_ path: String) -> Int? {
         var info = stat()
-        guard stat(root + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let found = folder.descriptor >= 0 ? fstatat(folder.descriptor, path, &info, 0) : stat(root + "/" + path, &info)
+        guard found == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
+    }
+}
+
+/// A folder opened for `fstatat`, closed when the last copy of the ledger goes; a folder that
+/// cannot be opened (there is none yet) gives descriptor -1.
+private final class OpenFolder: Sendable {
+    let descriptor: Int32
+
+    init(_ path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 }
