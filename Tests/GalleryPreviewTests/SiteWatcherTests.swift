@@ -1,6 +1,7 @@
 import Foundation
 import GalleryKit
 import GalleryPreview
+import Synchronization
 import Testing
 
 /// What the watcher notices: the fingerprint of a real site folder before and after edits.
@@ -38,5 +39,49 @@ import Testing
         try write("cache", to: ".gallery-cache/preview/index.html")
         try write("swap", to: "content/.albums.json.swp")
         #expect(SiteWatcher.fingerprint(of: site) == before)
+    }
+
+    @Test func aBurstOfSavesGivesOneRebuildOnceTheySettle() async throws {
+        let counter = BuildCounter()
+        let builder = PreviewBuilder(
+            options: BuildOptions(site: site, output: root.appending(path: "public")),
+            state: PreviewState(), hub: LiveReloadHub(), observer: counter, log: { _ in }
+        )
+        let quiet = Duration.milliseconds(1500)
+        let watcher = SiteWatcher(builder: builder, baseline: SiteWatcher.fingerprint(of: site), interval: .milliseconds(20), quietPeriod: quiet)
+        let task = Task { try await watcher.run() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        // Five saves 60 ms apart, each seen by several polls: an editor's save, its backup and a
+        // chmod, or `gallery add` writing the archive and the undo history.
+        var last = clock.now
+        var longestGap = Duration.zero
+        for index in 0..<5 {
+            try write("save \(index)" + String(repeating: "!", count: index), to: "content/albums.json")
+            longestGap = max(longestGap, clock.now - last)
+            last = clock.now
+            try await Task.sleep(for: .milliseconds(60))
+        }
+        while counter.builds == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: quiet * 2)
+        #expect(longestGap < quiet, "the saves should have come within the quiet period")
+        #expect(counter.builds == 1)
+        // A save after the site settled is a rebuild of its own.
+        try write("title = \"Later\"\n", to: "gallery.toml")
+        while counter.builds < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(counter.builds == 2)
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// Counts the builds started (each begins with its first step).
+private final class BuildCounter: BuildObserving {
+    private let count = Mutex(0)
+
+    var builds: Int { count.withLock { $0 } }
+
+    func receive(_ event: BuildEvent) {
+        if case .stepStarted(index: 1, _, _) = event { count.withLock { $0 += 1 } }
     }
 }
