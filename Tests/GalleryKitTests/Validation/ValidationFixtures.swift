@@ -1,3 +1,4 @@
+import Testing
 @testable import GalleryKit
 
 /// Pages, SVGs and an output file list for the validation tests, with predictable line numbers.
@@ -77,6 +78,50 @@ enum ValidationFixtures {
         ]
         edit(&lines)
         return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    /// Runs 1,500 seeded random edits of `original` through the tree-based validation
+    /// (`findings`) and a stream check (`passes`), recording an issue for any edit the stream
+    /// passes although the tree faults it; returns how many edits were faulted and how many
+    /// valid ones passed, so a test can tell the fuzz exercised both.
+    static func fuzz(
+        _ original: [UInt8], inserting insertions: [[UInt8]], seed: UInt64,
+        findings: ([UInt8]) -> [Diagnostic], passes: ([UInt8]) throws -> Bool
+    ) rethrows -> (faulted: Int, passedValid: Int) {
+        var random = SeededGenerator(seed: seed)
+        var faulted = 0
+        var passedValid = 0
+        for round in 0..<1_500 {
+            let bytes = randomEdit(of: original, inserting: insertions, using: &random)
+            let found = findings(bytes)
+            let passed = try passes(bytes)
+            if !found.isEmpty {
+                faulted += 1
+                #expect(!passed, "round \(round): passed \(String(decoding: bytes, as: UTF8.self).debugDescription), which has \(found.map(\.description))")
+            } else if passed {
+                passedValid += 1
+            }
+        }
+        return (faulted, passedValid)
+    }
+
+    /// One to three random edits of `original`: a deletion of up to 6 bytes, one of `insertions`
+    /// (twice as likely), or a copy of up to 40 of its own bytes elsewhere.
+    private static func randomEdit(of original: [UInt8], inserting insertions: [[UInt8]], using random: inout SeededGenerator) -> [UInt8] {
+        var bytes = original
+        for _ in 0..<(1 + Int(random.next() % 3)) {
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 4 {
+            case 0:
+                bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 6)))
+            case 1, 2:
+                bytes.insert(contentsOf: insertions[Int(random.next() % UInt64(insertions.count))], at: at)
+            default:
+                let from = Int(random.next() % UInt64(bytes.count))
+                bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + 1 + Int(random.next() % 40))], at: at)
+            }
+        }
+        return bytes
     }
 
     /// The validator for `outputPaths`.

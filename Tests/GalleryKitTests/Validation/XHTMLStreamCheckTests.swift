@@ -111,33 +111,7 @@ import Testing
             " xml:id=\"q\"", "<p id=\"n\">n</p>", "<a href=\"#n\">n</a>", "<a href=\"#title\">t</a>", "../", "%2", "%41",
             "<!-- c -->", "<![CDATA[<x>]]>", " width=\"1\"", " height=\"1\"", " alt=\"\"", "\u{e9}", "\t", "\n",
         ].map { Array($0.utf8) }
-        var random = SeededGenerator(seed: 0x6761_6c6c_6572_79)
-        var faulted = 0
-        var passedValid = 0
-        for round in 0..<1_500 {
-            var bytes = original
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let at = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 4 {
-                case 0:
-                    bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 6)))
-                case 1, 2:
-                    bytes.insert(contentsOf: insertions[Int(random.next() % UInt64(insertions.count))], at: at)
-                default:
-                    let from = Int(random.next() % UInt64(bytes.count))
-                    let span = bytes[from..<min(bytes.count, from + 1 + Int(random.next() % 40))]
-                    bytes.insert(contentsOf: span, at: at)
-                }
-            }
-            let findings = Self.findings(bytes)
-            let passes = Self.passes(bytes)
-            if !findings.isEmpty {
-                faulted += 1
-                #expect(!passes, "round \(round): passed a page with \(findings.map(\.description))")
-            } else if passes {
-                passedValid += 1
-            }
-        }
+        let (faulted, passedValid) = Fixtures.fuzz(original, inserting: insertions, seed: 0x6761_6c6c_6572_79, findings: { Self.findings($0) }, passes: { Self.passes($0) })
         #expect(faulted > 300)
         #expect(passedValid > 100)
     }

@@ -64,32 +64,7 @@ import Testing
             "<image href=\"covers/a.svg\" x=\"1\" y=\"1\" width=\"1\" height=\"1\"/>", "<image href=\"covers/b.svg\"/>", "&amp;", "&#38;",
             "<!-- c -->", "<![CDATA[<x>]]>", "\u{e9}", "\n", " xml:id=\"q\"",
         ].map { Array($0.utf8) }
-        var random = SeededGenerator(seed: 0x7376_6773_7472_6970)
-        var faulted = 0
-        var passedValid = 0
-        for round in 0..<1_500 {
-            var bytes = original
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let at = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 4 {
-                case 0:
-                    bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 6)))
-                case 1, 2:
-                    bytes.insert(contentsOf: insertions[Int(random.next() % UInt64(insertions.count))], at: at)
-                default:
-                    let from = Int(random.next() % UInt64(bytes.count))
-                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + 1 + Int(random.next() % 40))], at: at)
-                }
-            }
-            let findings = Self.findings(bytes)
-            let passes = try Self.passes(bytes)
-            if !findings.isEmpty {
-                faulted += 1
-                #expect(!passes, "round \(round): passed a strip with \(findings.map(\.description))")
-            } else if passes {
-                passedValid += 1
-            }
-        }
+        let (faulted, passedValid) = try Fixtures.fuzz(original, inserting: insertions, seed: 0x7376_6773_7472_6970, findings: Self.findings, passes: Self.passes)
         #expect(faulted > 300)
         #expect(passedValid > 50)
     }
