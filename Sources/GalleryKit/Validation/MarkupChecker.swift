@@ -121,7 +121,7 @@ struct MarkupChecker {
         _ element: XMLDocument.Element, _ name: StaticString, namespace: StaticString? = nil, _ here: Findings.Located
     ) {
         let resolver = resolver
-        switch element.withAttribute(name, namespace: namespace, { resolver.resolve($0) }) {
+        switch element.withAttribute(name, namespace: namespace, { resolver.resolve($0, naming: false) }) {
         case nil, .found?, .external?, .sameFile?:
             return
         case let outcome?:
@@ -134,7 +134,7 @@ struct MarkupChecker {
         var problems: [(reference: String, outcome: ReferenceResolver.Outcome)] = []
         element.withAttribute("srcset") { srcset in
             ReferenceResolver.forEachSourceSetURL(srcset) { url in
-                switch resolver.resolve(url) {
+                switch resolver.resolve(url, naming: false) {
                 case .found, .external, .sameFile:
                     return
                 case let outcome:

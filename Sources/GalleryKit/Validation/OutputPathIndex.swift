@@ -9,35 +9,78 @@ import Darwin
 /// The output's file paths, looked up by their UTF-8 bytes without building a `String`.
 ///
 /// Every page has dozens of references and a build checks 10 000 pages: resolving a reference
-/// into a stack buffer and finding it here avoids two heap allocations and a SipHash of the
-/// whole path per reference.
+/// into a stack buffer and finding it here costs a hash of the bytes, a probe or two of an
+/// open-addressing table and one `memcmp`, with no allocation, no SipHash and no reference
+/// counting of a shared `String` (which two threads checking pages would fight over).
 struct OutputPathIndex: Sendable {
-    private let buckets: [UInt64: [String]]
+    /// The paths, by id.
+    private let paths: [String]
+    /// Every path's bytes, one after another.
+    private let storage: [UInt8]
+    /// Where path `i` starts in `storage`; `paths.count + 1` entries.
+    private let offsets: [Int]
+    /// Each path's hash, by id, so most mismatched probes skip the `memcmp`.
+    private let hashes: [UInt64]
+    /// The table: an id + 1 per used slot, 0 when empty; a power of two at least twice `paths`.
+    private let slots: [Int32]
 
     /// Indexes `paths` (relative to the output root, `/` separators).
     init(_ paths: Set<String>) {
-        var buckets: [UInt64: [String]] = [:]
-        buckets.reserveCapacity(paths.count)
-        for path in paths {
-            var path = path
-            let hash = path.withUTF8 { Self.hash($0) }
-            buckets[hash, default: []].append(path)
+        let sorted = paths.sorted()
+        var storage: [UInt8] = []
+        var offsets: [Int] = [0]
+        var hashes: [UInt64] = []
+        for path in sorted {
+            storage.append(contentsOf: path.utf8)
+            offsets.append(storage.count)
+            hashes.append(path.utf8.withContiguousStorageIfAvailable { Self.hash($0) } ?? Self.hash(Array(path.utf8)))
         }
-        self.buckets = buckets
+        var capacity = 16
+        while capacity < sorted.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: 0, count: capacity)
+        for (id, hash) in hashes.enumerated() {
+            var slot = Self.slot(hash) & (capacity - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(id + 1)
+        }
+        self.paths = sorted
+        self.storage = storage
+        self.offsets = offsets
+        self.hashes = hashes
+        self.slots = slots
+    }
+
+    /// Whether the output has a file whose path is `bytes`.
+    func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        id(matching: bytes) != nil
     }
 
     /// The stored path equal to `bytes`, or `nil` when the output has no such file.
     func path(matching bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let candidates = buckets[Self.hash(bytes)] else { return nil }
-        for candidate in candidates where candidate.utf8.count == bytes.count {
-            var candidate = candidate
-            let equal = candidate.withUTF8 { stored in
-                guard let storedStart = stored.baseAddress, let start = bytes.baseAddress else { return bytes.isEmpty }
-                return memcmp(storedStart, start, bytes.count) == 0
+        id(matching: bytes).map { paths[$0] }
+    }
+
+    private func id(matching bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let hash = Self.hash(bytes)
+        let mask = slots.count - 1
+        var slot = Self.slot(hash) & mask
+        return storage.withUnsafeBufferPointer { stored in
+            while slots[slot] != 0 {
+                let id = Int(slots[slot]) - 1
+                let start = offsets[id]
+                if hashes[id] == hash, offsets[id + 1] - start == bytes.count,
+                   bytes.isEmpty || memcmp(stored.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 {
+                    return id
+                }
+                slot = (slot + 1) & mask
             }
-            if equal { return candidate }
+            return nil
         }
-        return nil
+    }
+
+    /// The table position of a hash, before masking (FNV-1a's high bits folded into its low ones).
+    private static func slot(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
     /// 64-bit FNV-1a: fast on short paths, and collisions only cost a comparison.
@@ -48,5 +91,9 @@ struct OutputPathIndex: Sendable {
             hash = hash &* 0x0000_0100_0000_01B3
         }
         return hash
+    }
+
+    private static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { hash($0) }
     }
 }

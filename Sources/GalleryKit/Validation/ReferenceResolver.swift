@@ -14,7 +14,7 @@ struct ReferenceResolver: Sendable {
         case sameFile
         /// A fragment of the file itself, percent-decoded: it must name an `id` there.
         case fragment(String)
-        /// A file in the output.
+        /// A file in the output (its path, unless resolved with `naming: false`).
         case found(String)
         /// No such file; the path it resolved to.
         case missing(String)
@@ -50,7 +50,11 @@ struct ReferenceResolver: Sendable {
     }
 
     /// Resolves one reference given as the UTF-8 bytes of an attribute value.
-    func resolve(_ reference: UnsafeBufferPointer<UInt8>) -> Outcome {
+    ///
+    /// With `naming: false`, `.found` carries an empty path: the stream checks only need to know
+    /// the file is there, and handing out the stored path would count references to one `String`
+    /// from every thread checking pages.
+    func resolve(_ reference: UnsafeBufferPointer<UInt8>, naming: Bool = true) -> Outcome {
         var start = 0
         var end = reference.count
         while start < end, isSpace(reference[start]) { start += 1 }
@@ -69,20 +73,30 @@ struct ReferenceResolver: Sendable {
             return id.lowercased() == "top" ? .sameFile : .fragment(id)
         }
         let path = UnsafeBufferPointer(rebasing: text[..<pathEnd])
-        guard path.contains(UInt8(ascii: "%")) else { return resolve(path: path) }
+        guard path.contains(UInt8(ascii: "%")) else { return resolve(path: path, naming: naming) }
         guard let decoded = Self.percentDecoded(path), String(validating: decoded, as: UTF8.self) != nil else { return .malformed }
-        return decoded.withUnsafeBufferPointer { resolve(path: $0) }
+        return decoded.withUnsafeBufferPointer { resolve(path: $0, naming: naming) }
     }
 
-    private func resolve(path: UnsafeBufferPointer<UInt8>) -> Outcome {
-        let suffix = "/index.html"
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + path.count + suffix.utf8.count + 1) { buffer in
+    /// `/index.html`, appended to a path that names a folder.
+    private static let indexSuffix = Array("/index.html".utf8)
+
+    private func resolve(path: UnsafeBufferPointer<UInt8>, naming: Bool) -> Outcome {
+        let suffix = Self.indexSuffix
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + path.count + suffix.count + 1) { buffer in
             var length = 0
-            func append(_ bytes: some Collection<UInt8>) {
-                for byte in bytes {
-                    buffer[length] = byte
-                    length += 1
-                }
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                (target + length).update(from: source, count: bytes.count)
+                length += bytes.count
+            }
+            func append(_ byte: UInt8) {
+                buffer[length] = byte
+                length += 1
+            }
+            func found(_ file: UnsafeBufferPointer<UInt8>) -> Outcome? {
+                guard naming else { return outputPaths.contains(file) ? .found("") : nil }
+                return outputPaths.path(matching: file).map(Outcome.found)
             }
             var index = 0
             if path[0] == slash {
@@ -94,7 +108,7 @@ struct ReferenceResolver: Sendable {
                     return .outsideBasePath
                 }
             } else {
-                append(folder)
+                folder.withUnsafeBufferPointer { append($0) }
             }
             var namesFolder = true
             while index <= path.count {
@@ -108,18 +122,18 @@ struct ReferenceResolver: Sendable {
                     repeat { length -= 1 } while length > 0 && buffer[length] != slash
                     namesFolder = true
                 } else {
-                    if length > 0 { append(CollectionOfOne(slash)) }
-                    append(segment)
+                    if length > 0 { append(slash) }
+                    append(UnsafeBufferPointer(rebasing: segment))
                     namesFolder = false
                 }
                 index = segmentEnd + 1
             }
             let file = UnsafeBufferPointer(rebasing: buffer[0..<length])
-            if !namesFolder, let found = outputPaths.path(matching: file) { return .found(found) }
+            if !namesFolder, let outcome = found(file) { return outcome }
             let missing = namesFolder ? nil : String(decoding: file, as: UTF8.self)
-            append(suffix.utf8.dropFirst(length == 0 ? 1 : 0))
+            suffix.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0.dropFirst(length == 0 ? 1 : 0))) }
             let folderIndex = UnsafeBufferPointer(rebasing: buffer[0..<length])
-            if let found = outputPaths.path(matching: folderIndex) { return .found(found) }
+            if let outcome = found(folderIndex) { return outcome }
             return .missing(missing ?? String(decoding: folderIndex, as: UTF8.self))
         }
     }

@@ -187,13 +187,13 @@ private final class StreamState {
     private func check(_ reference: UnsafeBufferPointer<UInt8>?) {
         guard let reference else { return }
         guard !reference.contains(ampersand) else { clean = false; return }
-        accept(resolver.resolve(reference))
+        accept(resolver.resolve(reference, naming: false))
     }
 
     private func checkSourceSet(_ srcset: UnsafeBufferPointer<UInt8>?) {
         guard let srcset else { return }
         guard !srcset.contains(ampersand) else { clean = false; return }
-        ReferenceResolver.forEachSourceSetURL(srcset) { accept(resolver.resolve($0)) }
+        ReferenceResolver.forEachSourceSetURL(srcset) { accept(resolver.resolve($0, naming: false)) }
     }
 
     private func accept(_ outcome: ReferenceResolver.Outcome) {
