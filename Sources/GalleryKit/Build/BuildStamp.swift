@@ -6,11 +6,11 @@ import Foundation
 /// It holds a digest of everything the build read by content (`gallery.toml`, the archive, the
 /// templates, the assets, a `--base-url`), of the tool itself (its version and the stamp of its
 /// executable, so a rebuilt or reinstalled `gallery` never trusts what an older one made), and
-/// the ``FileStamp`` of every cover file it used and of the cover cache's index. When the digest and every stamp match and every
-/// output recorded in the manifest is in place at its recorded size, the build stops after
-/// loading (as `make` stops when no target is older than its sources): a no-op rebuild of 10k
-/// albums then costs a read of the archive and a `stat` per output, not a decode of every album
-/// and a key per page.
+/// the ``FileStamp`` of every cover file it used and of the cover cache's index. When the digest
+/// and every stamp match and every output recorded in the manifest is in place at its recorded
+/// size, the build stops after loading (as `make` stops when no target is older than its
+/// sources): a no-op rebuild of 10k albums then costs a read of the archive and a `stat` per
+/// output, not a decode of every album and a key per page.
 ///
 /// A build with warnings records no stamp, so it runs in full every time and shows its warnings
 /// again: a cover that failed is tried again. `--clean` and `--refresh` never stop at a stamp.

@@ -15,11 +15,10 @@ extension PageValidator {
     /// Checks that it is well-formed XML (stopping there on a fatal error), that it matches
     /// `schemas/carousel-svg.rng`, that ids are unique, that every `image` has `width` and
     /// `height`, and that every internal `href` (`image`, `a`, `use`; plain or `xlink:`) names a
-    /// file in `outputPaths`.
+    /// file in `outputPaths`. A strip that passes the streaming check (`XMLStreamCheck`) is never
+    /// parsed into a tree.
     ///
     /// - Parameter path: The SVG's path relative to the output root, for diagnostics and links.
-    ///
-    /// A strip that passes the streaming check (`XMLStreamCheck`) is never parsed into a tree.
     public func validateSVG(_ bytes: [UInt8], path: String) -> [Diagnostic] {
         if case .success(let schema) = Self.carouselSchema,
            XMLStreamCheck.passesCarousel(bytes, schema: schema, resolver: resolver(for: path)) {
