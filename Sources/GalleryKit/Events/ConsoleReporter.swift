@@ -116,6 +116,7 @@ public final class ConsoleReporter: BuildObserving {
             if summary.thumbnailsMade > 0 { text += ", \(summary.thumbnailsMade) thumbnail\(summary.thumbnailsMade == 1 ? "" : "s") made" }
             if summary.coversFailed > 0 { text += ", \(summary.coversFailed) cover\(summary.coversFailed == 1 ? "" : "s") missing" }
             if summary.warnings > 0 { text += ", \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")" }
+            if summary.upToDate { text += " (nothing changed since the last build)" }
             return text + String(format: " in %.2f s", seconds)
         }
     }
