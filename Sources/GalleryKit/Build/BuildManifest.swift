@@ -71,7 +71,7 @@ public struct BuildManifest: Sendable, Hashable {
                 defer { index += 1 }
                 return UnsafeBufferPointer(rebasing: buffer[start..<index])
             }
-            func hex() -> UInt64? { field(until: 0x09).flatMap { number($0, radix: 16) } }
+            func hex(until terminator: UInt8 = 0x09) -> UInt64? { field(until: terminator).flatMap { number($0, radix: 16) } }
             func decimal(until terminator: UInt8 = 0x09) -> Int? { field(until: terminator).flatMap { number($0, radix: 10) }.map(Int.init) }
             while index < buffer.count {
                 if buffer[index] == 0x0A { index += 1; continue }
@@ -96,12 +96,10 @@ public struct BuildManifest: Sendable, Hashable {
                     }
                     continue
                 }
-                guard let path = field(until: 0x09), !path.isEmpty,
-                      let key = field(until: 0x09).flatMap({ number($0, radix: 16) }),
-                      let size = field(until: 0x09).flatMap({ number($0, radix: 10) }),
-                      let hash = field(until: 0x0A).flatMap({ number($0, radix: 16) })
+                guard let path = field(until: 0x09), !path.isEmpty, let key = hex(), let size = decimal(),
+                      let hash = hex(until: 0x0A)
                 else { return nil }
-                manifest.entries[String(decoding: path, as: UTF8.self)] = Entry(inputKey: key, size: Int(size), outputHash: hash)
+                manifest.entries[String(decoding: path, as: UTF8.self)] = Entry(inputKey: key, size: size, outputHash: hash)
             }
             // Watched files without a stamp line mean nothing; a stamp keeps only its own.
             manifest.stamp?.watched = watched

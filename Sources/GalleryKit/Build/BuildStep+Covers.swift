@@ -69,17 +69,14 @@ extension BuildStep {
         state.summary.coversFromCache = counts.fromCache
         state.summary.coversRevalidated = counts.revalidated
         state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
-        var isLocal: [String: Bool] = [:]
+        // The file behind each local cover that was used, by its `cover_url`.
+        var localFiles: [String: String] = [:]
         for (url, result) in fetched {
-            guard case .success = result, case .success(.file) = locator.locate(url) else { continue }
-            isLocal[url] = true
+            guard case .success = result, case .success(.file(let file)) = locator.locate(url) else { continue }
+            localFiles[url] = file.path
         }
-        state.summary.coversLocal = albums.count { isLocal[$0.coverURL] == true }
-        let localFiles = isLocal.keys.compactMap { url -> String? in
-            guard case .success(.file(let file)) = locator.locate(url) else { return nil }
-            return file.path
-        }
-        if let local = memo.stamps(of: localFiles), let cacheIndex {
+        state.summary.coversLocal = albums.count { localFiles[$0.coverURL] != nil }
+        if let local = memo.stamps(of: localFiles.values), let cacheIndex {
             state.coverStamps = local.merging(cacheIndex) { $1 }
         }
         let archive = state.options.site.display(state.options.site.archive)

@@ -9,11 +9,10 @@ extension BuildStep {
     /// place), the build stops here with every output unchanged and the albums never decoded.
     public static let loadAlbums = BuildStep(name: "load") { state, observer in
         let site = state.options.site
-        // Read before it is parsed: if the file changes in between, the digest is of the older
-        // text, so the next build cannot mistake the newer one for built.
-        let configBytes = (try? Data(contentsOf: site.configFile)).map { Array($0) }
+        // Read once, for the settings and the digest alike.
+        let configBytes = FileManager.default.contents(atPath: site.configFile.path).map { Array($0) }
         do throws(ArchiveError) {
-            var (config, warnings) = try SiteConfig.load(from: site)
+            var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
             if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
             state.config = config
             warnings.forEach { state.report($0, to: observer) }

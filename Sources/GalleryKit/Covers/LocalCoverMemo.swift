@@ -57,12 +57,12 @@ public final class LocalCoverMemo: Sendable {
     }
 
     /// The stamps this build took of these files (each before it was read), or `nil` if it
-    /// has none for one of them: one changed while it was read, or its path cannot be kept.
+    /// has none for one of them (one changed while it was read).
     func stamps(of paths: some Sequence<String>) -> [String: FileStamp]? {
         let known = current.withLock { $0 }
         var stamps: [String: FileStamp] = [:]
         for path in paths {
-            guard let entry = known[path], !path.contains("\t"), !path.contains("\n") else { return nil }
+            guard let entry = known[path] else { return nil }
             stamps[path] = entry.stamp
         }
         return stamps

@@ -4,8 +4,17 @@ import TOMLKit
 extension SiteConfig {
     /// Reads a site folder's `gallery.toml`, or the defaults when there is none.
     public static func load(from site: SiteFolder) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
-        guard FileManager.default.fileExists(atPath: site.configFile.path) else { return (SiteConfig(), []) }
-        guard let text = try? String(contentsOf: site.configFile, encoding: .utf8) else {
+        try load(from: site, contents: FileManager.default.contents(atPath: site.configFile.path).map { Array($0) })
+    }
+
+    /// Reads a site folder's `gallery.toml` from bytes already read (`nil`: they could not be),
+    /// or the defaults when there is no such file.
+    public static func load(from site: SiteFolder, contents: [UInt8]?) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
+        guard let contents else {
+            guard FileManager.default.fileExists(atPath: site.configFile.path) else { return (SiteConfig(), []) }
+            throw ArchiveError([.error("cannot read gallery.toml; check that it is a readable file", path: site.display(site.configFile))])
+        }
+        guard let text = String(validating: contents, as: UTF8.self) else {
             throw ArchiveError([.error("cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile))])
         }
         return try parse(toml: text, path: site.display(site.configFile))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GalleryKit
@@ -29,6 +30,25 @@ import Testing
         #expect(config.carousel.window == 3)
         #expect(config.carousel.indexPageSize == 50)
         #expect(config.build.output == "site")
+    }
+
+    @Test func aMissingFileGivesTheDefaultsAndAnUnreadableOneAnError() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "gallery-config-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = SiteFolder(root: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        #expect(try SiteConfig.load(from: site).config == SiteConfig())
+        // A folder where the file should be cannot be read: an error, not the defaults.
+        try FileManager.default.createDirectory(at: site.configFile, withIntermediateDirectories: true)
+        #expect {
+            _ = try SiteConfig.load(from: site)
+        } throws: { error in
+            let messages = (error as? ArchiveError)?.diagnostics.map(\.description) ?? []
+            return messages.count == 1 && messages[0].hasSuffix("/gallery.toml: error: cannot read gallery.toml; check that it is a readable file")
+        }
+        try FileManager.default.removeItem(at: site.configFile)
+        try Data([0xFF, 0xFE, 0x00]).write(to: site.configFile)
+        #expect(throws: ArchiveError.self) { try SiteConfig.load(from: site) }
     }
 
     @Test func defaultsAreTheSeeds() throws {
