@@ -59,6 +59,20 @@ import Testing
         #expect(config.basePath == "/")
     }
 
+    /// The starter `gallery.toml` that `gallery init` writes shows each key with its default, so a
+    /// new user reads what the build really does (it once said 500 albums an index page while the
+    /// default was 300).
+    @Test func theStarterSettingsStateTheDefaults() throws {
+        let text = try #require(BuiltinResources.data(at: "gallery.toml").map { String(decoding: $0, as: UTF8.self) })
+        let (starter, warnings) = try SiteConfig.parse(toml: text, path: "gallery.toml")
+        #expect(warnings.isEmpty)
+        var expected = SiteConfig()
+        // The site's own words are the starter's to choose; every setting is the default.
+        expected.description = starter.description
+        #expect(!starter.description.isEmpty)
+        #expect(starter == expected)
+    }
+
     @Test func badValuesAreErrorsWithTheirLine() {
         do {
             _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\n", path: "gallery.toml")
