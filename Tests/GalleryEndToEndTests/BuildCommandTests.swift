@@ -204,6 +204,40 @@ import Testing
         #expect(!site.exists("public"))
     }
 
+    /// A site kept in git tracks its sources only: nothing a build, the cache or the library
+    /// commands write shows up in `git status`.
+    @Test func aStarterSiteInGitTracksOnlyItsSources() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        #expect(try folder.read("site/.gitignore").contains("/public/"))
+        #expect(try await git(["init", "-q"], in: site).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site).status == 0)
+        let add = try await GalleryBinary.run(["add", "--title", "T", "--artist", "A", "--genre", "G", "--year", "2001", "--cover", "covers/none.png"], in: site)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site).status == 0)
+        #expect(try await GalleryBinary.run(["undo"], in: site).status == 0)
+        // What a killed writer leaves beside the archive.
+        try folder.write("{", to: "site/content/.albums.json.tmp-999-1")
+        #expect(folder.exists("site/public/index.html"))
+        #expect(folder.exists("site/.gallery-cache"))
+        #expect(folder.exists("site/content/.albums.json.history"))
+        let status = try await git(["status", "--porcelain", "--untracked-files=all"], in: site)
+        #expect(status.status == 0, "\(status.stderr)")
+        let tracked = status.stdout.split(separator: "\n").map { $0.dropFirst(3) }.sorted()
+        let sources = [".gitignore", "content/albums.json", "gallery.toml"]
+        #expect(tracked.filter { !$0.hasPrefix("content/covers/") } == sources.map { Substring($0) }, "\(tracked)")
+        #expect(tracked.count { $0.hasPrefix("content/covers/") } == 5, "\(tracked)")
+    }
+
+    private func git(_ arguments: [String], in directory: URL) async throws -> GalleryBinary.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        return try await GalleryBinary.captured(process)
+    }
+
     @Test func initRefusesAFolderThatIsNotEmpty() async throws {
         let folder = try TemporaryFolder()
         try folder.write("x", to: "taken/file.txt")

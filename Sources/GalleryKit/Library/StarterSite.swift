@@ -1,7 +1,7 @@
 import Foundation
 
 /// The starter site `gallery init` writes: the shipped `content/` (the seed's five albums and
-/// their covers) and `gallery.toml`, as built into the binary.
+/// their covers) and `gallery.toml`, as built into the binary, and a `.gitignore`.
 public enum StarterSite {
     /// Why the starter site could not be written.
     public struct Error: Swift.Error, Sendable {
@@ -30,12 +30,34 @@ public enum StarterSite {
                 try fileManager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(data, to: target)
             }
+            let ignore = folder.appending(path: gitignorePath)
+            try AtomicFile.write(Array(gitignore.utf8), to: ignore)
             for empty in ["templates", "assets"] {
                 try fileManager.createDirectory(at: folder.appending(path: empty, directoryHint: .isDirectory), withIntermediateDirectories: true)
             }
         } catch {
             throw Error(reason: "cannot write the starter site: \(error)")
         }
-        return paths
+        return paths + [gitignorePath]
     }
+
+    /// Where the starter's ignore list goes.
+    static let gitignorePath = ".gitignore"
+
+    /// What a site folder under git should not track: the build's output and caches (CI restores
+    /// the cache itself), what a killed build or writer can leave, and the library commands'
+    /// local state (git keeps the real history). Only the albums, covers, settings and
+    /// templates remain.
+    static let gitignore = """
+        # Written by gallery build: the site, its staging folder, and the cover and thumbnail cache.
+        /public/
+        /.public.staging/
+        /.gallery-cache/
+        # The library commands' lock, backup and undo history, and what a killed writer left.
+        .albums.json.lock
+        albums.json.bak
+        .albums.json.history
+        .*.tmp-*
+
+        """
 }
