@@ -21,10 +21,9 @@ public struct BuildState: Sendable {
     public var templates: TemplateSet?
     /// The pages and their paths (after `layout`).
     public var plan: SitePlan?
-    /// The validator that checked the pages (after `render`), for the other outputs.
-    public var validator: PageValidator?
-    /// What the page checks found (after `render`), reported by `validate`.
-    public var pageFindings: [Diagnostic] = []
+    /// What the checks of rendered outputs found (after `render`): the pages', then the SVG
+    /// strip's and the sitemap's; reported by `validate`.
+    public var renderFindings: [Diagnostic] = []
     /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
     /// The digest of what `loadAlbums` read, for this build's stamp.

@@ -1,13 +1,16 @@
 import Foundation
 
 extension BuildStep {
-    /// Renders every page whose inputs changed, the SVG strip, the data file and the sitemap, and
-    /// stages what differs from the output folder.
+    /// Renders every page whose inputs changed, the SVG strip, the data files and the sitemap,
+    /// checks each while its bytes are in memory, and stages what differs from the output folder.
     ///
-    /// Pages render in parallel, and each is checked by the validator while its bytes are still
-    /// in memory, so a build of any size holds only a few pages at a time; the findings wait for
-    /// the validate step. A page whose input key matches the previous build's manifest, and whose
-    /// file is in place, is skipped. Nothing reaches the output folder yet.
+    /// Everything renders in one parallel pass over a list of work: runs of 64 pages, and each
+    /// file made from every album (or a chunk of them). The longest items go first (the run that
+    /// holds the index pages, then the strip and the data file), so no core is left waiting on
+    /// one at the end: after a one-album edit they are most of the work. A build holds only a
+    /// few outputs at a time; the findings wait for the validate step. An output whose input key
+    /// matches the previous build's manifest, and whose file is in place, is skipped. Nothing
+    /// reaches the output folder yet.
     public static let render = BuildStep(name: "render") { state, _ in
         guard let plan = state.plan, let templates = state.templates, let assets = state.assets else {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
@@ -22,58 +25,72 @@ extension BuildStep {
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
         let outputPaths = Set(plan.pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
         let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
-        state.validator = validator
-
-        let results = try await Parallel.mapChunks(count: pages.count) { range in
-            var batch = RenderBatch()
-            let fragments = FragmentCache()
-            for index in range {
-                let page = pages[index]
-                let path = plan.path(of: page)
-                let key = keys.key(for: page, in: plan)
-                if let entry = ledger.inPlace(path, key: key) {
-                    batch.record(path, .inPlace(entry), isPage: true)
-                    continue
-                }
-                let bytes = renderer.render(page, fragments: fragments)
-                let diagnostics = validator.validateXHTML(bytes, path: path)
-                if !diagnostics.isEmpty {
-                    let (output, trace) = renderer.renderTraced(page)
-                    batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates)
-                }
-                let outcome = ledger.outcome(path, key: key, bytes: bytes)
-                if case .changed = outcome { try staging.stage(bytes, as: path) }
-                batch.record(path, outcome, isPage: true)
-            }
-            return batch
-        }
-        var total = RenderBatch()
-        for batch in results { total.merge(batch) }
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
         // nothing they show has changed: at 10k albums they are most of a no-op rebuild's work.
         let images = state.images
         let title = state.config.title
         let baseURL = state.config.baseURL
-        var generated: [(path: String, key: UInt64, render: () -> String)] = [
-            (SiteFiles.carousel, keys.key(forGenerated: 1), { CarouselSVG.render(plan: plan, images: images, title: title) }),
-            (SiteFiles.data, keys.key(forGenerated: 2), { DataFile.render(plan: plan, images: images) }),
-            (SiteFiles.sitemap, keys.key(forGenerated: 3), { Sitemap.render(plan: plan, baseURL: baseURL) }),
+        var generated = [
+            GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: 1), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title) },
+            GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2), check: nil) { DataFile.render(plan: plan, images: images) },
+            GeneratedFile(path: SiteFiles.sitemap, key: keys.key(forGenerated: 3), check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
         ]
         for (k, path) in chunks.enumerated() {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
-            generated.append((path, keys.key(forGenerated: 4, albums: range), { DataFile.renderChunk(k, plan: plan, images: images) }))
+            generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
-        for (path, key, render) in generated {
-            if let entry = ledger.inPlace(path, key: key) {
-                total.record(path, .inPlace(entry))
-                continue
+        let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
+        let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)
+
+        let results = try await Parallel.mapChunks(count: work.count, chunkSize: 1) { range in
+            var batch = RenderBatch()
+            for item in range {
+                switch work[item] {
+                case .pages(let run):
+                    let fragments = FragmentCache()
+                    for index in run {
+                        let page = pages[index]
+                        let path = plan.path(of: page)
+                        let key = keys.key(for: page, in: plan)
+                        if let entry = ledger.inPlace(path, key: key) {
+                            batch.record(path, .inPlace(entry), isPage: true)
+                            continue
+                        }
+                        let bytes = renderer.render(page, fragments: fragments)
+                        let diagnostics = validator.validateXHTML(bytes, path: path)
+                        if !diagnostics.isEmpty {
+                            let (output, trace) = renderer.renderTraced(page)
+                            batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates)
+                        }
+                        let outcome = ledger.outcome(path, key: key, bytes: bytes)
+                        if case .changed = outcome { try staging.stage(bytes, as: path) }
+                        batch.record(path, outcome, isPage: true)
+                    }
+                case .generated(let file):
+                    if let entry = ledger.inPlace(file.path, key: file.key) {
+                        batch.record(file.path, .inPlace(entry))
+                        continue
+                    }
+                    let bytes = Array(file.render().utf8)
+                    let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
+                    // Bytes the output folder already holds were checked when they were written.
+                    if case .changed = outcome {
+                        switch file.check {
+                        case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
+                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
+                        case nil: break
+                        }
+                        try staging.stage(bytes, as: file.path)
+                    }
+                    batch.record(file.path, outcome)
+                }
             }
-            let text = render()
-            let outcome = ledger.outcome(path, key: key, bytes: text.utf8)
-            if case .changed = outcome { try staging.stage(text.utf8, as: path) }
-            total.record(path, outcome)
+            return batch
         }
+        var total = RenderBatch()
+        for batch in results { total.merge(batch) }
+
         for file in state.files {
             if let key = file.contentKey, let entry = ledger.inPlace(file.path, key: key) {
                 total.record(file.path, .inPlace(entry))
@@ -90,7 +107,8 @@ extension BuildStep {
             }
             total.record(file.path, outcome)
         }
-        state.pageFindings = total.findings
+        // Pages' findings first, in page order, then the strip's and the sitemap's.
+        state.renderFindings = total.findings + total.laterFindings
         state.manifest = total.manifest
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
@@ -98,10 +116,39 @@ extension BuildStep {
     }
 }
 
+/// One item of the render step's work: a run of pages, or a file made from the albums.
+enum RenderWork: Sendable {
+    case pages(Range<Int>)
+    case generated(GeneratedFile)
+}
+
+/// A file the render step makes from the albums rather than from a template: the SVG strip,
+/// the data files, the sitemap.
+struct GeneratedFile: Sendable {
+    /// How its bytes are checked before they are staged.
+    enum Check: Sendable {
+        /// Against the carousel schema, with the strip's own rules.
+        case svg
+        /// As well-formed XML.
+        case wellFormed
+    }
+
+    /// Its path in the output folder.
+    var path: String
+    /// Its input key (what it shows), for skipping it when unchanged.
+    var key: UInt64
+    /// Its check; `nil` for JSON.
+    var check: Check?
+    /// Makes its text.
+    var render: @Sendable () -> String
+}
+
 /// What one batch of outputs came to: manifest entries, findings and the unchanged count.
 struct RenderBatch: Sendable {
     var manifest = BuildManifest()
     var findings: [Diagnostic] = []
+    /// Findings in the files made from the albums, reported after the pages' findings.
+    var laterFindings: [Diagnostic] = []
     var unchanged = 0
     var pagesUnchanged = 0
 
@@ -119,6 +166,7 @@ struct RenderBatch: Sendable {
     mutating func merge(_ other: RenderBatch) {
         manifest.entries.merge(other.manifest.entries) { $1 }
         findings += other.findings
+        laterFindings += other.laterFindings
         unchanged += other.unchanged
         pagesUnchanged += other.pagesUnchanged
     }

@@ -1,20 +1,14 @@
 import Foundation
 
 extension BuildStep {
-    /// Reports what the page checks found (a template mistake repeated on many pages once),
-    /// validates the SVG strip against its schema and the sitemap's XML, and with `--strict`
-    /// turns warnings into a failure. Any error stops the build here, so nothing is written.
+    /// Reports what the render step's checks found (the pages', the SVG strip's against its
+    /// schema, the sitemap's XML; a template mistake repeated on many pages once), and with
+    /// `--strict` turns warnings into a failure. Any error stops the build here, so nothing is
+    /// written.
     public static let validate = BuildStep(name: "validate") { state, observer in
-        guard let staging = state.staged, let validator = state.validator else { return }
+        guard state.staged != nil else { return }
         let outputFolder = SiteFolder.display(state.outputFolder)
-        var findings = state.pageFindings
-        if let file = staging.file(for: SiteFiles.carousel) {
-            findings += validator.validateSVG(Array(try Data(contentsOf: file)), path: SiteFiles.carousel)
-        }
-        if let file = staging.file(for: SiteFiles.sitemap) {
-            findings += validator.validateWellFormed(Array(try Data(contentsOf: file)), path: SiteFiles.sitemap)
-        }
-        for var diagnostic in DiagnosticDigest.condense(findings) {
+        for var diagnostic in DiagnosticDigest.condense(state.renderFindings) {
             diagnostic.path = outputFolder + "/" + diagnostic.path
             state.report(diagnostic, to: observer)
         }
