@@ -107,17 +107,22 @@ public final class ConsoleReporter: BuildObserving {
             return diagnostic.description
         case .finished(let summary):
             if let step = summary.failedStep {
-                return "build failed in step '\(step)' with \(summary.errors) error\(summary.errors == 1 ? "" : "s"); the output folder was not changed"
+                return "build failed in step '\(step)' with \(counted(summary.errors, "error")); the output folder was not changed"
             }
             if quiet { return nil }
             let seconds = summary.timings.reduce(0) { $0 + $1.seconds }
-            var text = "built \(summary.albums) album\(summary.albums == 1 ? "" : "s"): \(summary.written) files written, \(summary.unchanged) unchanged"
+            var text = "built \(counted(summary.albums, "album")): \(counted(summary.written, "file")) written, \(summary.unchanged) unchanged"
             if summary.removed > 0 { text += ", \(summary.removed) removed" }
-            if summary.thumbnailsMade > 0 { text += ", \(summary.thumbnailsMade) thumbnail\(summary.thumbnailsMade == 1 ? "" : "s") made" }
-            if summary.coversFailed > 0 { text += ", \(summary.coversFailed) cover\(summary.coversFailed == 1 ? "" : "s") missing" }
-            if summary.warnings > 0 { text += ", \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")" }
+            if summary.thumbnailsMade > 0 { text += ", \(counted(summary.thumbnailsMade, "thumbnail")) made" }
+            if summary.coversFailed > 0 { text += ", \(counted(summary.coversFailed, "cover")) missing" }
+            if summary.warnings > 0 { text += ", \(counted(summary.warnings, "warning"))" }
             if summary.upToDate { text += " (nothing changed since the last build)" }
             return text + String(format: " in %.2f s", seconds)
         }
+    }
+
+    /// A count and its noun: "1 file", "2 files".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }
