@@ -32,27 +32,24 @@ private final class Terminal: Sendable {
         #expect(text.hasSuffix("\r\u{1B}[Kcovers [####################] 2/2 · 1.0 kB · 500 B/s\n"))
     }
 
-    @Test func theSummaryCountsInTheSingularAndThePlural() throws {
+    @Test(arguments: [
+        (1, "built 1 album: 1 file written, 29 unchanged, 1 thumbnail made, 1 cover missing, 1 warning in ", "with 1 error;"),
+        (2, "built 2 albums: 2 files written, 29 unchanged, 2 thumbnails made, 2 covers missing, 2 warnings in ", "with 2 errors;"),
+    ])
+    func theSummaryCountsInTheSingularAndThePlural(count: Int, built: String, failed: String) throws {
         var summary = BuildSummary()
         summary.succeeded = true
-        summary.albums = 1
-        summary.written = 1
         summary.unchanged = 29
-        summary.thumbnailsMade = 1
-        summary.warnings = 1
-        summary.coversFailed = 1
-        let one = try #require(ConsoleReporter.line(for: .finished(summary), quiet: false))
-        #expect(one.hasPrefix("built 1 album: 1 file written, 29 unchanged, 1 thumbnail made, 1 cover missing, 1 warning in "), "\(one)")
-        summary.albums = 2
-        summary.written = 2
-        summary.thumbnailsMade = 3
-        summary.warnings = 2
-        summary.coversFailed = 2
-        let many = try #require(ConsoleReporter.line(for: .finished(summary), quiet: false))
-        #expect(many.hasPrefix("built 2 albums: 2 files written, 29 unchanged, 3 thumbnails made, 2 covers missing, 2 warnings in "), "\(many)")
+        summary.albums = count
+        summary.written = count
+        summary.thumbnailsMade = count
+        summary.coversFailed = count
+        summary.warnings = count
+        let line = try #require(ConsoleReporter.line(for: .finished(summary), quiet: false))
+        #expect(line.hasPrefix(built), "\(line)")
         summary.failedStep = "load"
-        summary.errors = 1
-        #expect(ConsoleReporter.line(for: .finished(summary), quiet: false) == "build failed in step 'load' with 1 error; the output folder was not changed")
+        summary.errors = count
+        #expect(ConsoleReporter.line(for: .finished(summary), quiet: false) == "build failed in step 'load' \(failed) the output folder was not changed")
     }
 
     @Test func redrawsAtMostTenTimesASecond() {
