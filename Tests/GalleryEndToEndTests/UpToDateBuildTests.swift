@@ -48,6 +48,19 @@ import Testing
         #expect(text.stderr.hasPrefix("[1/7] load\nbuilt 12 albums: 0 files written, \(folder.files(under: "public").count) unchanged (nothing changed since the last build) in "), "\(text.stderr)")
     }
 
+    /// An asset whose file name holds a tab once made the manifest unreadable, so every build
+    /// wrote every file again and never stopped at the stamp.
+    @Test func anAssetWithATabInItsNameStillLeavesARebuildWithNothingToDo() async throws {
+        let folder = try site(4)
+        try folder.write("x", to: "assets/notes\tdraft.txt")
+        #expect(isUpToDate(try await build(folder)) == false)
+        try touch(folder, "content/covers/a.svg")
+        let full = try await build(folder)
+        #expect((full["files"] as? [String: Any])?["written"] as? Int == 0)
+        #expect(isUpToDate(try await build(folder)) == true)
+        #expect(try folder.read("public/assets/notes\tdraft.txt") == "x")
+    }
+
     @Test func everyInputTheStampWatchesSendsTheBuildBackToWork() async throws {
         let folder = try site(8)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)

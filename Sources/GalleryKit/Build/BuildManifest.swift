@@ -18,11 +18,13 @@ public struct BuildManifest: Sendable, Hashable {
         public var outputHash: UInt64
     }
 
-    /// The format's first line; a file without it (or ``formerHeader``) is ignored, and a full
-    /// build follows.
-    static let header = "gallery-manifest 2"
-    /// The first line of the format before stamps; its entries are read as they are.
-    static let formerHeader = "gallery-manifest 1"
+    /// The format's first line; a file without it (or one of ``formerHeaders``) is ignored, and
+    /// a full build follows. Entry lines end with their path (`KEY\tSIZE\tHASH\tPATH`), so a path
+    /// may hold tabs: an asset's file name can.
+    static let header = "gallery-manifest 3"
+    /// The first lines of earlier formats, whose entry lines start with their path; their
+    /// entries are read as they are (format 1 had no stamps).
+    static let formerHeaders = ["gallery-manifest 2", "gallery-manifest 1"]
 
     /// The records by output path.
     public var entries: [String: Entry] = [:]
@@ -49,17 +51,20 @@ public struct BuildManifest: Sendable, Hashable {
 
     /// Parses a manifest's bytes; `nil` when they are not one.
     ///
-    /// Output paths are relative, so lines that start with `/` can say other things: `/stamp`
-    /// (the digest and counts of a ``BuildStamp``) and `/watch` (one watched file's stamp).
+    /// Entry lines start with a hex key, so lines that start with `/` can say other things:
+    /// `/stamp` (the digest and counts of a ``BuildStamp``) and `/watch` (one watched file's
+    /// stamp).
     static func parse(_ bytes: [UInt8]) -> BuildManifest? {
         bytes.withUnsafeBufferPointer { buffer -> BuildManifest? in
-            guard let headerBytes = [header, formerHeader].lazy.map({ Array(($0 + "\n").utf8) }).first(where: {
-                buffer.count >= $0.count && buffer.prefix($0.count).elementsEqual($0)
+            guard let format = ([header] + formerHeaders).first(where: {
+                let line = Array(($0 + "\n").utf8)
+                return buffer.count >= line.count && buffer.prefix(line.count).elementsEqual(line)
             }) else { return nil }
+            let pathFirst = format != header
             var manifest = BuildManifest()
             var watched: [String: FileStamp] = [:]
             manifest.entries.reserveCapacity(buffer.count / 64)
-            var index = headerBytes.count
+            var index = format.utf8.count + 1
             /// The bytes up to the next `terminator`, which is consumed; `nil` at a line's end.
             func field(until terminator: UInt8) -> UnsafeBufferPointer<UInt8>? {
                 let start = index
@@ -96,10 +101,19 @@ public struct BuildManifest: Sendable, Hashable {
                     }
                     continue
                 }
-                guard let path = field(until: 0x09), !path.isEmpty, let key = hex(), let size = decimal(),
-                      let hash = hex(until: 0x0A)
-                else { return nil }
-                manifest.entries[String(decoding: path, as: UTF8.self)] = Entry(inputKey: key, size: size, outputHash: hash)
+                let line: (path: UnsafeBufferPointer<UInt8>, entry: Entry)?
+                if pathFirst {
+                    line = field(until: 0x09).flatMap { path in
+                        guard let key = hex(), let size = decimal(), let hash = hex(until: 0x0A) else { return nil }
+                        return (path, Entry(inputKey: key, size: size, outputHash: hash))
+                    }
+                } else if let key = hex(), let size = decimal(), let hash = hex(), let path = field(until: 0x0A) {
+                    line = (path, Entry(inputKey: key, size: size, outputHash: hash))
+                } else {
+                    line = nil
+                }
+                guard let line, !line.path.isEmpty else { return nil }
+                manifest.entries[String(decoding: line.path, as: UTF8.self)] = line.entry
             }
             // Watched files without a stamp line mean nothing; a stamp keeps only its own.
             manifest.stamp?.watched = watched
@@ -130,21 +144,29 @@ public struct BuildManifest: Sendable, Hashable {
     }
 
     /// The file's text.
+    ///
+    /// A path that cannot be kept on one line is left out: its output is simply written again
+    /// by the next build. Then no stamp is kept either, since a stamp vouches for every output
+    /// (and every watched file) being in place.
     func encoded() -> String {
+        var lines = ""
+        lines.reserveCapacity(entries.count * 80)
+        var everyPathKept = true
+        for path in entries.keys.sorted() {
+            guard let entry = entries[path], !path.contains("\n") else {
+                everyPathKept = false
+                continue
+            }
+            lines += "\(entry.inputKey.hex16)\t\(entry.size)\t\(entry.outputHash.hex16)\t\(path)\n"
+        }
         var text = Self.header + "\n"
-        text.reserveCapacity(entries.count * 80)
-        // A path that cannot be kept on one line would leave its file unwatched: no stamp then.
-        if let stamp, !stamp.watched.keys.contains(where: { $0.contains("\n") }) {
+        if let stamp, everyPathKept, !stamp.watched.keys.contains(where: { $0.contains("\n") }) {
             let counts = stamp.counts
             text += "/stamp\t\(stamp.inputs.hex16)\t\(counts.albums)\t\(counts.pages)\t\(counts.coversLocal)\t\(counts.coversRemote)\t\(counts.thumbnails)\n"
             for (path, file) in stamp.watched.sorted(by: { $0.key < $1.key }) {
                 text += "/watch\t\(file.size)\t\(UInt64(bitPattern: Int64(file.modified)).hex16)\t\(UInt64(bitPattern: Int64(file.changed)).hex16)\t\(file.inode.hex16)\t\(path)\n"
             }
         }
-        for path in entries.keys.sorted() {
-            guard let entry = entries[path] else { continue }
-            text += "\(path)\t\(entry.inputKey.hex16)\t\(entry.size)\t\(entry.outputHash.hex16)\n"
-        }
-        return text
+        return text + lines
     }
 }

@@ -12,6 +12,7 @@ import Testing
         }
         manifest.entries["zero.html"] = .init(inputKey: 0, size: 0, outputHash: 0)
         manifest.entries["max.html"] = .init(inputKey: .max, size: 0, outputHash: .max)
+        manifest.entries["assets/a\ttab.txt"] = .init(inputKey: 1, size: 2, outputHash: 3)
         manifest.stamp = BuildStamp(inputs: random.next(), watched: [
             "/site/content/covers/a.png": FileStamp(size: 445, modified: 1_763_900_000_123_456_789, changed: -1, inode: .max),
             "/site/content/cövers/with\ttab & space.svg": FileStamp(size: 0, modified: 0, changed: 0, inode: 0),
@@ -27,10 +28,12 @@ import Testing
         try manifest.save(to: file)
         #expect(BuildManifest.load(from: file) == manifest)
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text.hasPrefix("gallery-manifest 2\n/stamp\t"))
+        #expect(text.hasPrefix("gallery-manifest 3\n/stamp\t"))
         #expect(text.contains("\t2000\t2002\t3\t4\t5\n/watch\t445\t"))
-        #expect(text.contains("\n/watch\t0\t0000000000000000\t0000000000000000\t0000000000000000\t/site/content/cövers/with\ttab & space.svg\nalbums/album-1/index.html\t"))
-        #expect(text.contains("\nmax.html\tffffffffffffffff\t0\tffffffffffffffff\n"))
+        #expect(text.contains("\n/watch\t0\t0000000000000000\t0000000000000000\t0000000000000000\t/site/content/cövers/with\ttab & space.svg\n"))
+        // Paths end their lines, so a tab in one is kept.
+        #expect(text.contains("\n0000000000000001\t2\t0000000000000003\tassets/a\ttab.txt\n"))
+        #expect(text.hasSuffix("\nffffffffffffffff\t0\tffffffffffffffff\tmax.html\n0000000000000000\t0\t0000000000000000\tzero.html\n"))
     }
 
     @Test func aPathThatCannotBeKeptOnOneLineLeavesNoStamp() {
@@ -41,12 +44,29 @@ import Testing
         #expect(BuildManifest.parse(Array(manifest.encoded().utf8)) == expected)
     }
 
+    /// An output path with a newline (an asset's file name can have one) is left out, so its file
+    /// is written again by the next build, and no stamp vouches for it being in place.
+    @Test func anOutputPathThatCannotBeKeptOnOneLineIsLeftOutWithTheStamp() throws {
+        var manifest = Self.sample(count: 3)
+        manifest.entries["assets/new\nline.txt"] = .init(inputKey: 1, size: 2, outputHash: 3)
+        let read = try #require(BuildManifest.parse(Array(manifest.encoded().utf8)))
+        var expected = manifest
+        expected.entries["assets/new\nline.txt"] = nil
+        expected.stamp = nil
+        #expect(read == expected)
+    }
+
     @Test func aManifestOfTheFormerFormatIsReadWithoutAStamp() throws {
         let former = "gallery-manifest 1\na.html\t00000000000000ff\t12\t0000000000000001\n"
         let manifest = try #require(BuildManifest.parse(Array(former.utf8)))
         #expect(manifest.entries == ["a.html": .init(inputKey: 255, size: 12, outputHash: 1)])
         #expect(manifest.stamp == nil)
         #expect(BuildManifest.parse(Array((former + "/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n").utf8))?.stamp?.counts.thumbnails == 5)
+        // Format 2 put the path first too.
+        let second = "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\na.html\t00000000000000ff\t12\t0000000000000001\n"
+        let read = try #require(BuildManifest.parse(Array(second.utf8)))
+        #expect(read.entries == ["a.html": .init(inputKey: 255, size: 12, outputHash: 1)])
+        #expect(read.stamp?.counts.albums == 1)
     }
 
     @Test func aMissingForeignOrDamagedFileGivesAnEmptyManifest() throws {
@@ -55,7 +75,10 @@ import Testing
         #expect(BuildManifest.parse(Array((good + "\n\n").utf8))?.entries.count == 1, "blank lines are skipped")
         let damaged = [
             "",
+            "gallery-manifest 4\n00000000000000ff\t12\t0000000000000001\ta.html\n",
             "gallery-manifest 3\na.html\t00000000000000ff\t12\t0000000000000001\n",
+            "gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t\n",
+            "gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\n",
             "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\n",
             "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n",
             "gallery-manifest 2\n/watch\t1\t0000000000000002\t0000000000000003\t0000000000000004\n",
