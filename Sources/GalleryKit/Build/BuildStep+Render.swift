@@ -72,16 +72,16 @@ extension BuildStep {
                         batch.record(file.path, .inPlace(entry))
                         continue
                     }
-                    let bytes = Array(file.render().utf8)
-                    let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
+                    let text = file.render()
+                    let outcome = ledger.outcome(file.path, key: file.key, bytes: text.utf8)
                     // Bytes the output folder already holds were checked when they were written.
                     if case .changed = outcome {
                         switch file.check {
-                        case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
-                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
+                        case .svg: batch.laterFindings += validator.validateSVG(Array(text.utf8), path: file.path)
+                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(Array(text.utf8), path: file.path)
                         case nil: break
                         }
-                        try staging.stage(bytes, as: file.path)
+                        try staging.stage(text.utf8, as: file.path)
                     }
                     batch.record(file.path, outcome)
                 }

@@ -8,8 +8,9 @@ import Foundation
 /// Parsing never touches the network, loads no DTD, substitutes no entities and prints nothing;
 /// libxml2's structured errors come back as `Issue`s with its line and column. `parse` may run on
 /// many threads at once: libxml2 2.9 keeps the structured error handler per thread, and it is
-/// installed only around the synchronous parse and restored after it. A document itself belongs to the task that parsed it (libxml2 does not
-/// promise concurrent reads of one tree), so it is deliberately not `Sendable`.
+/// installed only around the synchronous parse and restored after it. A document itself belongs
+/// to the task that parsed it (libxml2 does not promise concurrent reads of one tree), so it is
+/// deliberately not `Sendable`.
 final class XMLDocument {
     /// One problem libxml2 reported, while parsing or validating.
     struct Issue: Hashable {
