@@ -34,7 +34,7 @@ extension BuildStep {
         var generated = [
             GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: 1), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title) },
             GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2), check: nil) { DataFile.render(plan: plan, images: images) },
-            GeneratedFile(path: SiteFiles.sitemap, key: keys.key(forGenerated: 3), check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
+            GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
         ]
         for (k, path) in chunks.enumerated() {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)

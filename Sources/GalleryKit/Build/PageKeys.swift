@@ -9,6 +9,8 @@ struct PageKeys: Sendable {
     let global: UInt64
     /// Each album's shown values: fields, slug and images.
     let albums: [UInt64]
+    /// Every album's slug, in order: all the sitemap shows of the albums.
+    let slugs: UInt64
 
     init(plan: SitePlan, config: SiteConfig, templates: TemplateSet, assets: AssetPaths, placeholder: String, images: [TileImage]) {
         let settings = [
@@ -28,12 +30,18 @@ struct PageKeys: Sendable {
                 image.src, image.srcset ?? "", image.large ?? "",
             ].joined(separator: "\u{0}"))
         }
+        slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
     }
 
     /// The key of a file made from every album (the SVG strip, the data file, the sitemap) or,
     /// with `range`, from a chunk of them; `tag` tells the files apart.
     func key(forGenerated tag: UInt64, albums range: Range<Int>? = nil) -> UInt64 {
         FastHash.combine([global, 100, tag] + albums[range ?? albums.indices])
+    }
+
+    /// The key of the sitemap, which lists the pages' URLs: a retitled album leaves it alone.
+    var sitemap: UInt64 {
+        FastHash.combine([global, 100, 3, slugs])
     }
 
     /// The key of a page.
