@@ -134,6 +134,46 @@ import Testing
         #expect(AlbumArchive(albums: []).encoded() == Array("{\n  \"version\": 1,\n  \"albums\": []\n}\n".utf8))
     }
 
+    /// Strings take a fast path when they hold no escape or control character; both paths must
+    /// give the same text, and the same error at the same place.
+    @Test(arguments: [
+        (Array(#"["plain", "AT&T 🎸 مرحبا", ""]"#.utf8), #"["plain","AT&T 🎸 مرحبا",""]"#),
+        (Array(#"["a\"b\\c\/d\n\t\u00e9\ud83c\udfb8 é"]"#.utf8), "[\"a\\\"b\\\\c/d\\n\\t\u{e9}\u{1F3B8} \u{e9}\"]"),
+        (Array("[\"a\tb\"]".utf8), "1:4: control characters must be escaped in strings"),
+        (Array("[\"a\nb\"]".utf8), "1:4: a string may not span lines; write \\n"),
+        ([0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D], "1:5: this string is not valid UTF-8"),
+        ([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], "1:7: the string before this point is not valid UTF-8"),
+        (Array("[\"abc".utf8), "1:6: unexpected end of file inside a string"),
+        (Array(#"["a\x"]"#.utf8), "1:5: an unknown escape sequence in a string"),
+    ] as [([UInt8], String)])
+    func stringsParseTheSameOnEitherPath(input: [UInt8], expected: String) {
+        do {
+            let node = try JSONParser.parse(input)
+            guard case .array(let items) = node.value else { Issue.record("not an array"); return }
+            let texts = items.map { item -> String in
+                guard case .string(let text) = item.value else { return "?" }
+                return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
+            }
+            #expect("[" + texts.joined(separator: ",") + "]" == expected)
+        } catch {
+            #expect("\(error.position): \(error.message)" == expected)
+        }
+    }
+
+    @Test func theParsersUTF8CheckAgreesWithTheStandardLibrary() {
+        var random = SeededGenerator(seed: 7)
+        // Pieces that make valid text, invalid text and the edge cases between.
+        let pieces: [[UInt8]] = [
+            [0x41], [0x7F], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x8E, 0xB8], [0xEF, 0xBF, 0xBD],
+            [0x80], [0xC3], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xF8, 0x88, 0x80, 0x80, 0x80],
+        ]
+        for _ in 0..<3_000 {
+            let bytes = (0..<Int(random.next() % 6)).flatMap { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+            let expected = String(validating: bytes, as: UTF8.self)
+            #expect(bytes.withUnsafeBufferPointer(JSONParser.string(validating:)) == expected, "\(bytes)")
+        }
+    }
+
     @Test func parserSurvivesDeepNestingAndLongLines() {
         let deep = String(repeating: "[", count: 500)
         #expect(errors(deep).first?.contains("nesting deeper than 200 levels") == true)
