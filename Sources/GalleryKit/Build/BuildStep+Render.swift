@@ -72,16 +72,16 @@ extension BuildStep {
                         batch.record(file.path, .inPlace(entry))
                         continue
                     }
-                    let text = file.render()
-                    let outcome = ledger.outcome(file.path, key: file.key, bytes: text.utf8)
+                    let bytes = file.render()
+                    let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
                     // Bytes the output folder already holds were checked when they were written.
                     if case .changed = outcome {
                         switch file.check {
-                        case .svg: batch.laterFindings += validator.validateSVG(Array(text.utf8), path: file.path)
-                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(Array(text.utf8), path: file.path)
+                        case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
+                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
                         case nil: break
                         }
-                        try staging.stage(text.utf8, as: file.path)
+                        try staging.stage(bytes, as: file.path)
                     }
                     batch.record(file.path, outcome)
                 }
@@ -139,8 +139,8 @@ struct GeneratedFile: Sendable {
     var key: UInt64
     /// Its check; `nil` for JSON.
     var check: Check?
-    /// Makes its text.
-    var render: @Sendable () -> String
+    /// Makes its bytes.
+    var render: @Sendable () -> [UInt8]
 }
 
 /// What one batch of outputs came to: manifest entries, findings and the unchanged count.

@@ -2,30 +2,60 @@
 /// coordinates the HTML strip uses, each a link to its album page.
 public enum CarouselSVG {
     /// Renders the strip; image and link paths are relative to the output folder, where the SVG lives.
-    public static func render(plan: SitePlan, images: [TileImage], title: String) -> String {
+    public static func render(plan: SitePlan, images: [TileImage], title: String) -> [UInt8] {
         let layout = plan.layout
         let width = layout.contentWidth
         let height = layout.stripHeight
-        var svg = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" role="img" aria-label="\(Escape.xml(title)): \(layout.count) albums">
-        <title>\(Escape.xml(title))</title>
-        <defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>
-        <g class="strip">
-
-        """
-        svg.reserveCapacity(svg.utf8.count + layout.count * 260)
+        var svg = ByteWriter(capacity: 512 + layout.count * 260)
+        svg.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+        svg.write(width)
+        svg.write("\" height=\"")
+        svg.write(height)
+        svg.write("\" viewBox=\"0 0 ")
+        svg.write(width)
+        svg.write(" ")
+        svg.write(height)
+        svg.write("\" role=\"img\" aria-label=\"")
+        svg.writeXML(title)
+        svg.write(": ")
+        svg.write(layout.count)
+        svg.write(" albums\">\n<title>")
+        svg.writeXML(title)
+        svg.write("</title>\n<defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>\n<g class=\"strip\">\n")
         for entry in plan.catalogue.entries {
             let frame = layout.frame(at: entry.index)
-            let label = Escape.xml(entry.album.title + " by " + entry.album.artist)
-            svg += "<a href=\"\(Escape.xml(SitePlan.albumFolder(slug: entry.slug)))\"><title>\(label)</title>"
-            svg += "<image href=\"\(Escape.xml(images[entry.index].src))\" x=\"\(frame.x)\" y=\"\(frame.y)\" width=\"\(frame.width)\" height=\"\(frame.height)\" preserveAspectRatio=\"xMidYMid slice\"/>"
+            svg.write("<a href=\"")
+            svg.writeXML(SitePlan.albumFolder(slug: entry.slug))
+            // Escaping maps each character on its own, so the label's parts escape apart.
+            svg.write("\"><title>")
+            svg.writeXML(entry.album.title)
+            svg.write(" by ")
+            svg.writeXML(entry.album.artist)
+            svg.write("</title><image href=\"")
+            svg.writeXML(images[entry.index].src)
+            svg.write("\" x=\"")
+            writeFrame(frame, to: &svg)
+            svg.write(" preserveAspectRatio=\"xMidYMid slice\"/>")
             if entry.index == plan.initialIndex {
-                svg += "<rect class=\"current\" x=\"\(frame.x)\" y=\"\(frame.y)\" width=\"\(frame.width)\" height=\"\(frame.height)\"/>"
+                svg.write("<rect class=\"current\" x=\"")
+                writeFrame(frame, to: &svg)
+                svg.write("/>")
             }
-            svg += "</a>\n"
+            svg.write("</a>\n")
         }
-        svg += "</g>\n</svg>\n"
-        return svg
+        svg.write("</g>\n</svg>\n")
+        return svg.bytes
+    }
+
+    /// Writes `X" y="Y" width="W" height="H"`, after an opening `x="`.
+    private static func writeFrame(_ frame: TileFrame, to svg: inout ByteWriter) {
+        svg.write(frame.x)
+        svg.write("\" y=\"")
+        svg.write(frame.y)
+        svg.write("\" width=\"")
+        svg.write(frame.width)
+        svg.write("\" height=\"")
+        svg.write(frame.height)
+        svg.write("\"")
     }
 }

@@ -21,41 +21,64 @@ public enum DataFile {
     }
 
     /// Renders chunk `k`: `{"start": …, "albums": [...]}` with the entries `albums.json` has.
-    public static func renderChunk(_ k: Int, plan: SitePlan, images: [TileImage]) -> String {
+    public static func renderChunk(_ k: Int, plan: SitePlan, images: [TileImage]) -> [UInt8] {
         let start = k * chunkSize
         let range = chunkRange(k, count: plan.catalogue.count)
-        var json = "{\"start\":\(start),\"albums\":["
+        var json = ByteWriter(capacity: 64 + range.count * 240)
+        json.write("{\"start\":")
+        json.write(start)
+        json.write(",\"albums\":[")
         for index in range {
-            json += index == start ? "\n" : ",\n"
-            json += entry(plan.catalogue.entries[index], image: images[index])
+            json.write(index == start ? "\n" : ",\n")
+            entry(plan.catalogue.entries[index], image: images[index], to: &json)
         }
-        return json + "\n]}\n"
+        json.write("\n]}\n")
+        return json.bytes
     }
 
     /// Renders the data file; paths are relative to the output folder.
-    public static func render(plan: SitePlan, images: [TileImage]) -> String {
+    public static func render(plan: SitePlan, images: [TileImage]) -> [UInt8] {
         let metrics = plan.layout.metrics
-        var json = "{\"version\":1,\"count\":\(plan.catalogue.count),\"initial\":\(plan.initialIndex),"
-        json += "\"layout\":{\"padding\":\(metrics.padding),\"dimension\":\(metrics.dimension),\"offset\":\(metrics.offset)},\n\"albums\":["
-        json.reserveCapacity(json.utf8.count + plan.catalogue.count * 240)
+        var json = ByteWriter(capacity: 160 + plan.catalogue.count * 240)
+        json.write("{\"version\":1,\"count\":")
+        json.write(plan.catalogue.count)
+        json.write(",\"initial\":")
+        json.write(plan.initialIndex)
+        json.write(",\"layout\":{\"padding\":")
+        json.write(metrics.padding)
+        json.write(",\"dimension\":")
+        json.write(metrics.dimension)
+        json.write(",\"offset\":")
+        json.write(metrics.offset)
+        json.write("},\n\"albums\":[")
         for entry in plan.catalogue.entries {
-            json += entry.index == 0 ? "\n" : ",\n"
-            json += Self.entry(entry, image: images[entry.index])
+            json.write(entry.index == 0 ? "\n" : ",\n")
+            Self.entry(entry, image: images[entry.index], to: &json)
         }
-        json += "\n]}\n"
-        return json
+        json.write("\n]}\n")
+        return json.bytes
     }
 
-    private static func entry(_ entry: Catalogue.Entry, image: TileImage) -> String {
+    private static func entry(_ entry: Catalogue.Entry, image: TileImage, to json: inout ByteWriter) {
         let album = entry.album
-        var json = "{\"slug\":\(quoted(entry.slug)),\"title\":\(quoted(album.title)),\"artist\":\(quoted(album.artist)),"
-        json += "\"genre\":\(quoted(album.genre)),\"year\":\(album.year),\"url\":\(quoted(SitePlan.albumFolder(slug: entry.slug))),"
-        json += "\"image\":\(quoted(image.src))"
-        if let srcset = image.srcset { json += ",\"srcset\":\(quoted(srcset))" }
-        return json + "}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        Escape.jsonString(text, htmlSafe: true)
+        json.write("{\"slug\":")
+        json.writeJSON(entry.slug, htmlSafe: true)
+        json.write(",\"title\":")
+        json.writeJSON(album.title, htmlSafe: true)
+        json.write(",\"artist\":")
+        json.writeJSON(album.artist, htmlSafe: true)
+        json.write(",\"genre\":")
+        json.writeJSON(album.genre, htmlSafe: true)
+        json.write(",\"year\":")
+        json.write(album.year)
+        json.write(",\"url\":")
+        json.writeJSON(SitePlan.albumFolder(slug: entry.slug), htmlSafe: true)
+        json.write(",\"image\":")
+        json.writeJSON(image.src, htmlSafe: true)
+        if let srcset = image.srcset {
+            json.write(",\"srcset\":")
+            json.writeJSON(srcset, htmlSafe: true)
+        }
+        json.write("}")
     }
 }

@@ -6,19 +6,7 @@ public enum Escape {
     /// tab, newline and carriage return; U+FFFE, U+FFFF) with U+FFFD, so any album text yields a
     /// well-formed page.
     public static func xml(_ text: String) -> String {
-        var needsWork = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF:
-                needsWork = true
-            case 0..<0x20 where byte != 0x09 && byte != 0x0A && byte != 0x0D:
-                needsWork = true
-            default:
-                continue
-            }
-            if needsWork { break }
-        }
-        guard needsWork else { return text }
+        guard !isPlainXML(text) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
@@ -34,6 +22,22 @@ public enum Escape {
             }
         }
         return result
+    }
+
+    /// Whether ``xml(_:)`` leaves `text` as it is: no markup character, no forbidden control
+    /// character, and no byte 0xEF (which starts U+FFFE and U+FFFF).
+    static func isPlainXML(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF:
+                return false
+            case 0..<0x20 where byte != 0x09 && byte != 0x0A && byte != 0x0D:
+                return false
+            default:
+                continue
+            }
+        }
+        return true
     }
 
     /// Text with the characters XML 1.0 forbids replaced by U+FFFD and nothing else changed: for
@@ -60,11 +64,7 @@ public enum Escape {
     /// - Parameter htmlSafe: Also escape `<`, `>`, `&` and U+2028/U+2029, so the JSON can sit
     ///   inside a `<script>` element or be evaluated as JavaScript without surprises.
     public static func jsonString(_ text: String, htmlSafe: Bool = false) -> String {
-        let plain = text.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2
-                && !(htmlSafe && (byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")))
-        }
-        if plain { return "\"" + text + "\"" }
+        if isPlainJSON(text, htmlSafe: htmlSafe) { return "\"" + text + "\"" }
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -84,6 +84,17 @@ public enum Escape {
         }
         result += "\""
         return result
+    }
+
+    /// Whether ``jsonString(_:htmlSafe:)`` only puts quotes around `text`: no control character,
+    /// quote or backslash, no byte 0xE2 (which starts U+2028 and U+2029), and with `htmlSafe`
+    /// no `<`, `>` or `&`.
+    static func isPlainJSON(_ text: String, htmlSafe: Bool) -> Bool {
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2 { return false }
+            if htmlSafe, byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") { return false }
+        }
+        return true
     }
 
     private static func unicodeEscape(_ value: UInt32) -> String {

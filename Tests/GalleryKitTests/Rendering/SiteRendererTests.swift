@@ -104,13 +104,13 @@ import Testing
         let validator = PageValidator(outputPaths: Self.outputs(renderer))
         #expect(validator.validateXHTML(Array(page.utf8), path: renderer.plan.path(of: .album(index: 0))).isEmpty)
         let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: hostile)
-        #expect(validator.validateSVG(Array(svg.utf8), path: "carousel.svg").isEmpty)
-        #expect(validator.diagnoseSVG(Array(svg.utf8), path: "carousel.svg").isEmpty)
+        #expect(validator.validateSVG(svg, path: "carousel.svg").isEmpty)
+        #expect(validator.diagnoseSVG(svg, path: "carousel.svg").isEmpty)
         let schema = try PageValidator.carouselSchema.get()
-        #expect(XMLStreamCheck.passesCarousel(Array(svg.utf8), schema: schema, resolver: validator.resolver(for: "carousel.svg")), "the strip takes the streaming path")
-        #expect(XMLStreamCheck.parsesCleanly(Array(Sitemap.render(plan: renderer.plan, baseURL: "https://example.org/sub/").utf8)), "so does the sitemap")
+        #expect(XMLStreamCheck.passesCarousel(svg, schema: schema, resolver: validator.resolver(for: "carousel.svg")), "the strip takes the streaming path")
+        #expect(XMLStreamCheck.parsesCleanly(Sitemap.render(plan: renderer.plan, baseURL: "https://example.org/sub/")), "so does the sitemap")
         let json = DataFile.render(plan: renderer.plan, images: renderer.images)
-        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let decoded = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
         #expect((decoded?["albums"] as? [[String: Any]])?.first?["title"] as? String == hostile)
     }
 
