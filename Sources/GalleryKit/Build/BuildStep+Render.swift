@@ -22,8 +22,9 @@ extension BuildStep {
         // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
         let ledger = OutputLedger(previous: state.options.clean ? BuildManifest() : state.previousManifest, root: state.outputFolder.standardizedFileURL.path)
         let pages = plan.pages
+        let pagePaths = pages.map(plan.path(of:))
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
-        let outputPaths = Set(plan.pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
+        let outputPaths = Set(pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
         let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
@@ -51,7 +52,7 @@ extension BuildStep {
                     let fragments = FragmentCache()
                     for index in run {
                         let page = pages[index]
-                        let path = plan.path(of: page)
+                        let path = pagePaths[index]
                         let key = keys.key(for: page, in: plan)
                         if let entry = ledger.inPlace(path, key: key) {
                             batch.record(path, .inPlace(entry), isPage: true)

@@ -17,6 +17,27 @@ import Testing
         (1...count).map { Album(title: "Title \($0)", artist: "Artist", genre: "Pop", year: 2001, coverURL: "c.png") }
     }
 
+    /// An album's key is the hash of its fields joined by NUL, as gallery has always made it:
+    /// a new way of writing it must give the same keys, or an upgrade re-renders every page.
+    @Test func anAlbumsKeyIsItsFieldsJoinedByNUL() throws {
+        var albums = Self.albums(count: 3)
+        albums[1].title = "Ünïcode & <markup> 🎸"
+        let plan = SitePlan(catalogue: Catalogue(albums: albums), carousel: .init())
+        let images = [
+            TileImage(src: "covers/a.webp", srcset: "covers/a.webp 1x, covers/a2.webp 2x", large: "covers/a3.webp"),
+            TileImage(src: "covers/b.webp"),
+            TileImage(src: "placeholder.svg", isPlaceholder: true),
+        ]
+        let keys = PageKeys(plan: plan, config: SiteConfig(), templates: try TemplateSet.load(overridesIn: nil), assets: AssetPaths(css: "a.css", js: "a.js"), placeholder: "p.svg", images: images)
+        let expected = plan.catalogue.entries.map { entry in
+            let album = entry.album, image = images[entry.index]
+            return FastHash.hash([
+                album.title, album.artist, album.genre, String(album.year), entry.slug, image.src, image.srcset ?? "", image.large ?? "",
+            ].joined(separator: "\u{0}"))
+        }
+        #expect(keys.albums == expected)
+    }
+
     @Test func aRetitledAlbumChangesTheStripAndTheDataFileButNotTheSitemap() throws {
         var retitled = Self.albums()
         retitled[4].title = "Another Title"
