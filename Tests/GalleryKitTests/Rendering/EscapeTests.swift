@@ -22,4 +22,23 @@ import Testing
             }
         }
     }
+
+    /// The fast checks that let text through untouched must never pass text the slow paths
+    /// would change; random strings from pieces near every rule's edge.
+    @Test func theFastChecksPassOnlyTextTheEscapesLeaveAlone() {
+        let pieces = ["a", " ", "&", "<", ">", "\"", "'", "\\", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{7F}", "é", "🎸", "م",
+                      "\u{2028}", "\u{2029}", "\u{2027}", "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{F000}", "\u{E000}"]
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<5_000 {
+            let text = (0..<Int(random.next() % 5)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            if Escape.isPlainXML(text) { #expect(Escape.escapingXML(text) == text, "\(text.unicodeScalars.map(\.value))") }
+            for htmlSafe in [false, true] where Escape.isPlainJSON(text, htmlSafe: htmlSafe) {
+                #expect(Escape.escapingJSON(text, htmlSafe: htmlSafe) == "\"" + text + "\"", "\(text.unicodeScalars.map(\.value))")
+            }
+            if Escape.hasNoForbiddenXMLByte(text) { #expect(Escape.replacingForbiddenXML(text) == text, "\(text.unicodeScalars.map(\.value))") }
+            // And the escapes themselves agree with their slow paths on everything.
+            #expect(Escape.xml(text) == Escape.escapingXML(text))
+            #expect(Escape.xmlCharacters(text) == Escape.replacingForbiddenXML(text))
+        }
+    }
 }
