@@ -25,12 +25,49 @@ struct GalleryBinary {
     }()
 
     /// Runs `gallery ARGUMENTS` in `directory` (with another copy of the binary, if given).
+    ///
+    /// A copy made by ``copy(to:)`` can fail to start with "Text file busy" for a moment: a
+    /// child that a parallel test was starting right then may still hold the copy's write
+    /// descriptor, between its fork and its exec. That is retried, as Go's test runner does.
     static func run(_ arguments: [String], in directory: URL, binary: URL = url) async throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        return try await captured(process)
+        var attempt = 1
+        while true {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            do {
+                return try await captured(process)
+            } catch let error as NSError where attempt < 20 && isTextFileBusy(error) {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private static func isTextFileBusy(_ error: NSError) -> Bool {
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        return [error, underlying].contains { $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY) }
+    }
+
+    /// Copies the binary to `destination` (for a test that needs a second gallery executable),
+    /// through a descriptor closed on exec, so no child started meanwhile keeps it open for
+    /// writing, which would stop the copy from running ("Text file busy").
+    static func copy(to destination: URL) throws {
+        let bytes = try Data(contentsOf: url)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 { if errno == EINTR { continue } else { return false } }
+                offset += count
+            }
+            return true
+        }
+        guard written else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     /// Runs a prepared process to its end and returns what it printed.

@@ -106,7 +106,7 @@ import Testing
         #expect(isUpToDate(try await build(folder)) == true)
         let other = folder.url.appending(path: "bin/gallery")
         try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: GalleryBinary.url, to: other)
+        try GalleryBinary.copy(to: other)
         let rebuilt = try await build(folder, binary: other)
         #expect(isUpToDate(rebuilt) == false)
         #expect((rebuilt["files"] as? [String: Any])?["written"] as? Int == 0)
