@@ -28,12 +28,16 @@ public struct PreviewServer: Sendable {
         public var host = "127.0.0.1"
         /// The port; 0 picks a free one (the announced URL says which).
         public var port = 1313
+        /// Poll the inputs at this interval instead of listening for the kernel's events
+        /// (`--poll`, for file systems that send none, such as some network mounts).
+        public var poll: Duration?
 
         /// A configuration.
-        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313) {
+        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313, poll: Duration? = nil) {
             self.options = options
             self.host = host
             self.port = port
+            self.poll = poll
         }
     }
 
@@ -68,7 +72,12 @@ public struct PreviewServer: Sendable {
         var options = configuration.options
         if options.output == nil { options.output = Self.previewFolder(of: options.site) }
         var builder = PreviewBuilder(options: options, state: state, hub: hub, observer: observer, log: log)
-        let baseline = SiteWatcher.fingerprint(of: configuration.options.site)
+        // Watching starts before the first build, so a save made while it runs is seen.
+        let changes = SiteChanges(site: configuration.options.site, poll: configuration.poll)
+        if configuration.poll == nil, case .polling = changes.mode {
+            log("serve: cannot watch for file events here; polling the site's files instead")
+        }
+        let baseline = changes.token()
         await builder.build()
 
         var logger = Logger(label: "gallery.serve")
@@ -89,7 +98,7 @@ public struct PreviewServer: Sendable {
             log("serve: listening on \(host): anyone who can reach this machine can see the site")
         }
         let group = ServiceGroup(
-            services: [app, SiteWatcher(builder: builder, baseline: baseline), hub],
+            services: [app, SiteWatcher(builder: builder, changes: changes, baseline: baseline), hub],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

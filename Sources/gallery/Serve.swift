@@ -9,7 +9,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Build the site and preview it on http://127.0.0.1:1313/, rebuilding and reloading the browser on every change.",
         discussion: """
         Builds into .gallery-cache/preview/ (or --output), never into public/. Watches content/, \
-        templates/, assets/ and gallery.toml. A failed rebuild is printed here and \
+        templates/, assets/ and gallery.toml through the kernel's file events (--poll to poll \
+        instead). A failed rebuild is printed here and \
         shown over the page in the browser; the last good site stays served. The reload script is \
         added only to the pages served, never to the files written. Ctrl-C stops the server.
         """
@@ -29,19 +30,32 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Never touch the network: remote covers come from the cache only.")
     var offline = false
 
+    @Option(name: .long, help: ArgumentHelp("Poll the site's files at this interval (such as 700ms or 2s) instead of listening for file events: for file systems that send none, such as some network or container mounts.", valueName: "INTERVAL"))
+    var poll: String?
+
     @Flag(name: [.short, .long], help: "Print only warnings and errors.")
     var quiet = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
+        if let poll, Self.interval(poll) == nil {
+            throw ValidationError("--poll needs an interval of 10ms or more, such as 700ms or 2s; '\(poll)' is not one.")
+        }
+    }
+
+    /// An interval written as milliseconds (`700ms`) or seconds (`2s`, `1.5s`), at least 10 ms.
+    static func interval(_ text: String) -> Duration? {
+        let (digits, scale): (Substring, Double) = text.hasSuffix("ms") ? (text.dropLast(2), 1) : text.hasSuffix("s") ? (text.dropLast(1), 1000) : (Substring(text), 0)
+        guard scale > 0, let value = Double(digits), value.isFinite, value * scale >= 10, value * scale <= 3_600_000 else { return nil }
+        return .milliseconds(Int64((value * scale).rounded()))
     }
 
     func run() async throws {
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         options.fetchMode = offline ? .offline : .useCache
         let server = PreviewServer(
-            configuration: .init(options: options, host: host, port: port),
+            configuration: .init(options: options, host: host, port: port, poll: poll.flatMap(Self.interval)),
             observer: ConsoleReporter(quiet: quiet),
             log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
             announce: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }

@@ -85,9 +85,11 @@ import Testing
         }
     }
 
-    @Test func reloadsOnChangeShowsAFailedRebuildAndRecovers() async throws {
+    /// With the kernel's file events (the default) and with `--poll`.
+    @Test(arguments: [[], ["--poll", "100ms"]])
+    func reloadsOnChangeShowsAFailedRebuildAndRecovers(watching: [String]) async throws {
         let folder = try site()
-        let server = try await ServeProcess(in: folder.url)
+        let server = try await ServeProcess(in: folder.url, arguments: watching)
         let events = try RawHTTPConnection(port: server.port)
         events.send("GET", "/__gallery/events", headers: ["Accept": "text/event-stream"])
         #expect(try await events.waitFor("retry: 1000"))
@@ -118,6 +120,14 @@ import Testing
         let fixed = try await RawResponse.get("/", port: server.port)
         #expect(fixed.body.contains("Ladies of the Canyon"))
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
+    }
+
+    @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
+    func aPollIntervalThatIsNotOneIsRefused(poll: String) async throws {
+        let folder = try site()
+        let run = try await GalleryBinary.run(["serve", "--port", "0", "--poll", poll], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--poll needs an interval of 10ms or more, such as 700ms or 2s; '\(poll)' is not one."), "\(run.stderr)")
     }
 
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {

@@ -4,7 +4,7 @@ import GalleryPreview
 import Synchronization
 import Testing
 
-/// What the watcher notices: the fingerprint of a real site folder before and after edits.
+/// What the watcher notices in a real site folder, through file events and through polling.
 @Suite final class SiteWatcherTests {
     let root: URL
     let site: SiteFolder
@@ -26,29 +26,74 @@ import Testing
         try Data(text.utf8).write(to: url)
     }
 
-    @Test(arguments: ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "gallery.toml"])
-    func anEditOfAnInputChangesTheFingerprint(_ path: String) throws {
-        let before = SiteWatcher.fingerprint(of: site)
-        try write("changed, and longer than before", to: path)
-        #expect(SiteWatcher.fingerprint(of: site) != before)
+    /// The two ways of finding changes: the kernel's events, and polling the fingerprint.
+    enum Watching: CaseIterable, Sendable {
+        case events, polling
+
+        func changes(of site: SiteFolder) -> SiteChanges {
+            switch self {
+            case .events: SiteChanges(site: site)
+            case .polling: SiteChanges(site: site, poll: .milliseconds(20))
+            }
+        }
     }
 
-    @Test func outputsAndHiddenFilesAreNotWatched() throws {
-        let before = SiteWatcher.fingerprint(of: site)
+    @Test func fileEventsAreUsedWhereTheKernelHasThem() {
+        #if os(Linux)
+        #expect(SiteChanges(site: site).mode == .events)
+        #endif
+        #expect(SiteChanges(site: site, poll: .milliseconds(700)).mode == .polling(interval: .milliseconds(700)))
+        #expect(SiteChanges(site: site, poll: .milliseconds(700)).interval == .milliseconds(700), "an interval asked for is kept")
+    }
+
+    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "gallery.toml"])
+    func anEditOfAnInputChangesTheToken(watching: Watching, path: String) throws {
+        let changes = watching.changes(of: site)
+        let before = changes.token()
+        #expect(changes.token() == before, "nothing changed yet")
+        try write("changed, and longer than before", to: path)
+        let after = changes.token()
+        #expect(after != before)
+        #expect(changes.token() == after, "and then nothing more")
+    }
+
+    @Test(arguments: Watching.allCases)
+    func outputsAndHiddenFilesDoNotChangeTheToken(watching: Watching) throws {
+        let changes = watching.changes(of: site)
+        let before = changes.token()
         try write("<html/>", to: "public/index.html")
         try write("cache", to: ".gallery-cache/preview/index.html")
         try write("swap", to: "content/.albums.json.swp")
-        #expect(SiteWatcher.fingerprint(of: site) == before)
+        try write("notes", to: "README.md")
+        #expect(changes.token() == before)
     }
 
-    @Test func aBurstOfSavesGivesOneRebuildOnceTheySettle() async throws {
+    /// Folders made while the server runs are watched from then on, however deep, and so is an
+    /// input folder the site did not have when it started (this site has no `assets/`).
+    @Test(arguments: Watching.allCases)
+    func foldersMadeLaterAreWatchedToo(watching: Watching) throws {
+        let changes = watching.changes(of: site)
+        var last = changes.token()
+        for path in ["content/covers/2024/winter/a.svg", "content/covers/2024/winter/a.svg", "content/covers/2024/b.svg", "assets/site.css", "assets/site.css"] {
+            try write("<svg/> \(path) \(UUID())", to: path)
+            let now = changes.token()
+            #expect(now != last, "\(path)")
+            last = now
+        }
+        try FileManager.default.removeItem(at: root.appending(path: "content/covers/2024"))
+        #expect(changes.token() != last, "a folder removed")
+    }
+
+    @Test(arguments: Watching.allCases)
+    func aBurstOfSavesGivesOneRebuildOnceTheySettle(watching: Watching) async throws {
         let counter = BuildCounter()
         let builder = PreviewBuilder(
             options: BuildOptions(site: site, output: root.appending(path: "public")),
             state: PreviewState(), hub: LiveReloadHub(), observer: counter, log: { _ in }
         )
         let quiet = Duration.milliseconds(1500)
-        let watcher = SiteWatcher(builder: builder, baseline: SiteWatcher.fingerprint(of: site), interval: .milliseconds(20), quietPeriod: quiet)
+        let changes = watching.changes(of: site)
+        let watcher = SiteWatcher(builder: builder, changes: changes, baseline: changes.token(), quietPeriod: quiet)
         let task = Task { try await watcher.run() }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)

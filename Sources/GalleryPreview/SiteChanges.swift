@@ -1,0 +1,197 @@
+import Foundation
+import GalleryKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells the watcher whether the site's inputs changed: a token that differs whenever they did.
+///
+/// On Linux it listens to the kernel (inotify), one watch per folder, so a site whose
+/// `content/covers/` holds 100,000 files costs nothing while nobody saves. Elsewhere, or when
+/// inotify cannot be had (its watch limit reached) or `--poll` asks for it, it polls: the
+/// fingerprint of every input's path, size and modification time. A poll of many files is not
+/// free, so unless the interval was asked for, polls are spaced to at least ten times what the
+/// last one cost, keeping an idle preview under a tenth of a core.
+public final class SiteChanges: Sendable {
+    /// How the changes are found.
+    public enum Mode: Sendable, Equatable {
+        /// Kernel events (inotify).
+        case events
+        /// Polling, every `interval` at least.
+        case polling(interval: Duration)
+    }
+
+    /// How this source finds changes.
+    public let mode: Mode
+    private let site: SiteFolder
+    private let events: InotifyWatch?
+    /// Whether polls are spaced by their cost: only when no interval was asked for.
+    private let stretches: Bool
+    /// The polling fingerprint's last cost, for spacing polls.
+    private let lastPollCost = Mutex(Duration.zero)
+
+    /// A source for `site`: events where the platform has them, unless `poll` asks for polling
+    /// at that interval.
+    public init(site: SiteFolder, poll: Duration? = nil) {
+        self.site = site
+        stretches = poll == nil
+        if poll == nil, let watch = InotifyWatch(site: site) {
+            events = watch
+            mode = .events
+        } else {
+            events = nil
+            mode = .polling(interval: poll ?? .milliseconds(250))
+        }
+    }
+
+    /// How long to wait before asking again.
+    public var interval: Duration {
+        switch mode {
+        case .events: return .milliseconds(50)
+        case .polling(let interval):
+            // An interval the user chose is kept; the default one stretches with the cost.
+            guard stretches else { return interval }
+            return max(interval, lastPollCost.withLock { $0 } * 10)
+        }
+    }
+
+    /// The current token: a count of the changes seen (events) or the inputs' fingerprint
+    /// (polling).
+    public func token() -> UInt64 {
+        if let events { return events.changes() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let fingerprint = SiteWatcher.fingerprint(of: site)
+        let cost = clock.now - start
+        lastPollCost.withLock { $0 = cost }
+        return fingerprint
+    }
+}
+
+#if canImport(Glibc)
+/// inotify watches on the site's input folders (recursively, following new folders as they
+/// appear) and on the site folder itself, for `gallery.toml` and for input folders created later.
+///
+/// Hidden names (editors' swap files, `gallery add`'s temporary archive) are ignored, as the
+/// polling fingerprint ignores them; so is everything below the output and the cache, which are
+/// not watched at all.
+final class InotifyWatch: Sendable {
+    private let descriptor: Int32
+    private struct State {
+        /// Each watch's folder, by watch descriptor.
+        var folders: [Int32: String] = [:]
+        /// The watch on the site folder itself.
+        var rootWatch: Int32 = -1
+        /// Changes seen so far.
+        var count: UInt64 = 0
+    }
+    private let state: Mutex<State>
+    private let rootPath: String
+    /// The names in the site folder whose changes count: the inputs.
+    private let rootNames: Set<String>
+
+    private static let folderEvents = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    /// Watches `site`, or `nil` when inotify cannot (no more instances or watches allowed).
+    init?(site: SiteFolder) {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        let rootPath = site.root.standardizedFileURL.path
+        let inputs = [site.content, site.templates, site.assets].map { $0.standardizedFileURL.path }
+        var initial = State()
+        initial.rootWatch = inotify_add_watch(descriptor, rootPath, Self.folderEvents | UInt32(IN_ONLYDIR))
+        guard initial.rootWatch >= 0, inputs.allSatisfy({ Self.watchTree($0, descriptor: descriptor, into: &initial.folders) }) else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.rootPath = rootPath
+        rootNames = Set(inputs.compactMap { path in
+            (path as NSString).deletingLastPathComponent == rootPath ? (path as NSString).lastPathComponent : nil
+        } + [(site.configFile.standardizedFileURL.path as NSString).lastPathComponent])
+        state = Mutex(initial)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Adds a watch on `folder` and every folder below it (not through symbolic links, as the
+    /// fingerprint does not follow them); `false` if the kernel refused one for lack of watches.
+    /// A folder that does not exist (yet) is skipped: the site folder's watch sees it appear.
+    private static func watchTree(_ folder: String, descriptor: Int32, into folders: inout [Int32: String], following: Bool = true) -> Bool {
+        let mask = folderEvents | UInt32(IN_ONLYDIR) | (following ? 0 : UInt32(IN_DONT_FOLLOW))
+        let watch = inotify_add_watch(descriptor, folder, mask)
+        guard watch >= 0 else { return errno != ENOSPC && errno != ENOMEM }
+        folders[watch] = folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return true }
+        for name in names where !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            guard watchTree(path, descriptor: descriptor, into: &folders, following: false) else { return false }
+        }
+        return true
+    }
+
+    /// Reads the events queued since the last call and returns the count of changes so far.
+    func changes() -> UInt64 {
+        state.withLock { state in
+            let capacity = 64 * 1024
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
+            defer { buffer.deallocate() }
+            while true {
+                let count = read(descriptor, buffer.baseAddress, capacity)
+                guard count > 0 else { break }
+                var offset = 0
+                let header = MemoryLayout<inotify_event>.size
+                while offset + header <= count {
+                    let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                    let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<(offset + header + length)])
+                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                    offset += header + length
+                    handle(watch: watch, mask: mask, name: name, in: &state)
+                }
+            }
+            return state.count
+        }
+    }
+
+    private func handle(watch: Int32, mask: UInt32, name: String, in state: inout State) {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // Events were lost: something changed.
+            state.count += 1
+            return
+        }
+        if mask & UInt32(IN_IGNORED) != 0 {
+            state.folders[watch] = nil
+            return
+        }
+        if name.hasPrefix(".") { return }
+        if watch == state.rootWatch {
+            guard rootNames.contains(name) else { return }
+            state.count += 1
+            // An input folder made (or moved in) after the server started.
+            if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                _ = Self.watchTree(rootPath + "/" + name, descriptor: descriptor, into: &state.folders)
+            }
+            return
+        }
+        guard let folder = state.folders[watch] else { return }
+        state.count += 1
+        if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty {
+            _ = Self.watchTree(folder + "/" + name, descriptor: descriptor, into: &state.folders, following: false)
+        }
+    }
+}
+#else
+/// No inotify here: the watcher polls.
+final class InotifyWatch: Sendable {
+    init?(site: SiteFolder) { nil }
+    func changes() -> UInt64 { 0 }
+}
+#endif
