@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# One-album edits rebuilt by two (or more) gallery binaries side by side: for telling whether a
+# change made rebuilds faster, when the machine's noise is larger than the change.
+#
+#   Benchmarks/bench-edit-ab.sh [--rounds R] [--albums N] BINARY BINARY...
+#
+# Environment:
+#   BENCH_DIR  where the sites go (default: /dev/shm/gallery-bench/edit-ab)
+#
+# generate-site.py writes an N-album site (default 10000); each binary gets a copy of its own
+# (site, output and cache), so no binary reads another's manifest, and builds it once untimed.
+# Then each of R rounds (default 16) retitles album N/2 in every copy and rebuilds it with its
+# binary, in alternating order, under /usr/bin/time. Prints, per binary, the medians of the wall
+# time, the CPU time (user + system) and the load, render and write steps from the JSON summary,
+# and writes Benchmarks/results/edit-ab-<date>.json. Build the binaries to compare first, e.g.
+# `git stash; swift build -c release; cp .build/release/gallery /dev/shm/gallery-old; git stash pop`.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+rounds=16
+albums=10000
+binaries=()
+while (($#)); do
+    case "$1" in
+        --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
+        --albums) albums=${2:?--albums needs a number}; shift 2 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) binaries+=("$1"); shift ;;
+    esac
+done
+for number in "$rounds" "$albums"; do
+    [[ $number =~ ^[1-9][0-9]*$ ]] || { echo "bench-edit-ab.sh: '$number' is not a positive whole number" >&2; exit 2; }
+done
+((${#binaries[@]} >= 2)) || { echo "bench-edit-ab.sh: give two or more gallery binaries to compare" >&2; exit 2; }
+for binary in "${binaries[@]}"; do
+    [[ -x $binary ]] || { echo "bench-edit-ab.sh: $binary is not an executable" >&2; exit 1; }
+done
+[[ -x /usr/bin/time ]] || { echo "bench-edit-ab.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+bench_dir=${BENCH_DIR:-/dev/shm/gallery-bench/edit-ab}
+
+rm -rf "$bench_dir"
+mkdir -p "$bench_dir" "$here/results"
+python3 "$here/generate-site.py" "$albums" "$bench_dir/generated" >&2
+for i in "${!binaries[@]}"; do
+    cp -r "$bench_dir/generated/gallery" "$bench_dir/site$i"
+    "${binaries[$i]}" build --site "$bench_dir/site$i" --output "$bench_dir/out$i" --quiet >/dev/null
+done
+results=$bench_dir/results.tsv
+: >"$results"
+for round in $(seq "$rounds"); do
+    order=$(seq 0 $((${#binaries[@]} - 1)))
+    ((round % 2)) || order=$(echo "$order" | tac)
+    for i in $order; do
+        python3 - "$bench_dir/site$i/content/albums.json" "$round" <<'PY'
+import json, os, sys
+path, round_ = sys.argv[1], int(sys.argv[2])
+archive = json.load(open(path, encoding="utf-8"))
+archive["albums"][len(archive["albums"]) // 2]["title"] = f"Edited Title {round_}"
+tmp = path + ".tmp"
+with open(tmp, "w", encoding="utf-8") as f:
+    f.write(json.dumps(archive, ensure_ascii=False, indent=2) + "\n")
+os.replace(tmp, path)
+PY
+        /usr/bin/time -f "%e %U %S" -o "$bench_dir/time$i" "${binaries[$i]}" build --site "$bench_dir/site$i" --output "$bench_dir/out$i" --log-format json >"$bench_dir/log$i" 2>&1 \
+            || { echo "bench-edit-ab.sh: ${binaries[$i]} failed:" >&2; tail -5 "$bench_dir/log$i" >&2; exit 1; }
+        printf '%s\t%s\t%s\n' "$i" "$(cat "$bench_dir/time$i")" "$(tail -1 "$bench_dir/log$i")" >>"$results"
+    done
+done
+
+python3 - "$results" "$here/results" "$albums" "$rounds" "${binaries[@]}" <<'PY'
+import collections, datetime, json, os, statistics, sys
+path, out, albums, rounds, binaries = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
+runs = collections.defaultdict(list)
+for line in open(path):
+    index, times, summary = line.rstrip("\n").split("\t")
+    wall, user, system = map(float, times.split())
+    summary = json.loads(summary)
+    steps = summary["timings"]
+    runs[int(index)].append({"wall": wall, "cpu": user + system, "load": steps["load"], "render": steps["render"], "write": steps["write"], "written": summary["files"]["written"]})
+print(f"{albums} albums, one album retitled, {rounds} rounds, load average {os.getloadavg()[0]:.2f}; medians in seconds")
+print(f"{'binary':<40} {'wall':>7} {'cpu':>7} {'load':>7} {'render':>7} {'write':>7} {'written':>8}")
+report = []
+for index, binary in enumerate(binaries):
+    medians = {key: statistics.median(run[key] for run in runs[index]) for key in ("wall", "cpu", "load", "render", "write", "written")}
+    report.append({"binary": binary, "medians": medians, "runs": runs[index]})
+    print(f"{binary[-40:]:<40} {medians['wall']:>7.3f} {medians['cpu']:>7.3f} {medians['load']:>7.4f} {medians['render']:>7.4f} {medians['write']:>7.4f} {medians['written']:>8.0f}")
+stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+target = os.path.join(out, f"edit-ab-{stamp}.json")
+with open(target, "w") as f:
+    json.dump({"albums": albums, "rounds": rounds, "load_average": os.getloadavg()[0], "results": report}, f, indent=2)
+print(f"wrote {target}")
+PY
