@@ -150,69 +150,49 @@ public struct BuildManifest: Sendable, Hashable {
     /// by the next build. Then no stamp is kept either, since a stamp vouches for every output
     /// (and every watched file) being in place.
     func encoded() -> [UInt8] {
-        var lines = ManifestWriter(capacity: entries.count * 80)
+        var lines = ByteWriter(capacity: entries.count * 80)
         var everyPathKept = true
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
             guard !path.utf8.contains(0x0A) else {
                 everyPathKept = false
                 continue
             }
-            lines.hex(entry.inputKey, then: 0x09)
-            lines.decimal(entry.size, then: 0x09)
-            lines.hex(entry.outputHash, then: 0x09)
-            lines.text(path, then: 0x0A)
+            lines.writeHex16(entry.inputKey)
+            lines.write("\t")
+            lines.write(entry.size)
+            lines.write("\t")
+            lines.writeHex16(entry.outputHash)
+            lines.write("\t")
+            lines.write(path)
+            lines.write("\n")
         }
-        var file = ManifestWriter(capacity: lines.bytes.count + 64 + (stamp?.watched.count ?? 0) * 100)
-        file.text(Self.header, then: 0x0A)
+        var file = ByteWriter(capacity: lines.bytes.count + 64 + (stamp?.watched.count ?? 0) * 100)
+        file.write(Self.header)
+        file.write("\n")
         if let stamp, everyPathKept, !stamp.watched.keys.contains(where: { $0.utf8.contains(0x0A) }) {
             let counts = stamp.counts
-            file.text("/stamp", then: 0x09)
-            file.hex(stamp.inputs, then: 0x09)
-            for (number, last) in [(counts.albums, false), (counts.pages, false), (counts.coversLocal, false), (counts.coversRemote, false), (counts.thumbnails, true)] {
-                file.decimal(number, then: last ? 0x0A : 0x09)
+            file.write("/stamp\t")
+            file.writeHex16(stamp.inputs)
+            for number in [counts.albums, counts.pages, counts.coversLocal, counts.coversRemote, counts.thumbnails] {
+                file.write("\t")
+                file.write(number)
             }
+            file.write("\n")
             for (path, watched) in stamp.watched.sorted(by: { $0.key < $1.key }) {
-                file.text("/watch", then: 0x09)
-                file.decimal(watched.size, then: 0x09)
-                file.hex(UInt64(bitPattern: Int64(watched.modified)), then: 0x09)
-                file.hex(UInt64(bitPattern: Int64(watched.changed)), then: 0x09)
-                file.hex(watched.inode, then: 0x09)
-                file.text(path, then: 0x0A)
+                file.write("/watch\t")
+                file.write(watched.size)
+                file.write("\t")
+                file.writeHex16(UInt64(bitPattern: Int64(watched.modified)))
+                file.write("\t")
+                file.writeHex16(UInt64(bitPattern: Int64(watched.changed)))
+                file.write("\t")
+                file.writeHex16(watched.inode)
+                file.write("\t")
+                file.write(path)
+                file.write("\n")
             }
         }
-        file.bytes += lines.bytes
+        file.write(lines)
         return file.bytes
-    }
-}
-
-/// Appends a manifest's fields as bytes.
-private struct ManifestWriter {
-    var bytes: [UInt8] = []
-
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
-    }
-
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    /// Sixteen lowercase hex digits, then `separator`.
-    mutating func hex(_ value: UInt64, then separator: UInt8) {
-        for shift in stride(from: 60, through: 0, by: -4) {
-            bytes.append(Self.digits[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
-        }
-        bytes.append(separator)
-    }
-
-    /// A whole number in decimal, then `separator`.
-    mutating func decimal(_ value: Int, then separator: UInt8) {
-        MustacheRenderer.appendDecimal(value, to: &bytes)
-        bytes.append(separator)
-    }
-
-    /// Text as UTF-8, then `separator`.
-    mutating func text(_ value: String, then separator: UInt8) {
-        var value = value
-        value.withUTF8 { bytes.append(contentsOf: $0) }
-        bytes.append(separator)
     }
 }

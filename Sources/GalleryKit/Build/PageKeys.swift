@@ -23,31 +23,29 @@ struct PageKeys: Sendable {
         ].map { UInt64(bitPattern: Int64($0)) }
         global = FastHash.combine(settings + numbers)
         // The fields joined by NUL, written into one reused buffer rather than a new string each.
-        var buffer: [UInt8] = []
+        var buffer = ByteWriter(capacity: 512)
         albums = plan.catalogue.entries.map { entry in
             let album = entry.album
             let image = images[entry.index]
-            buffer.removeAll(keepingCapacity: true)
-            Self.append(album.title, to: &buffer)
-            Self.append(album.artist, to: &buffer)
-            Self.append(album.genre, to: &buffer)
-            MustacheRenderer.appendDecimal(album.year, to: &buffer)
-            buffer.append(0)
-            Self.append(entry.slug, to: &buffer)
-            Self.append(image.src, to: &buffer)
-            Self.append(image.srcset ?? "", to: &buffer)
-            var large = image.large ?? ""
-            large.withUTF8 { buffer.append(contentsOf: $0) }
-            return FastHash.hash(buffer)
+            buffer.removeAll()
+            buffer.write(album.title)
+            buffer.write("\u{0}")
+            buffer.write(album.artist)
+            buffer.write("\u{0}")
+            buffer.write(album.genre)
+            buffer.write("\u{0}")
+            buffer.write(album.year)
+            buffer.write("\u{0}")
+            buffer.write(entry.slug)
+            buffer.write("\u{0}")
+            buffer.write(image.src)
+            buffer.write("\u{0}")
+            buffer.write(image.srcset ?? "")
+            buffer.write("\u{0}")
+            buffer.write(image.large ?? "")
+            return FastHash.hash(buffer.bytes)
         }
         slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
-    }
-
-    /// Appends a field and the NUL that ends it.
-    private static func append(_ text: String, to buffer: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
-        buffer.append(0)
     }
 
     /// The key of a file made from every album (the SVG strip, the data file, the sitemap) or,

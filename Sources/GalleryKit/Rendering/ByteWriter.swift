@@ -1,6 +1,6 @@
-/// Builds a generated file (the SVG strip, the data files, the sitemap) as UTF-8 bytes: one
-/// growing buffer instead of a `String` appended to piece by piece. Text is escaped by
-/// ``Escape``'s rules; text that needs no escaping (nearly all of it) is copied as it is.
+/// Builds a generated file (the SVG strip, the data files, the sitemap, the build manifest) as
+/// UTF-8 bytes: one growing buffer instead of a `String` appended to piece by piece. Text is
+/// escaped by ``Escape``'s rules; text that needs no escaping (nearly all of it) is copied as it is.
 struct ByteWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []
@@ -24,6 +24,25 @@ struct ByteWriter {
     /// Writes a whole number in decimal.
     mutating func write(_ number: Int) {
         MustacheRenderer.appendDecimal(number, to: &bytes)
+    }
+
+    /// Writes sixteen lowercase hex digits, as ``FastHash``'s `hex16` spells a hash.
+    mutating func writeHex16(_ value: UInt64) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(Self.hexDigits[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Forgets what was written, keeping the room, to write something else.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends what another writer wrote.
+    mutating func write(_ other: ByteWriter) {
+        bytes += other.bytes
     }
 
     /// Writes text escaped as XML character data or a quoted attribute value (``Escape/xml(_:)``).
