@@ -22,6 +22,11 @@ struct Add: ParsableCommand {
         var album = Album(title: "", artist: "", genre: "", year: 0, coverURL: "")
         fields.apply(to: &album)
         let editor = try siteOptions.editor()
-        try performLibraryChange { () throws(LibraryError) in try editor.add(album, at: at).summary }
+        var change: LibraryChange?
+        try performLibraryChange { () throws(LibraryError) in
+            change = try editor.add(album, at: at)
+            return change?.summary ?? ""
+        }
+        if let change { printAdvice(editor.advice(after: change)) }
     }
 }

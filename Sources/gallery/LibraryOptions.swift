@@ -29,6 +29,13 @@ func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     }
 }
 
+/// Prints each piece of a library editor's advice as a warning, on standard error.
+func printAdvice(_ notes: [String]) {
+    for note in notes {
+        FileHandle.standardError.write(Data("warning: \(note)\n".utf8))
+    }
+}
+
 /// The album fields the `add` and `edit` commands take.
 struct AlbumFieldOptions: ParsableArguments {
     @Option(help: "The album's title.") var title: String?

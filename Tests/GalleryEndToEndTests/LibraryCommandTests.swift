@@ -62,6 +62,36 @@ import Testing
         #expect(nothing.stderr == "error: there is nothing to undo\n")
     }
 
+    /// What is no reason to refuse a change but is worth a word: an album the archive already
+    /// has (same artist and title, ignoring case, as `import` compares), a cover that is not
+    /// there. The change is made, the exit status is 0, and the warnings name the albums.
+    @Test func addAndEditWarnOfDuplicatesAndMissingCoversButStillChange() async throws {
+        let folder = try await starter()
+        let duplicate = try await run(["add", "--title", "best of BOWIE", "--artist", "David Bowie", "--genre", "Pop", "--year", "1992", "--cover", "covers/best-of-bowie.svg"], folder)
+        #expect(duplicate.status == 0)
+        #expect(duplicate.stdout == "added \"best of BOWIE\" by David Bowie as album 6\n")
+        #expect(duplicate.stderr == "warning: album 1 is also \"Best of Bowie\" by David Bowie; if album 6 is one too many, `gallery undo` takes the change back\n")
+        #expect(try titles(folder).count == 6)
+
+        let missing = try await run(["add", "--title", "Low", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/low.jpg"], folder)
+        #expect(missing.status == 0)
+        #expect(missing.stderr == "warning: album 7's cover site/content/covers/low.jpg does not exist yet; the album shows a placeholder until it does\n")
+
+        let remote = try await run(["add", "--title", "Lodger", "--artist", "David Bowie", "--genre", "Rock", "--year", "1979", "--cover", "https://example.org/lodger.jpg"], folder)
+        #expect(remote.status == 0)
+        #expect(remote.stderr.isEmpty, "a remote cover is fetched by the build: \(remote.stderr)")
+
+        // An edit is told only about what it changed.
+        #expect(try await run(["edit", "7", "--year", "1978"], folder).stderr.isEmpty)
+        let outside = try await run(["edit", "7", "--cover", "../../outside.png"], folder)
+        #expect(outside.status == 0)
+        #expect(outside.stderr.hasPrefix("warning: album 7's cover cannot be used: "), "\(outside.stderr)")
+        let retitled = try await run(["edit", "8", "--title", "Low", "--cover", "covers/low.svg"], folder)
+        #expect(retitled.stderr.contains("warning: album 7 is also \"Low\" by David Bowie"), "\(retitled.stderr)")
+        try folder.write("<svg xmlns=\"http://www.w3.org/2000/svg\"/>", to: "site/content/covers/low.svg")
+        #expect(try await run(["edit", "8", "--cover", "./covers/low.svg"], folder).stderr.isEmpty, "the cover is there now")
+    }
+
     @Test func undoOfADeleteClampsItsIndexWhenTheListIsShorter() async throws {
         let folder = try await starter()
         #expect(try await run(["delete", "5"], folder).status == 0)

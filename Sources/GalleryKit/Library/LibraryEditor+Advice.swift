@@ -1,0 +1,35 @@
+import Foundation
+
+extension LibraryEditor {
+    /// What is worth telling the user about the album an `add` or `edit` just placed, though it
+    /// is no reason to refuse it: another album with the same artist and title (which `import`
+    /// would have skipped as a duplicate), and a cover the build will not find or will refuse.
+    ///
+    /// An edit is only told about what it changed: a new artist or title, a new cover.
+    public func advice(after change: LibraryChange) -> [String] {
+        let index: Int, album: Album, before: Album?
+        switch change {
+        case .added(let at, let added): (index, album, before) = (at, added, nil)
+        case .edited(let at, let old, let new): (index, album, before) = (at, new, old)
+        case .deleted, .imported: return []
+        }
+        let number = index + 1
+        var notes: [String] = []
+        if before.map(Self.identity) != Self.identity(album), let archive = try? load() {
+            for (other, twin) in archive.albums.enumerated() where other != index && Self.identity(twin) == Self.identity(album) {
+                notes.append("album \(other + 1) is also \(LibraryChange.name(twin)); if album \(number) is one too many, `gallery undo` takes the change back")
+            }
+        }
+        if before?.coverURL != album.coverURL {
+            switch CoverLocator(site: site).locate(album.coverURL) {
+            case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
+                notes.append("album \(number)'s cover \(site.display(file)) does not exist yet; the album shows a placeholder until it does")
+            case .failure(let refusal):
+                notes.append("album \(number)'s cover cannot be used: \(refusal.reason); the album shows a placeholder until it is changed")
+            case .success:
+                break
+            }
+        }
+        return notes
+    }
+}
