@@ -1,15 +1,6 @@
 import Foundation
 
 extension AlbumArchive {
-    /// Whether `key` is one an album object may have. A `switch` rather than a `Set`: no hashing
-    /// of the six keys of each of 10 000 albums.
-    static func isAlbumKey(_ key: String) -> Bool {
-        switch key {
-        case "title", "artist", "genre", "year", "cover_url", "slug": true
-        default: false
-        }
-    }
-
     /// The smallest and largest year accepted.
     public static var years: ClosedRange<Int> { AlbumRules.years }
 
@@ -74,13 +65,14 @@ private struct ArchiveDecoder {
         var albums: [(album: Album, position: SourcePosition)] = []
         albums.reserveCapacity(elements.count)
         var slugOwners: [String: (number: Int, position: SourcePosition)] = [:]
+        slugOwners.reserveCapacity(elements.count)
         for (offset, element) in elements.enumerated() {
-            guard let album = decodeAlbum(element, number: offset + 1) else { continue }
-            if let slug = album.slug, let slugMember = element.member("slug") {
+            guard let (album, slugPosition) = decodeAlbum(element, number: offset + 1) else { continue }
+            if let slug = album.slug, let slugPosition {
                 if let owner = slugOwners[slug] {
-                    error("album \(offset + 1) (\"\(album.title)\") has the slug \"\(slug)\" of album \(owner.number) (line \(owner.position.line)); slugs must be unique: change one", at: slugMember.value.position)
+                    error("album \(offset + 1) (\"\(album.title)\") has the slug \"\(slug)\" of album \(owner.number) (line \(owner.position.line)); slugs must be unique: change one", at: slugPosition)
                 } else {
-                    slugOwners[slug] = (offset + 1, slugMember.value.position)
+                    slugOwners[slug] = (offset + 1, slugPosition)
                 }
             }
             albums.append((album, element.position))
@@ -88,13 +80,19 @@ private struct ArchiveDecoder {
         return albums
     }
 
-    mutating func decodeAlbum(_ node: JSONNode, number: Int) -> Album? {
+    /// Decodes one album, or reports why it cannot be; with the album, where its slug's value
+    /// stands (for the duplicate-slug check). One pass over the members finds each key's first
+    /// value, as `JSONNode.member` would.
+    mutating func decodeAlbum(_ node: JSONNode, number: Int) -> (album: Album, slugPosition: SourcePosition?)? {
         guard case .object(let members) = node.value else {
             error("album \(number) must be an object with title, artist, genre, year and cover_url, not \(node.typeDescription)", at: node.position)
             return nil
         }
+        var fields = AlbumFields()
+        for index in members.indices { fields.note(members[index].key, at: index) }
+        func member(_ index: Int?) -> JSONNode.Member? { index.map { members[$0] } }
         var titleText: String?
-        if case .string(let text)? = node.member("title")?.value.value, !text.isEmpty { titleText = text }
+        if case .string(let text)? = member(fields.title)?.value.value, !text.isEmpty { titleText = text }
         let name = AlbumName(number: number, title: titleText)
         let errorsBefore = diagnostics.count
         // An album has about six keys: comparing with the earlier ones beats hashing them.
@@ -109,39 +107,40 @@ private struct ArchiveDecoder {
             if repeated {
                 error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
             }
-            if !AlbumArchive.isAlbumKey(member.key) {
+            if !AlbumFields.isKnown(member.key) {
                 let hint = member.key.lowercased() == "cover" || member.key == "coverUrl" ? "; did you mean \"cover_url\"?" : ""
                 diagnostics.append(.warning("\(name) has an unknown key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
             }
         }
-        let title = text("title", of: node, in: name)
-        let artist = text("artist", of: node, in: name)
-        let genre = text("genre", of: node, in: name)
-        let cover = text("cover_url", of: node, in: name)
-        let year = self.year(of: node, in: name)
+        let title = text("title", member(fields.title), of: node, in: name)
+        let artist = text("artist", member(fields.artist), of: node, in: name)
+        let genre = text("genre", member(fields.genre), of: node, in: name)
+        let cover = text("cover_url", member(fields.cover), of: node, in: name)
+        let year = self.year(member(fields.year), of: node, in: name)
         var slug: String?
-        if let member = node.member("slug") {
-            switch member.value.value {
+        let slugMember = member(fields.slug)
+        if let slugMember {
+            switch slugMember.value.value {
             case .string(let value):
                 if let problem = AlbumRules.slugProblem(value) {
-                    error("\(name) has the slug \(problem.replacingFirst("\"\(value)\" is", with: "\"\(value)\", which is"))", at: member.value.position)
+                    error("\(name) has the slug \(problem.replacingFirst("\"\(value)\" is", with: "\"\(value)\", which is"))", at: slugMember.value.position)
                 } else {
                     slug = value
                 }
             case .null:
                 break
             default:
-                error("\(name): \"slug\" must be a string, not \(member.value.typeDescription)", at: member.value.position)
+                error("\(name): \"slug\" must be a string, not \(slugMember.value.typeDescription)", at: slugMember.value.position)
             }
         }
         guard diagnostics[errorsBefore...].containsErrors == false,
               let title, let artist, let genre, let cover, let year
         else { return nil }
-        return Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug)
+        return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug), slugMember?.value.position)
     }
 
-    mutating func text(_ key: String, of node: JSONNode, in name: AlbumName) -> String? {
-        guard let member = node.member(key) else {
+    mutating func text(_ key: String, _ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> String? {
+        guard let member else {
             error("\(name) has no \"\(key)\"; add \"\(key)\": \"…\"", at: node.position)
             return nil
         }
@@ -156,8 +155,8 @@ private struct ArchiveDecoder {
         return value
     }
 
-    mutating func year(of node: JSONNode, in name: AlbumName) -> Int? {
-        guard let member = node.member("year") else {
+    mutating func year(_ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> Int? {
+        guard let member else {
             error("\(name) has no \"year\"; add \"year\": 1999", at: node.position)
             return nil
         }
@@ -176,6 +175,34 @@ private struct ArchiveDecoder {
             error("\(name): \"year\" must be a number, not \(member.value.typeDescription)", at: member.value.position)
             return nil
         }
+    }
+}
+
+/// Where each key an album may have first stands among its members. Keys are matched by a
+/// `switch`, not looked up in a `Set`: no hashing of the six keys of each of 10,000 albums.
+private struct AlbumFields {
+    var title: Int?, artist: Int?, genre: Int?, year: Int?, cover: Int?, slug: Int?
+
+    /// Notes the member at `index`, unless an earlier one had its key; `false` for a key an
+    /// album does not have.
+    @discardableResult
+    mutating func note(_ key: String, at index: Int) -> Bool {
+        switch key {
+        case "title": if title == nil { title = index }
+        case "artist": if artist == nil { artist = index }
+        case "genre": if genre == nil { genre = index }
+        case "year": if year == nil { year = index }
+        case "cover_url": if cover == nil { cover = index }
+        case "slug": if slug == nil { slug = index }
+        default: return false
+        }
+        return true
+    }
+
+    /// Whether `key` is one an album object may have.
+    static func isKnown(_ key: String) -> Bool {
+        var probe = AlbumFields()
+        return probe.note(key, at: 0)
     }
 }
 
