@@ -16,7 +16,10 @@ extension BuildStep {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
         }
         let renderer = SiteRenderer(plan: plan, templates: templates, config: state.config, images: state.images, assets: assets.paths)
-        let keys = PageKeys(plan: plan, config: state.config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: state.images)
+        // The keys and the validator's index of every output each take a pass over every album
+        // (0.08 s apiece at 100k albums): made side by side.
+        let (config, images) = (state.config, state.images)
+        async let pageKeys = PageKeys(plan: plan, config: config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: images)
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
         // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
@@ -25,13 +28,13 @@ extension BuildStep {
         let pagePaths = pages.map(plan.path(of:))
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
         let outputPaths = Set(pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
-        let validator = PageValidator(outputPaths: outputPaths, basePath: state.config.basePath)
+        let validator = PageValidator(outputPaths: outputPaths, basePath: config.basePath)
+        let keys = await pageKeys
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
         // nothing they show has changed: at 10k albums they are most of a no-op rebuild's work.
-        let images = state.images
-        let title = state.config.title
-        let baseURL = state.config.baseURL
+        let title = config.title
+        let baseURL = config.baseURL
         var generated = [
             GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: 1), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title) },
             GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2), check: nil) { DataFile.render(plan: plan, images: images) },
