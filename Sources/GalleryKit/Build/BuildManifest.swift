@@ -153,7 +153,7 @@ public struct BuildManifest: Sendable, Hashable {
         var lines = ByteWriter(capacity: entries.count * 80)
         var everyPathKept = true
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            guard !path.utf8.contains(0x0A) else {
+            guard !Self.hasLineFeed(path) else {
                 everyPathKept = false
                 continue
             }
@@ -169,7 +169,7 @@ public struct BuildManifest: Sendable, Hashable {
         var file = ByteWriter(capacity: lines.bytes.count + 64 + (stamp?.watched.count ?? 0) * 100)
         file.write(Self.header)
         file.write("\n")
-        if let stamp, everyPathKept, !stamp.watched.keys.contains(where: { $0.utf8.contains(0x0A) }) {
+        if let stamp, everyPathKept, !stamp.watched.keys.contains(where: Self.hasLineFeed) {
             let counts = stamp.counts
             file.write("/stamp\t")
             file.writeHex16(stamp.inputs)
@@ -194,5 +194,12 @@ public struct BuildManifest: Sendable, Hashable {
         }
         file.write(lines)
         return file.bytes
+    }
+
+    /// Whether a path holds a line feed, and so cannot end a line of the file. Over the
+    /// contiguous bytes: `utf8.contains` took 20 ms for 100,000 paths.
+    static func hasLineFeed(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { $0.contains(0x0A) }
     }
 }
