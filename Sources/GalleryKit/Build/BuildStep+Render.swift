@@ -113,7 +113,7 @@ extension BuildStep {
         }
         // Pages' findings first, in page order, then the strip's and the sitemap's.
         state.renderFindings = total.findings + total.laterFindings
-        state.manifest = total.manifest
+        state.manifest = total.manifest()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.summary.pagesWritten = pages.count - total.pagesUnchanged
@@ -148,8 +148,11 @@ struct GeneratedFile: Sendable {
 }
 
 /// What one batch of outputs came to: manifest entries, findings and the unchanged count.
+///
+/// Entries are kept in a list and put in a dictionary once, at the end: at 100k albums, a
+/// dictionary per batch merged into the total's hashed every path twice more.
 struct RenderBatch: Sendable {
-    var manifest = BuildManifest()
+    var entries: [(path: String, entry: BuildManifest.Entry)] = []
     var findings: [Diagnostic] = []
     /// Findings in the files made from the albums, reported after the pages' findings.
     var laterFindings: [Diagnostic] = []
@@ -159,20 +162,28 @@ struct RenderBatch: Sendable {
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
         case .inPlace(let entry), .unchanged(let entry):
-            manifest.entries[path] = entry
+            entries.append((path, entry))
             unchanged += 1
             if isPage { pagesUnchanged += 1 }
         case .changed(let entry):
-            manifest.entries[path] = entry
+            entries.append((path, entry))
         }
     }
 
     mutating func merge(_ other: RenderBatch) {
-        manifest.entries.merge(other.manifest.entries) { $1 }
+        entries += other.entries
         findings += other.findings
         laterFindings += other.laterFindings
         unchanged += other.unchanged
         pagesUnchanged += other.pagesUnchanged
+    }
+
+    /// The manifest of every output recorded; of a path recorded twice, the later entry.
+    func manifest() -> BuildManifest {
+        var manifest = BuildManifest()
+        manifest.entries.reserveCapacity(entries.count)
+        for (path, entry) in entries { manifest.entries[path] = entry }
+        return manifest
     }
 }
 
