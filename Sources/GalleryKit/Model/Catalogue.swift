@@ -21,7 +21,9 @@ public struct Catalogue: Sendable, Hashable {
     /// Derived slugs never take an explicit one; a derived slug that repeats another gets `-2`,
     /// `-3`… in archive order, so adding an album at the end never renames an existing page.
     public init(albums: [Album], positions: [SourcePosition] = []) {
-        var taken = Set(albums.compactMap(\.slug))
+        // Only deriving a slug needs the set of those taken: an archive that gives every album
+        // its slug (as generated ones often do) never hashes them all.
+        var takenSlugs: Set<String>?
         var entries: [Entry] = []
         entries.reserveCapacity(albums.count)
         for (index, album) in albums.enumerated() {
@@ -29,14 +31,16 @@ public struct Catalogue: Sendable, Hashable {
                 entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
                 continue
             }
+            if takenSlugs == nil { takenSlugs = Set(albums.compactMap(\.slug)) }
             let base = Self.derivedSlug(for: album)
             var slug = base
             var suffix = 2
-            while taken.contains(slug) {
+            // Optional chaining mutates the set in place; a local copy would copy it each time.
+            while takenSlugs?.contains(slug) == true {
                 slug = "\(base)-\(suffix)"
                 suffix += 1
             }
-            taken.insert(slug)
+            takenSlugs?.insert(slug)
             entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
         }
         self.entries = entries
