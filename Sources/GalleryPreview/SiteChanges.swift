@@ -86,6 +86,8 @@ final class InotifyWatch: Sendable {
         var rootWatch: Int32 = -1
         /// Changes seen so far.
         var count: UInt64 = 0
+        /// Where events are read into, kept between reads (twenty a second while serving).
+        var buffer: [UInt8] = []
     }
     private let state: Mutex<State>
     private let rootPath: String
@@ -139,24 +141,27 @@ final class InotifyWatch: Sendable {
     /// Reads the events queued since the last call and returns the count of changes so far.
     func changes() -> UInt64 {
         state.withLock { state in
-            let capacity = 64 * 1024
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
-            defer { buffer.deallocate() }
-            while true {
-                let count = read(descriptor, buffer.baseAddress, capacity)
-                guard count > 0 else { break }
-                var offset = 0
-                let header = MemoryLayout<inotify_event>.size
-                while offset + header <= count {
-                    let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                    let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                    let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                    let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<(offset + header + length)])
-                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                    offset += header + length
-                    handle(watch: watch, mask: mask, name: name, in: &state)
+            // Taken out of the state while events are handled, which changes the state.
+            var buffer = state.buffer.isEmpty ? [UInt8](repeating: 0, count: 64 * 1024) : state.buffer
+            state.buffer = []
+            buffer.withUnsafeMutableBytes { buffer in
+                while true {
+                    let count = read(descriptor, buffer.baseAddress, buffer.count)
+                    guard count > 0 else { break }
+                    var offset = 0
+                    let header = MemoryLayout<inotify_event>.size
+                    while offset + header <= count {
+                        let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                        let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                        let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<(offset + header + length)])
+                        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                        offset += header + length
+                        handle(watch: watch, mask: mask, name: name, in: &state)
+                    }
                 }
             }
+            state.buffer = buffer
             return state.count
         }
     }
