@@ -4,7 +4,8 @@ extension BuildStep {
     /// Turns each cover into the images the pages use: a tile of `[carousel] dimension` pixels, one
     /// twice as large for high-density screens (`srcset`) and the album page's image, all from the
     /// thumbnail cache when it has them. Output names are content-hashed (`covers/3fa2…-100.webp`),
-    /// so identical thumbnails are written once. Covers are encoded in parallel, one per core.
+    /// so identical thumbnails are written once. Covers are encoded in parallel, on a thread per core
+    /// and one more.
     ///
     /// A cover that cannot be decoded, or that claims more than `[thumbnails] max_pixels`, gives the
     /// placeholder and a warning naming the album, the cover and the cause (an error with
@@ -27,15 +28,17 @@ extension BuildStep {
             covers.append(cover)
         }
         let jobs = covers
-        let results = try await Parallel.mapChunks(count: jobs.count, chunkSize: 2) { range in
-            range.map { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
-                do throws(ThumbnailError) {
-                    return .success(try cache.thumbnails(of: jobs[index], as: specs))
-                } catch {
-                    return .failure(error)
-                }
+        // libvips calls block their thread, and part of each is spent waiting (reading the cover,
+        // handing work to libvips's own worker thread): one thread more than there are cores keeps
+        // every core busy. They run outside Swift's cooperative pool, which they would block.
+        let threads = ProcessInfo.processInfo.activeProcessorCount + 1
+        let results = await Parallel.onThreads(count: jobs.count, threads: threads) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
+            do throws(ThumbnailError) {
+                return .success(try cache.thumbnails(of: jobs[index], as: specs))
+            } catch {
+                return .failure(error)
             }
-        }.flatMap { $0 }
+        }
         // Without libvips every cover would fail alike: say so once and stop, rather than publish
         // a site of placeholders. (A build whose thumbnails are all cached never loads it.)
         for case .failure(let error) in results {

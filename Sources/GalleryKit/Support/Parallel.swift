@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Bounded parallel work over index ranges, for CPU-bound steps (rendering, validation).
 enum Parallel {
@@ -30,6 +31,66 @@ enum Parallel {
                 }
             }
             return results.compactMap { $0 }
+        }
+    }
+}
+
+extension Parallel {
+    /// Calls `body` for every index of `0..<count` on `threads` threads of its own, outside Swift's
+    /// cooperative pool, and returns the results in index order.
+    ///
+    /// For calls that block their thread, such as libvips's: the cooperative pool has one thread
+    /// per core, and a thread blocked in a C call that is itself waiting (on a file, or on
+    /// libvips's worker thread) leaves its core idle and starves every other task of the build.
+    static func onThreads<T: Sendable>(
+        count: Int,
+        threads: Int,
+        _ body: @escaping @Sendable (Int) -> T
+    ) async -> [T] {
+        guard count > 0 else { return [] }
+        let width = max(1, min(threads, count))
+        let work = ThreadWork<T>(count: count, threads: width)
+        return await withCheckedContinuation { continuation in
+            for _ in 0..<width {
+                Thread {
+                    while let index = work.claim() {
+                        work.store(body(index), at: index)
+                    }
+                    if let results = work.finishThread() {
+                        continuation.resume(returning: results)
+                    }
+                }.start()
+            }
+        }
+    }
+}
+
+/// The shared state of `Parallel.onThreads`: the next index to claim, the results so far and the
+/// threads still running. The last thread to finish hands the results back.
+private final class ThreadWork<T: Sendable>: Sendable {
+    private let state: Mutex<(next: Int, results: [T?], running: Int)>
+
+    init(count: Int, threads: Int) {
+        state = Mutex((0, Array(repeating: nil, count: count), threads))
+    }
+
+    func claim() -> Int? {
+        state.withLock { state in
+            guard state.next < state.results.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    func store(_ result: T, at index: Int) {
+        state.withLock { $0.results[index] = result }
+    }
+
+    /// Nil until the last thread calls it, then every result in index order.
+    func finishThread() -> [T]? {
+        state.withLock { state in
+            state.running -= 1
+            return state.running == 0 ? state.results.map { $0! } : nil
         }
     }
 }
