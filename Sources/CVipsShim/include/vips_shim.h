@@ -10,7 +10,7 @@
 
 /// Bumped whenever the shim's output for the same input and settings may change, so cached
 /// thumbnails made by an older shim are not reused.
-#define GALLERY_VIPS_SHIM_VERSION 2
+#define GALLERY_VIPS_SHIM_VERSION 3
 
 /// How a thumbnail fills its box.
 enum {
@@ -35,9 +35,23 @@ enum {
 /// Loads and starts libvips once (thread safe): $GALLERY_LIBVIPS, or the libvips soname of the
 /// headers the shim was built with, through dlopen; returns 0 on success, and otherwise
 /// gallery_vips_error() says why. Also turns off libvips's operation
-/// cache (buffers are reused, so cached results could be stale) and its internal threads (the
-/// caller runs one thumbnail per core instead).
+/// cache (buffers are reused, so cached results could be stale), its internal threads (the
+/// caller runs one thumbnail per core instead) and, before libvips 8.15, its orc vector code
+/// (not thread safe).
 int gallery_vips_init(void);
+
+/// 1 when libvips runs its vector code (orc before 8.15, Highway since), 0 when it does not or
+/// cannot be loaded.
+int gallery_vips_vectorised(void);
+
+/// libvips's version: major × 10000 + minor × 100 + micro (81401 for 8.14.1), or 0 when it
+/// cannot be loaded.
+int gallery_vips_version(void);
+
+/// Frees what libvips keeps for the calling thread (its buffers). libvips requires it of a thread
+/// it did not create before that thread exits; a thread that exits without it leaves libvips to
+/// clean up from a thread-local destructor. Does nothing before libvips is loaded.
+void gallery_vips_thread_shutdown(void);
 
 /// The text of libvips's error buffer, cleared after reading. Free it with gallery_vips_free().
 char *gallery_vips_error(void);

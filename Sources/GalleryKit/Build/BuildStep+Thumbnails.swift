@@ -32,7 +32,7 @@ extension BuildStep {
         // handing work to libvips's own worker thread): one thread more than there are cores keeps
         // every core busy. They run outside Swift's cooperative pool, which they would block.
         let threads = ProcessInfo.processInfo.activeProcessorCount + 1
-        let results = await Parallel.onThreads(count: jobs.count, threads: threads) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
+        let results = await Parallel.onThreads(count: jobs.count, threads: threads, finished: Thumbnailer.threadFinished) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
             do throws(ThumbnailError) {
                 return .success(try cache.thumbnails(of: jobs[index], as: specs))
             } catch {

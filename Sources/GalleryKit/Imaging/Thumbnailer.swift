@@ -20,6 +20,23 @@ public struct Thumbnailer: Sendable {
     /// Checked once per process.
     public static let libraryProblem: String? = gallery_vips_init() == 0 ? nil : lastError()
 
+    /// Frees what libvips keeps for the calling thread. A thread that made thumbnails, and that
+    /// libvips did not create, calls it before it exits (libvips requires it). Loads nothing.
+    public static func threadFinished() {
+        gallery_vips_thread_shutdown()
+    }
+
+    /// Whether libvips runs its vector code: orc before libvips 8.15, which is not thread safe
+    /// and which the shim turns off, and Highway since, which it leaves on.
+    static var runsVectorCode: Bool {
+        gallery_vips_vectorised() == 1
+    }
+
+    /// libvips's version as major × 10000 + minor × 100 + micro, or 0 when it cannot be loaded.
+    static var libraryVersion: Int {
+        Int(gallery_vips_version())
+    }
+
     /// Throws ``ThumbnailError/Reason/libraryMissing(_:)`` when libvips cannot be used.
     static func requireLibrary() throws(ThumbnailError) {
         if let problem = libraryProblem { throw ThumbnailError(.libraryMissing(problem)) }

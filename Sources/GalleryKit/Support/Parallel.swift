@@ -42,9 +42,12 @@ extension Parallel {
     /// For calls that block their thread, such as libvips's: the cooperative pool has one thread
     /// per core, and a thread blocked in a C call that is itself waiting (on a file, or on
     /// libvips's worker thread) leaves its core idle and starves every other task of the build.
+    ///
+    /// Each thread calls `finished` once it has no more work, before it exits.
     static func onThreads<T: Sendable>(
         count: Int,
         threads: Int,
+        finished: @escaping @Sendable () -> Void = {},
         _ body: @escaping @Sendable (Int) -> T
     ) async -> [T] {
         guard count > 0 else { return [] }
@@ -56,6 +59,7 @@ extension Parallel {
                     while let index = work.claim() {
                         work.store(body(index), at: index)
                     }
+                    finished()
                     if let results = work.finishThread() {
                         continuation.resume(returning: results)
                     }

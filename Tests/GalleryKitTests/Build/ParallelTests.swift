@@ -7,7 +7,8 @@ import Testing
     @Test(arguments: [(0, 3), (1, 3), (7, 1), (7, 3), (100, 3), (5, 16)])
     func onThreadsCallsEveryIndexOnceAndKeepsTheOrder(count: Int, threads: Int) async {
         let calls = Mutex([Int](repeating: 0, count: count))
-        let results = await Parallel.onThreads(count: count, threads: threads) { index in
+        let finishedThreads = Mutex(0)
+        let results = await Parallel.onThreads(count: count, threads: threads, finished: { finishedThreads.withLock { $0 += 1 } }) { index in
             calls.withLock { $0[index] += 1 }
             // Uneven work, so later indices often finish first.
             if index % 3 == 0 { usleep(UInt32(200 * (count - index))) }
@@ -15,6 +16,8 @@ import Testing
         }
         #expect(results == (0..<count).map { $0 * $0 })
         #expect(calls.withLock { $0 } == Array(repeating: 1, count: count))
+        // Every thread started says it is done before the results come back.
+        #expect(finishedThreads.withLock { $0 } == min(threads, count))
     }
 
     /// The calls run at the same time on threads of their own: three calls that each wait until all

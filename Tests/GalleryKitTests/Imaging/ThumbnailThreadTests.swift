@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import GalleryKit
+
+/// Thumbnails made on several threads at once, as the build makes them.
+@Suite struct ThumbnailThreadTests {
+    /// orc frees and splits its code memory outside its lock, so libvips's orc paths corrupt the
+    /// heap when two threads build and dispose of resize operations at once.
+    /// (libvips 8.15 and later have no orc; their vector code, Highway's, stays on.)
+    @Test func libvipsRunsNoOrcCode() throws {
+        #expect(Thumbnailer.libraryProblem == nil)
+        #expect(Thumbnailer.libraryVersion >= 80000)
+        #expect(Thumbnailer.runsVectorCode == (Thumbnailer.libraryVersion >= 81500))
+    }
+
+    /// Many small covers on four threads: with orc on, 3,000 such covers crashed the process every
+    /// time and this many about one time in five; each building and disposing of libvips's resize
+    /// operations many times a second.
+    @Test func smallCoversOnFourThreadsAtOnceAllComeOut() async throws {
+        let covers = try (0..<12).map { index in
+            try Thumbnailer.pattern(width: 41 + 13 * index, height: 37 + 7 * index, kind: index % 3 == 0 ? .jpeg : .png)
+        }
+        let specs = [ThumbnailSpec(size: 10, format: .jpeg), ThumbnailSpec(size: 20, format: .jpeg), ThumbnailSpec(size: 30, format: .jpeg)]
+        let thumbnailer = Thumbnailer(maxPixels: 1_000_000)
+        let made = await Parallel.onThreads(count: 1_200, threads: 4, finished: Thumbnailer.threadFinished) { index -> [Int]? in
+            guard let images = try? thumbnailer.thumbnails(of: covers[index % covers.count], as: specs) else { return nil }
+            return images.compactMap { try? Thumbnailer.dimensions(of: $0).width }
+        }
+        #expect(made.allSatisfy { $0 == [10, 20, 30] })
+    }
+}
