@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* dladdr */
 #include "vips_shim.h"
 #include <dlfcn.h>
 #include <pthread.h>
@@ -74,6 +75,8 @@ static int vips_running = 0;
 static int library_loaded = 0;
 /* Why libvips could not be loaded, for gallery_vips_error(). */
 static char load_error[512];
+/* The file libvips was loaded from (set once, while loading). */
+static char library_file[1024];
 
 /* Opens libvips: $GALLERY_LIBVIPS if set, else the soname these headers were written for. */
 static int load_vips(void) {
@@ -96,6 +99,10 @@ static int load_vips(void) {
     }
     GALLERY_VIPS_SYMBOLS(GALLERY_LOAD)
 #undef GALLERY_LOAD
+    Dl_info info;
+    if (dladdr((void *)gallery_p_vips_init, &info) != 0 && info.dli_fname != NULL) {
+        snprintf(library_file, sizeof library_file, "%s", info.dli_fname);
+    }
     library_loaded = 1;
     return 0;
 }
@@ -134,6 +141,11 @@ void gallery_vips_thread_shutdown(void) {
     /* Only once libvips is running: a thread that never made a thumbnail has nothing to free,
        and must not load libvips to say so. */
     if (__atomic_load_n(&vips_running, __ATOMIC_ACQUIRE)) vips_thread_shutdown();
+}
+
+const char *gallery_vips_library_file(void) {
+    if (gallery_vips_init() != 0) return NULL;
+    return library_file[0] != '\0' ? library_file : NULL;
 }
 
 int gallery_vips_version(void) {

@@ -26,6 +26,7 @@ import Testing
         let jobs = try #require(workflow["jobs"] as? [String: Any])
         let build = try #require(jobs["build"] as? [String: Any])
         let steps = try #require(build["steps"] as? [[String: Any]])
+        #expect(steps.contains { $0["run"] as? String == ".gallery-tool/gallery env" })
         let cache = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-cache" }
         #expect(cache?["uses"] as? String == "actions/cache@v4")
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }

@@ -44,6 +44,9 @@ int gallery_vips_init(void);
 /// cannot be loaded.
 int gallery_vips_vectorised(void);
 
+/// The file libvips was loaded from, or NULL when it cannot be loaded or the loader does not say.
+const char *gallery_vips_library_file(void);
+
 /// libvips's version: major × 10000 + minor × 100 + micro (81401 for 8.14.1), or 0 when it
 /// cannot be loaded.
 int gallery_vips_version(void);

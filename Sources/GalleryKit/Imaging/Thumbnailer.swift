@@ -37,6 +37,18 @@ public struct Thumbnailer: Sendable {
         Int(gallery_vips_version())
     }
 
+    /// What `gallery env` says of libvips: its version, the file it was loaded from and whether
+    /// its vector code runs; or why it cannot be loaded. Loads libvips.
+    public static var libraryFacts: [(key: String, value: String)] {
+        if let problem = libraryProblem { return [("libvips", "not loaded: \(problem)")] }
+        let version = libraryVersion
+        var facts = [("libvips", "\(version / 10000).\(version / 100 % 100).\(version % 100)")]
+        if let file = gallery_vips_library_file() { facts.append(("libvips_file", String(cString: file))) }
+        facts.append(("libvips_vector", runsVectorCode ? "on" : "off (orc is not thread safe before libvips 8.15)"))
+        facts.append(("thumbnail_formats", ThumbnailFormat.allCases.filter(\.isSupported).map(\.rawValue).joined(separator: " ")))
+        return facts
+    }
+
     /// Throws ``ThumbnailError/Reason/libraryMissing(_:)`` when libvips cannot be used.
     static func requireLibrary() throws(ThumbnailError) {
         if let problem = libraryProblem { throw ThumbnailError(.libraryMissing(problem)) }

@@ -42,6 +42,13 @@ final class XMLDocument {
     /// `xmlInitParser` must run once before any thread parses; Swift runs this lazily, exactly once.
     static let libraryReady: Void = xmlInitParser()
 
+    /// The version of the libxml2 in use (such as 2.9.14), as it reports itself.
+    static var libraryVersion: String {
+        _ = libraryReady
+        guard let text = __xmlParserVersion()?.pointee, let number = Int(String(cString: text)) else { return "unknown" }
+        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }
+
     private let pointer: xmlDocPtr
 
     private init(pointer: xmlDocPtr) {
