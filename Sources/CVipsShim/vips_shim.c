@@ -14,7 +14,7 @@
    cached. The functions below are called through pointers of their declared types (__typeof__),
    and the #defines after them send the rest of this file, VIPS_INIT included, to those pointers. */
 #define GALLERY_VIPS_SYMBOLS(X) \
-    X(vips_init) X(vips_version) X(vips_error) X(vips_error_buffer) X(vips_error_clear) \
+    X(vips_init) X(vips_version) X(vips_error) X(vips_error_buffer_copy) X(vips_error_clear) \
     X(vips_cache_set_max) X(vips_concurrency_set) X(vips_foreign_find_load_buffer) \
     X(vips_image_new_from_buffer) X(vips_image_get_width) X(vips_image_get_height) \
     X(vips_image_hasalpha) X(vips_image_copy_memory) X(vips_array_double_new) X(vips_area_unref) \
@@ -30,7 +30,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_init (*gallery_p_vips_init)
 #define vips_version (*gallery_p_vips_version)
 #define vips_error (*gallery_p_vips_error)
-#define vips_error_buffer (*gallery_p_vips_error_buffer)
+#define vips_error_buffer_copy (*gallery_p_vips_error_buffer_copy)
 #define vips_error_clear (*gallery_p_vips_error_clear)
 #define vips_cache_set_max (*gallery_p_vips_cache_set_max)
 #define vips_concurrency_set (*gallery_p_vips_concurrency_set)
@@ -107,6 +107,42 @@ static int load_vips(void) {
     return 0;
 }
 
+/* libvips keeps one error buffer for the whole process: with thumbnails made on several threads,
+   a failing call could read another's error along with its own, or find its own already taken.
+   So calls run under the shared side of this lock, and a call that fails runs again alone, under
+   the exclusive side, and keeps the errors of that run, its own, for its thread. (A damaged
+   cover fails the same way twice; a call that succeeds the second time just succeeds.) Writers
+   are preferred, so a failure is not starved by the calls that keep starting. */
+static pthread_rwlock_t calls_lock;
+static __thread char *thread_error;
+
+static void start_calls_lock(void) {
+    pthread_rwlockattr_t attributes;
+    pthread_rwlockattr_init(&attributes);
+    pthread_rwlockattr_setkind_np(&attributes, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&calls_lock, &attributes);
+    pthread_rwlockattr_destroy(&attributes);
+}
+
+/* Runs CALL (an int expression, 0 on success) as described above; with libvips started. */
+#define GALLERY_ATTRIBUTED(CALL) \
+    do { \
+        if (gallery_vips_init() != 0) return -1; \
+        pthread_rwlock_rdlock(&calls_lock); \
+        int gallery_result = (CALL); \
+        pthread_rwlock_unlock(&calls_lock); \
+        if (gallery_result != -1) return gallery_result; /* done, or -2: no loader, no text */ \
+        pthread_rwlock_wrlock(&calls_lock); \
+        vips_error_clear(); \
+        gallery_result = (CALL); \
+        if (gallery_result != 0) { \
+            g_free(thread_error); \
+            thread_error = vips_error_buffer_copy(); \
+        } \
+        pthread_rwlock_unlock(&calls_lock); \
+        return gallery_result; \
+    } while (0)
+
 /* libvips's warnings (a damaged chunk, a short read) would go to stderr; the failure they lead to
    reaches the caller through the error buffer instead. */
 static void ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
@@ -114,6 +150,7 @@ static void ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *m
 }
 
 static void start_vips(void) {
+    start_calls_lock();
     if (load_vips() != 0) return;
     init_result = VIPS_INIT("gallery");
     if (init_result == 0) {
@@ -140,7 +177,11 @@ int gallery_vips_init(void) {
 void gallery_vips_thread_shutdown(void) {
     /* Only once libvips is running: a thread that never made a thumbnail has nothing to free,
        and must not load libvips to say so. */
-    if (__atomic_load_n(&vips_running, __ATOMIC_ACQUIRE)) vips_thread_shutdown();
+    if (__atomic_load_n(&vips_running, __ATOMIC_ACQUIRE)) {
+        g_free(thread_error);
+        thread_error = NULL;
+        vips_thread_shutdown();
+    }
 }
 
 const char *gallery_vips_library_file(void) {
@@ -159,9 +200,14 @@ int gallery_vips_vectorised(void) {
 
 char *gallery_vips_error(void) {
     if (!library_loaded) return strdup(load_error[0] != '\0' ? load_error : "libvips is not loaded");
-    char *text = g_strdup(vips_error_buffer());
-    vips_error_clear();
-    return text;
+    if (thread_error != NULL) {
+        char *text = thread_error;
+        thread_error = NULL;
+        return text;
+    }
+    /* Read and cleared in one step, under libvips's lock: the buffer is the whole process's, and
+       another thread's error must not land between the two and be cleared unread. */
+    return vips_error_buffer_copy();
 }
 
 void gallery_vips_free(void *pointer) {
@@ -169,8 +215,7 @@ void gallery_vips_free(void *pointer) {
     if (library_loaded) g_free(pointer); else free(pointer);
 }
 
-int gallery_vips_header(const void *buffer, size_t length, int *width, int *height) {
-    if (gallery_vips_init() != 0) return -1;
+static int header(const void *buffer, size_t length, int *width, int *height) {
     if (vips_foreign_find_load_buffer(buffer, length) == NULL) {
         vips_error_clear();
         return -2;
@@ -257,9 +302,8 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     return 0;
 }
 
-int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
-                           int format, int quality, void **output, size_t *output_length) {
-    if (gallery_vips_init() != 0) return -1;
+static int thumbnail(const void *buffer, size_t length, int width, int height, int fit,
+                     int format, int quality, void **output, size_t *output_length) {
     VipsImage *image = NULL;
     if (fitted(buffer, length, width, height, fit, format, &image) != 0) return -1;
     int result = encode(image, format, quality, output, output_length);
@@ -267,9 +311,8 @@ int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int hei
     return result;
 }
 
-int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
-                            int format, int quality, void **outputs, size_t *output_lengths) {
-    if (gallery_vips_init() != 0) return -1;
+static int thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
+                      int format, int quality, void **outputs, size_t *output_lengths) {
     if (count < 1) return 0;
     int largest = 0;
     for (int i = 0; i < count; i++) {
@@ -305,6 +348,20 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
         return -1;
     }
     return 0;
+}
+
+int gallery_vips_header(const void *buffer, size_t length, int *width, int *height) {
+    GALLERY_ATTRIBUTED(header(buffer, length, width, height));
+}
+
+int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
+                           int format, int quality, void **output, size_t *output_length) {
+    GALLERY_ATTRIBUTED(thumbnail(buffer, length, width, height, fit, format, quality, output, output_length));
+}
+
+int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
+                            int format, int quality, void **outputs, size_t *output_lengths) {
+    GALLERY_ATTRIBUTED(thumbnails(buffer, length, count, sizes, fit, format, quality, outputs, output_lengths));
 }
 
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length) {

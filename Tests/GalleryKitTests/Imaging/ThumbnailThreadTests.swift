@@ -28,4 +28,28 @@ import Testing
         }
         #expect(made.allSatisfy { $0 == [10, 20, 30] })
     }
+
+    /// libvips has one error buffer for the whole process. Damaged covers failing on four
+    /// threads at once each get their own decoder's message: without the shim's retry alone, one
+    /// would come out with "libvips gave no details" and another with two messages.
+    @Test func damagedCoversOnFourThreadsEachGetTheirOwnError() async throws {
+        let png = try Thumbnailer.pattern(width: 300, height: 300, kind: .png)
+        let jpeg = try Thumbnailer.pattern(width: 300, height: 300, kind: .jpeg)
+        let damaged = [Array(png.prefix(png.count / 2)), Array(jpeg.prefix(jpeg.count / 2))]
+        let thumbnailer = Thumbnailer(maxPixels: 1_000_000)
+        let errors = await Parallel.onThreads(count: 200, threads: 4, finished: Thumbnailer.threadFinished) { index -> String in
+            do throws(ThumbnailError) {
+                _ = try thumbnailer.thumbnails(of: damaged[index % 2], as: [ThumbnailSpec(size: 50), ThumbnailSpec(size: 100)])
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        for (index, error) in errors.enumerated() {
+            let own = index % 2 == 0 ? "png" : "jpeg"
+            let other = index % 2 == 0 ? "jpeg" : "png"
+            #expect(error.lowercased().contains(own) && !error.lowercased().contains(other), "cover \(index): \(error)")
+            #expect(!error.contains("; ") && !error.contains("no details"), "cover \(index): \(error)")
+        }
+    }
 }
