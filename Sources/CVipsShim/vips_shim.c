@@ -364,8 +364,7 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
     GALLERY_ATTRIBUTED(thumbnails(buffer, length, count, sizes, fit, format, quality, outputs, output_lengths));
 }
 
-int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length) {
-    if (gallery_vips_init() != 0) return -1;
+static int pattern(int width, int height, int format, void **output, size_t *output_length) {
     VipsImage *xyz = NULL, *scaled = NULL, *joined = NULL, *bytes = NULL, *srgb = NULL;
     int result = -1;
     double factors[] = {255.0 / (width > 1 ? width - 1 : 1), 255.0 / (height > 1 ? height - 1 : 1)};
@@ -384,8 +383,7 @@ int gallery_vips_pattern(int width, int height, int format, void **output, size_
     return result;
 }
 
-int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {
-    if (gallery_vips_init() != 0) return -1;
+static int pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {
     VipsImage *image = vips_image_new_from_buffer(buffer, length, "", NULL);
     if (image == NULL) return -1;
     double *values = NULL;
@@ -401,4 +399,12 @@ int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red
     if (count == 2) *green = *blue = *red;
     g_free(values);
     return 0;
+}
+
+int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length) {
+    GALLERY_ATTRIBUTED(pattern(width, height, format, output, output_length));
+}
+
+int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {
+    GALLERY_ATTRIBUTED(pixel(buffer, length, x, y, red, green, blue, alpha));
 }

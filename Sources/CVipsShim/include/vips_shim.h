@@ -56,7 +56,9 @@ int gallery_vips_version(void);
 /// clean up from a thread-local destructor. Does nothing before libvips is loaded.
 void gallery_vips_thread_shutdown(void);
 
-/// The text of libvips's error buffer, cleared after reading. Free it with gallery_vips_free().
+/// Why the calling thread's last failed call failed: the errors libvips reported for that call
+/// alone (a failed call runs again on its own to get them), else libvips's error buffer, cleared
+/// after reading. Free it with gallery_vips_free().
 char *gallery_vips_error(void);
 
 /// Frees a buffer the shim handed out.
