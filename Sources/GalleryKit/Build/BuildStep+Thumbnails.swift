@@ -32,10 +32,15 @@ extension BuildStep {
         // handing work to libvips's own worker thread): one thread more than there are cores keeps
         // every core busy. They run outside Swift's cooperative pool, which they would block.
         let threads = ProcessInfo.processInfo.activeProcessorCount + 1
+        if !jobs.isEmpty { observer.receive(.thumbnailsPlanned(covers: jobs.count)) }
         let results = await Parallel.onThreads(count: jobs.count, threads: threads, finished: Thumbnailer.threadFinished) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
             do throws(ThumbnailError) {
-                return .success(try cache.thumbnails(of: jobs[index], as: specs))
+                let entries = try cache.thumbnails(of: jobs[index], as: specs)
+                observer.receive(.thumbnailSettled(failed: false))
+                return .success(entries)
             } catch {
+                // An SVG that this libvips cannot read is copied as it is, below: not a failure.
+                observer.receive(.thumbnailSettled(failed: !(jobs[index].kind == .svg && error.reason == .unsupported)))
                 return .failure(error)
             }
         }

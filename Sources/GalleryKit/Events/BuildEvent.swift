@@ -9,6 +9,11 @@ public enum BuildEvent: Sendable {
     case diagnostic(Diagnostic)
     /// The build is about to fetch `remote` distinct remote covers (sent only when there are any).
     case coversPlanned(remote: Int)
+    /// The build is about to thumbnail `covers` distinct covers (sent only when there are any).
+    case thumbnailsPlanned(covers: Int)
+    /// One of them is done, as it finishes, in no particular order: for progress. (Each cover's
+    /// `thumbnailed` or `failed` event follows at the end of the step, in album order.)
+    case thumbnailSettled(failed: Bool)
     /// Progress of a cover: queued, downloading, from the cache, thumbnailed, failed.
     case cover(CoverEvent)
     /// The build ended; the summary says how.

@@ -2,13 +2,13 @@ import Foundation
 import Synchronization
 
 /// Prints build events for people: `[i/n] step` lines, diagnostics as `path:line:column:` lines,
-/// cover download progress, and a closing summary, all on standard error so standard output stays
-/// clean for data.
+/// the progress of cover downloads and then of thumbnails, and a closing summary, all on standard
+/// error so standard output stays clean for data.
 ///
-/// On a terminal (`interactive`), cover progress is one live line, redrawn in place at most ten
-/// times a second, with a bar, counts, bytes, rate and time left; other lines are printed above
-/// it. Otherwise (a CI log), it is a plain line at each tenth once fetching has taken two
-/// seconds, and a last line when all covers have settled.
+/// On a terminal (`interactive`), progress is one live line, redrawn in place at most ten times a
+/// second, with a bar, counts, bytes, rate and time left; other lines are printed above it.
+/// Otherwise (a CI log), it is a plain line at each tenth once the stage has taken two seconds,
+/// and a last line when every cover has settled.
 public final class ConsoleReporter: BuildObserving {
     private struct Live {
         var progress: CoverProgress?
@@ -54,8 +54,16 @@ public final class ConsoleReporter: BuildObserving {
             switch event {
             case .coversPlanned(let remote):
                 if !quiet { live.progress = CoverProgress(total: remote, start: now()) }
+                live.lastTenth = 0
+            case .thumbnailsPlanned(let covers):
+                if !quiet { live.progress = CoverProgress(total: covers, start: now(), stage: .thumbnailing) }
+                live.lastTenth = 0
             case .cover(let cover):
-                progress(cover, &live)
+                guard var progress = live.progress, progress.record(cover) else { return }
+                show(progress, &live)
+            case .thumbnailSettled(let failed):
+                guard var progress = live.progress, progress.settleThumbnail(failed: failed) else { return }
+                show(progress, &live)
             default:
                 guard let line = Self.line(for: event, quiet: quiet, verbose: verbose) else { return }
                 // A line printed while the live line is up goes above it; the live line follows.
@@ -70,8 +78,8 @@ public final class ConsoleReporter: BuildObserving {
         }
     }
 
-    private func progress(_ event: CoverEvent, _ live: inout Live) {
-        guard var progress = live.progress, progress.record(event) else { return }
+    /// Stores `progress` and draws it (live), or prints it at each tenth (plain).
+    private func show(_ progress: CoverProgress, _ live: inout Live) {
         live.progress = progress
         let time = now()
         if interactive {
@@ -99,7 +107,7 @@ public final class ConsoleReporter: BuildObserving {
         switch event {
         case .stepStarted(let index, let count, let name):
             return quiet ? nil : "[\(index)/\(count)] \(name)"
-        case .cover, .coversPlanned:
+        case .cover, .coversPlanned, .thumbnailsPlanned, .thumbnailSettled:
             return nil
         case .stepFinished(let name, let seconds):
             return verbose ? String(format: "      %@ took %.3f s", name, seconds) : nil

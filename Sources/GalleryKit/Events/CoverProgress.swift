@@ -2,13 +2,24 @@ import Foundation
 
 /// How far a build's remote covers have come, as the console shows it: how many of them have
 /// settled (downloaded, taken from the cache, revalidated or failed), the bytes received, the
-/// rate and an estimate of the time left.
+/// rate and an estimate of the time left. Or, in the thumbnails step, how many covers have been
+/// thumbnailed (or failed).
 ///
 /// A value type fed with events and asked for its text at a given moment, so it draws the same
 /// line in a test as on a terminal.
 struct CoverProgress: Sendable {
-    /// The remote covers the build fetches.
+    /// What is being counted.
+    enum Stage: Sendable {
+        /// Remote covers being fetched, settled by cover events.
+        case fetching
+        /// Covers being thumbnailed, settled by ``settleThumbnail(failed:)``.
+        case thumbnailing
+    }
+
+    /// The covers the stage goes through.
     let total: Int
+    /// What is being counted.
+    let stage: Stage
     /// When fetching began, in seconds on the clock the caller passes to ``line(at:)``.
     let start: Double
     /// Covers that have settled.
@@ -18,10 +29,11 @@ struct CoverProgress: Sendable {
     private var inFlight: [String: Int] = [:]
     private var finishedBytes = 0
 
-    /// Progress of `total` covers, starting at `start`.
-    init(total: Int, start: Double) {
+    /// Progress of `total` covers through `stage`, starting at `start`.
+    init(total: Int, start: Double, stage: Stage = .fetching) {
         self.total = total
         self.start = start
+        self.stage = stage
     }
 
     /// Bytes received so far, finished downloads and those still arriving.
@@ -32,6 +44,7 @@ struct CoverProgress: Sendable {
 
     /// Counts an event; returns whether the line changed.
     mutating func record(_ event: CoverEvent) -> Bool {
+        guard stage == .fetching else { return false }
         switch event {
         case .queued, .thumbnailed:
             return false
@@ -52,11 +65,24 @@ struct CoverProgress: Sendable {
         return true
     }
 
+    /// Counts one cover thumbnailed, or failed; returns whether the line changed.
+    mutating func settleThumbnail(failed: Bool) -> Bool {
+        guard stage == .thumbnailing else { return false }
+        settled += 1
+        if failed { self.failed += 1 }
+        return true
+    }
+
+    /// The word the lines start with.
+    private var label: String {
+        stage == .fetching ? "covers" : "thumbnails"
+    }
+
     /// The live line for a terminal: `covers [#####.....] 12/24 · 1.2 MB · 600 kB/s · ETA 0:02`.
     func line(at now: Double, barWidth: Int = 20) -> String {
         let shown = min(settled, total)
         let filled = total == 0 ? barWidth : barWidth * shown / total
-        var text = "covers [" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] \(shown)/\(total)"
+        var text = label + " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] \(shown)/\(total)"
         let elapsed = max(now - start, 0)
         if bytes > 0 {
             text += " · \(Self.size(bytes))"
@@ -73,7 +99,7 @@ struct CoverProgress: Sendable {
     func plainLine() -> String {
         let shown = min(settled, total)
         let percent = total == 0 ? 100 : 100 * shown / total
-        var text = "covers: \(shown)/\(total) (\(percent)%)"
+        var text = "\(label): \(shown)/\(total) (\(percent)%)"
         if bytes > 0 { text += ", \(Self.size(bytes))" }
         if failed > 0 { text += ", \(failed) failed" }
         return text

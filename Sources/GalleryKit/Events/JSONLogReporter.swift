@@ -20,7 +20,9 @@ public final class JSONLogReporter: BuildObserving {
 
     public func receive(_ event: BuildEvent) {
         // Byte counts of downloads in progress would flood a log; the finished download says it.
+        // Likewise each thumbnail settling: each cover's `thumbnailed` or `failed` event says it.
         if case .cover(.downloading) = event { return }
+        if case .thumbnailSettled = event { return }
         let line = Self.line(for: event)
         lock.withLock { _ in write(line + "\n") }
     }
@@ -41,6 +43,10 @@ public final class JSONLogReporter: BuildObserving {
             ])
         case .coversPlanned(let remote):
             return object([("event", q("covers_planned")), ("remote", "\(remote)")])
+        case .thumbnailsPlanned(let covers):
+            return object([("event", q("thumbnails_planned")), ("covers", "\(covers)")])
+        case .thumbnailSettled(let failed):
+            return object([("event", q("thumbnail_settled")), ("failed", failed ? "true" : "false")])
         case .cover(let cover):
             return coverLine(cover)
         case .finished(let summary):

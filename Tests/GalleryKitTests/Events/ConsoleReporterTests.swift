@@ -89,6 +89,45 @@ private final class Terminal: Sendable {
         #expect(!terminal.text.contains("\u{1B}"))
     }
 
+    @Test func thumbnailsGetTheirOwnLiveLineAfterTheCovers() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true)
+        reporter.receive(.coversPlanned(remote: 1))
+        reporter.receive(.cover(.downloaded(url: "a", bytes: 10)))
+        reporter.receive(.stepStarted(index: 3, count: 7, name: "make thumbnails"))
+        reporter.receive(.thumbnailsPlanned(covers: 3))
+        terminal.advance(to: 1)
+        reporter.receive(.thumbnailSettled(failed: false))
+        terminal.advance(to: 2)
+        reporter.receive(.thumbnailSettled(failed: true))
+        // A cover's own event, at the end of the step, does not move the count.
+        reporter.receive(.cover(.failed(url: "b", reason: "damaged")))
+        terminal.advance(to: 3)
+        reporter.receive(.thumbnailSettled(failed: false))
+        let text = terminal.text
+        #expect(text.contains("covers [####################] 1/1 · 10 B\n[3/7] make thumbnails\n"), "\(text)")
+        #expect(text.contains("\r\u{1B}[Kthumbnails [######..............] 1/3 · ETA 0:02"), "\(text)")
+        #expect(text.hasSuffix("\r\u{1B}[Kthumbnails [####################] 3/3 · 1 failed\n"), "\(text)")
+    }
+
+    @Test func logsGetPlainThumbnailLinesEvenAfterTheCoversFinished() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: false)
+        reporter.receive(.coversPlanned(remote: 1))
+        terminal.advance(to: 3)
+        reporter.receive(.cover(.downloaded(url: "a", bytes: 10)))
+        reporter.receive(.thumbnailsPlanned(covers: 10))
+        for index in 0..<10 {
+            terminal.advance(to: 3 + Double(index))
+            reporter.receive(.thumbnailSettled(failed: false))
+        }
+        let lines = terminal.text.split(separator: "\n")
+        #expect(lines.first == "covers: 1/1 (100%), 10 B")
+        #expect(lines.dropFirst().first == "thumbnails: 3/10 (30%)")
+        #expect(lines.last == "thumbnails: 10/10 (100%)")
+        #expect(lines.count == 9)
+    }
+
     @Test func quietShowsNoProgress() {
         let terminal = Terminal()
         let reporter = terminal.reporter(interactive: true, quiet: true)

@@ -25,6 +25,24 @@ import Testing
         #expect(progress.isComplete)
     }
 
+    @Test func thumbnailsAreCountedApartFromDownloads() {
+        var thumbnails = CoverProgress(total: 3, start: 0, stage: .thumbnailing)
+        // Cover events belong to the fetch, not to this count.
+        let downloaded = thumbnails.record(.downloaded(url: "a", bytes: 10))
+        let failedDownload = thumbnails.record(.failed(url: "a", reason: "HTTP 404"))
+        #expect(!downloaded && !failedDownload)
+        let made = thumbnails.settleThumbnail(failed: false)
+        let failed = thumbnails.settleThumbnail(failed: true)
+        #expect(made && failed)
+        #expect(thumbnails.line(at: 1, barWidth: 6) == "thumbnails [####..] 2/3 · ETA 0:01 · 1 failed")
+        _ = thumbnails.settleThumbnail(failed: false)
+        #expect(thumbnails.isComplete)
+        #expect(thumbnails.plainLine() == "thumbnails: 3/3 (100%), 1 failed")
+        var covers = CoverProgress(total: 1, start: 0)
+        let counted = covers.settleThumbnail(failed: false)
+        #expect(!counted && covers.settled == 0)
+    }
+
     @Test func liveLineShowsBarCountsBytesRateAndTimeLeft() {
         var progress = CoverProgress(total: 4, start: 10)
         _ = progress.record(.downloaded(url: "a", bytes: 1_500_000))
