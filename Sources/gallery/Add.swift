@@ -22,11 +22,6 @@ struct Add: ParsableCommand {
         var album = Album(title: "", artist: "", genre: "", year: 0, coverURL: "")
         fields.apply(to: &album)
         let editor = try siteOptions.editor()
-        var change: LibraryChange?
-        try performLibraryChange { () throws(LibraryError) in
-            change = try editor.add(album, at: at)
-            return change?.summary ?? ""
-        }
-        if let change { printAdvice(editor.advice(after: change)) }
+        try performAdvisedChange(editor) { () throws(LibraryError) in try editor.add(album, at: at) }
     }
 }

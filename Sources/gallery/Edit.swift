@@ -19,11 +19,6 @@ struct Edit: ParsableCommand {
     func run() throws {
         let editor = try siteOptions.editor()
         let fields = self.fields
-        var change: LibraryChange?
-        try performLibraryChange { () throws(LibraryError) in
-            change = try editor.edit(album) { fields.apply(to: &$0) }
-            return change?.summary ?? ""
-        }
-        if let change { printAdvice(editor.advice(after: change)) }
+        try performAdvisedChange(editor) { () throws(LibraryError) in try editor.edit(album) { fields.apply(to: &$0) } }
     }
 }

@@ -29,9 +29,16 @@ func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     }
 }
 
-/// Prints each piece of a library editor's advice as a warning, on standard error.
-func printAdvice(_ notes: [String]) {
-    for note in notes {
+/// Runs an add or an edit as ``performLibraryChange(_:)`` does, then prints `editor`'s advice on
+/// the album it placed as warnings, on standard error.
+func performAdvisedChange(_ editor: LibraryEditor, _ body: () throws(LibraryError) -> LibraryChange) throws {
+    var change: LibraryChange?
+    try performLibraryChange { () throws(LibraryError) in
+        let made = try body()
+        change = made
+        return made.summary
+    }
+    for note in change.map(editor.advice(after:)) ?? [] {
         FileHandle.standardError.write(Data("warning: \(note)\n".utf8))
     }
 }

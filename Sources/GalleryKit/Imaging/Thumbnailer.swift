@@ -41,8 +41,7 @@ public struct Thumbnailer: Sendable {
     /// its vector code runs; or why it cannot be loaded. Loads libvips.
     public static var libraryFacts: [(key: String, value: String)] {
         if let problem = libraryProblem { return [("libvips", "not loaded: \(problem)")] }
-        let version = libraryVersion
-        var facts = [("libvips", "\(version / 10000).\(version / 100 % 100).\(version % 100)")]
+        var facts = [("libvips", RuntimeFacts.dotted(libraryVersion))]
         if let file = gallery_vips_library_file() { facts.append(("libvips_file", String(cString: file))) }
         facts.append(("libvips_vector", runsVectorCode ? "on" : "off (orc is not thread safe before libvips 8.15)"))
         facts.append(("thumbnail_formats", ThumbnailFormat.allCases.filter(\.isSupported).map(\.rawValue).joined(separator: " ")))

@@ -15,6 +15,12 @@ public enum RuntimeFacts {
             + [("libxml2", XMLDocument.libraryVersion)]
     }
 
+    /// A version number in the form libvips and libxml2 give it (major × 10000 + minor × 100 +
+    /// micro) as `major.minor.micro`.
+    static func dotted(_ number: Int) -> String {
+        "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }
+
     /// The facts as `key="value"` lines (backslashes and quotes escaped), after the heading.
     public static var report: String {
         let lines = facts.map { key, value in

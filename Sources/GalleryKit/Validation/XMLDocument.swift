@@ -46,7 +46,7 @@ final class XMLDocument {
     static var libraryVersion: String {
         _ = libraryReady
         guard let text = __xmlParserVersion()?.pointee, let number = Int(String(cString: text)) else { return "unknown" }
-        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+        return RuntimeFacts.dotted(number)
     }
 
     private let pointer: xmlDocPtr
