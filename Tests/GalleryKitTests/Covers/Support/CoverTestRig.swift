@@ -42,13 +42,17 @@ struct CoverTestRig {
     /// Timeouts and delays shrunk so that every fault shows in well under a second.
     static var fastPolicy: CoverFetchPolicy {
         var policy = CoverFetchPolicy()
-        // Generous enough for a loaded machine running the tests in parallel: a fresh-clone CI
-        // run once took over 500 ms to connect on loopback, and the retry that followed turned
-        // `redirectToFTPIsRefused`'s reason into "gave up after 2 attempts". A refused
-        // connection fails at once whatever this is; the timeout tests set their own, smaller ones.
-        policy.connectTimeout = .seconds(5)
-        policy.readTimeout = .seconds(2)
-        policy.totalTimeout = .seconds(5)
+        // Generous enough for a loaded machine running the tests in parallel. A timeout here
+        // is retried, and the retry changes the reason ("gave up after 2 attempts") and the
+        // request counts the tests check: a fresh-clone CI run once took over 500 ms to connect
+        // on loopback (`redirectToFTPIsRefused`), and another lost an attempt partway through
+        // `endlessRedirectsStopAfterFive`'s six requests under the 2 s read and 5 s total
+        // timeouts this had then. So these are the defaults' order of size; a refused
+        // connection fails at once whatever they are, and the timeout tests set their own,
+        // smaller ones.
+        policy.connectTimeout = .seconds(10)
+        policy.readTimeout = .seconds(20)
+        policy.totalTimeout = .seconds(30)
         policy.backoffBase = .milliseconds(10)
         policy.backoffCap = .milliseconds(40)
         policy.maxBodyBytes = 1_000_000
