@@ -133,8 +133,10 @@ import Testing
         for _ in 0..<3 { servers.append(try await FaultyHTTPServer.start(log: log)) }
         let image = self.image
         for index in 0..<8 {
+            // Long enough that the limit's worth of requests overlap even when a loaded machine
+            // takes hundreds of milliseconds to open a loopback connection.
             servers[0].route("/c\(index).png") { _ in
-                [.pause(.milliseconds(50))] + .response(.ok, [("Content-Type", "image/png")], body: image)
+                [.pause(.milliseconds(300))] + .response(.ok, [("Content-Type", "image/png")], body: image)
             }
         }
         var policy = CoverTestRig.fastPolicy
