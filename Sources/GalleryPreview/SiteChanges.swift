@@ -180,16 +180,33 @@ final class InotifyWatch: Sendable {
         if watch == state.rootWatch {
             guard rootNames.contains(name) else { return }
             state.count += 1
-            // An input folder made (or moved in) after the server started.
+            // An input folder made (or moved in) after the server started, or moved away.
             if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
                 _ = Self.watchTree(rootPath + "/" + name, descriptor: descriptor, into: &state.folders)
+            } else if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_MOVED_FROM) != 0 {
+                forgetTree(rootPath + "/" + name, in: &state)
             }
             return
         }
         guard let folder = state.folders[watch] else { return }
         state.count += 1
-        if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty {
+        guard mask & UInt32(IN_ISDIR) != 0, !name.isEmpty else { return }
+        if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
             _ = Self.watchTree(folder + "/" + name, descriptor: descriptor, into: &state.folders, following: false)
+        } else if mask & UInt32(IN_MOVED_FROM) != 0 {
+            forgetTree(folder + "/" + name, in: &state)
+        }
+    }
+
+    /// Drops the watches on a folder that moved away and on every folder below it. The kernel's
+    /// watches follow a folder wherever it is moved, so without this, saves in a folder moved out
+    /// of the site would still rebuild it. A folder renamed inside the site is watched again
+    /// under its new name when its `IN_MOVED_TO` arrives.
+    private func forgetTree(_ path: String, in state: inout State) {
+        let below = path + "/"
+        for (watch, folder) in state.folders where folder == path || folder.hasPrefix(below) {
+            inotify_rm_watch(descriptor, watch)
+            state.folders[watch] = nil
         }
     }
 }

@@ -84,6 +84,31 @@ import Testing
         #expect(changes.token() != last, "a folder removed")
     }
 
+    /// A folder moved out of the site is no longer an input: saves in its new place rebuild
+    /// nothing (the kernel's watch follows the folder, so it has to be dropped). One renamed
+    /// inside the site is still watched under its new name.
+    @Test(arguments: Watching.allCases)
+    func aFolderMovedOutIsForgottenAndOneRenamedInsideIsNot(watching: Watching) throws {
+        try write("<svg/>", to: "content/covers/2024/winter/a.svg")
+        try write("<p/>", to: "templates/partials/tile.html")
+        let elsewhere = FileManager.default.temporaryDirectory.appending(path: "gallery-moved-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let changes = watching.changes(of: site)
+        var last = changes.token()
+        try FileManager.default.moveItem(at: root.appending(path: "content/covers/2024"), to: elsewhere)
+        #expect(changes.token() != last, "moving a folder out is a change")
+        last = changes.token()
+        for path in ["a.svg", "winter/a.svg", "winter/b.svg"] {
+            try Data("<svg/> \(UUID())".utf8).write(to: elsewhere.appending(path: path))
+            #expect(changes.token() == last, "a save in the moved-out folder, \(path), is not a change of the site")
+        }
+        try FileManager.default.moveItem(at: root.appending(path: "templates/partials"), to: root.appending(path: "templates/parts"))
+        #expect(changes.token() != last, "a folder renamed inside the site")
+        last = changes.token()
+        try write("<p>changed</p>", to: "templates/parts/tile.html")
+        #expect(changes.token() != last, "a save under the new name")
+    }
+
     @Test(arguments: Watching.allCases)
     func aBurstOfSavesGivesOneRebuildOnceTheySettle(watching: Watching) async throws {
         let counter = BuildCounter()
