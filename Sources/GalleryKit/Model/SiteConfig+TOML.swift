@@ -45,7 +45,7 @@ extension SiteConfig {
                 if let url = reader.string(value, key: key) { config.baseURL = SiteConfig.normalizedBaseURL(url) }
             case "language", "languageCode": reader.string(value, key: key).map { config.language = $0 }
             case "carousel":
-                guard let section = reader.table(value, key: key) else { return false }
+                guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "carousel") { reader, key, value in
                     let carousel = "carousel"
                     switch key {
@@ -67,7 +67,7 @@ extension SiteConfig {
                     return true
                 }
             case "build":
-                guard let section = reader.table(value, key: key) else { return false }
+                guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "build") { reader, key, value in
                     switch key {
                     case "output": reader.string(value, key: key, section: "build").map { config.build.output = $0 }
@@ -77,7 +77,7 @@ extension SiteConfig {
                     return true
                 }
             case "covers":
-                guard let section = reader.table(value, key: key) else { return false }
+                guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "covers") { reader, key, value in
                     let covers = "covers"
                     switch key {
@@ -94,10 +94,13 @@ extension SiteConfig {
                     return true
                 }
             case "thumbnails":
-                guard let section = reader.table(value, key: key) else { return false }
+                guard let section = reader.table(value, key: key) else { return true }
                 reader.readThumbnails(section, into: &config.thumbnails)
+            case "analytics":
+                guard let section = reader.table(value, key: key) else { return true }
+                config.analytics = reader.readAnalytics(section)
             case "library":
-                guard let section = reader.table(value, key: key) else { return false }
+                guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "library") { reader, key, value in
                     switch key {
                     case "undo_limit": reader.int(value, key: key, section: "library", in: 0...100_000).map { config.library.undoLimit = $0 }

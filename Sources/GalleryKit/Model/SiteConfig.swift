@@ -23,6 +23,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var covers = Covers()
     /// How cover thumbnails are made.
     public var thumbnails = Thumbnails()
+    /// The analytics service published pages report to.
+    public var analytics = Analytics.none
 
     /// Creates the default settings.
     public init() {}
