@@ -54,6 +54,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         options.fetchMode = offline ? .offline : .useCache
+        options.analytics = false
         let server = PreviewServer(
             configuration: .init(options: options, host: host, port: port, poll: poll.flatMap(Self.interval)),
             observer: ConsoleReporter(quiet: quiet),

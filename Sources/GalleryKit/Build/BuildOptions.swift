@@ -15,6 +15,9 @@ public struct BuildOptions: Sendable {
     /// How remote covers are fetched: from the cache when there (default), revalidated with
     /// the server (`--refresh`), or never from the network (`--offline`).
     public var fetchMode: FetchMode = .useCache
+    /// Whether pages carry the `[analytics]` provider's scripts: yes for what is published, no
+    /// for a preview (`gallery serve`), whose visits are the author's own.
+    public var analytics = true
 
     /// Options for building a site folder.
     public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {

@@ -15,7 +15,7 @@ import Foundation
 /// A build with warnings records no stamp, so it runs in full every time and shows its warnings
 /// again: a cover that failed is tried again. `--clean` and `--refresh` never stop at a stamp.
 struct BuildStamp: Sendable, Hashable {
-    /// The digest of the inputs read by content (``digest(version:config:archive:templates:assets:baseURL:)``).
+    /// The digest of the inputs read by content (``digest(version:config:archive:templates:assets:baseURL:analytics:)``).
     var inputs: UInt64
     /// The stamps of the local cover files and the cover cache's index, by absolute path.
     var watched: [String: FileStamp]
@@ -44,7 +44,7 @@ struct BuildStamp: Sendable, Hashable {
     }()
 
     /// The digest of a build's inputs. `config` is `nil` when the site has no `gallery.toml`.
-    static func digest(version: String, config: [UInt8]?, archive: [UInt8], templates: String, assets: UInt64, baseURL: String?) -> UInt64 {
+    static func digest(version: String, config: [UInt8]?, archive: [UInt8], templates: String, assets: UInt64, baseURL: String?, analytics: Bool = true) -> UInt64 {
         FastHash.combine([
             FastHash.hash(version),
             tool,
@@ -55,6 +55,8 @@ struct BuildStamp: Sendable, Hashable {
             assets,
             baseURL.map(FastHash.hash) ?? 0,
             baseURL == nil ? 0 : 1,
+            // A preview built into the same folder (`gallery serve --output`) has no analytics.
+            analytics ? 0 : 1,
         ])
     }
 

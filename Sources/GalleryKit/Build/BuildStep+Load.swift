@@ -14,6 +14,12 @@ extension BuildStep {
         do throws(ArchiveError) {
             var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
             if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
+            if !state.options.analytics { config.analytics = .none }
+            if let problem = config.analytics.problem(baseURL: config.baseURL) {
+                let text = configBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let position = TOMLReader(text: text, path: "").position(of: "provider", in: "analytics")
+                state.report(.error(problem, path: site.display(site.configFile), at: position), to: observer)
+            }
             state.config = config
             warnings.forEach { state.report($0, to: observer) }
         } catch {
@@ -23,6 +29,12 @@ extension BuildStep {
             state.templates = try TemplateSet.load(overridesIn: site.templates, displayFolder: site.display(site.templates))
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
+        }
+        if let templates = state.templates, let provider = state.config.analytics.provider, !templates.pagesInclude("partials/analytics") {
+            state.report(.warning(
+                "[analytics] chooses \(type(of: provider).name), but no page template includes {{>partials/analytics}}, so no page would report a visit; add it to the <head> of templates/base.mustache",
+                path: site.display(site.configFile)
+            ), to: observer)
         }
         do throws(ArchiveError) {
             state.assets = try AssetBundle(siteAssets: site.assets)
@@ -41,7 +53,8 @@ extension BuildStep {
         if !state.diagnostics.containsErrors, let templates = state.templates, let assets = state.assets {
             let digest = BuildStamp.digest(
                 version: GalleryVersion.current, config: configBytes, archive: archive,
-                templates: templates.fingerprint, assets: assets.fingerprint, baseURL: state.options.baseURL
+                templates: templates.fingerprint, assets: assets.fingerprint, baseURL: state.options.baseURL,
+                analytics: state.options.analytics
             )
             state.inputDigest = digest
             if !state.options.clean, state.options.fetchMode != .refresh, let stamp = state.previousManifest.stamp,

@@ -16,6 +16,7 @@ struct PageKeys: Sendable {
         let settings = [
             GalleryVersion.current, templates.fingerprint, assets.css, assets.js, placeholder,
             config.title, config.description, config.baseURL, config.language,
+            Self.analytics(config),
         ].map(FastHash.hash)
         let numbers = [
             plan.layout.metrics.padding, plan.layout.metrics.dimension, plan.layout.metrics.offset,
@@ -46,6 +47,13 @@ struct PageKeys: Sendable {
             return FastHash.hash(buffer.bytes)
         }
         slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
+    }
+
+    /// The analytics scripts as every page shows them.
+    private static func analytics(_ config: SiteConfig) -> String {
+        (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { script in
+            script.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: "\u{1}") + "\u{2}" + (script.code ?? "")
+        }.joined(separator: "\u{3}")
     }
 
     /// The key of a file made from every album (the SVG strip, the data file, the sitemap) or,

@@ -8,6 +8,7 @@ struct PageContext: TemplateObject {
     var root: String
     var canonical: String?
     var assets: AssetsContext
+    var analytics: [TemplateValue]
     var carousel: CarouselContext
     var album: AlbumContext?
     var previous: LinkContext?
@@ -20,6 +21,7 @@ struct PageContext: TemplateObject {
         case "root": .text(root)
         case "canonical": .text(canonical)
         case "assets": .object(assets)
+        case "analytics": .list(analytics)
         case "carousel": .object(carousel)
         case "album": album.map { .object($0) } ?? .null
         case "previous": previous.map { .object($0) } ?? .null
@@ -57,6 +59,39 @@ struct AssetsContext: TemplateObject {
         switch name {
         case "css": .text(css)
         case "js": .text(js)
+        default: nil
+        }
+    }
+}
+
+/// One item of `analytics`: a `<script>` element of the `[analytics]` provider.
+struct AnalyticsScriptContext: TemplateObject {
+    var attributes: [TemplateValue]
+    var code: String?
+
+    init(_ script: AnalyticsScript) {
+        attributes = script.attributes.map { .object(AttributeContext(name: $0.name, value: Escape.xmlCharacters($0.value))) }
+        code = script.code
+    }
+
+    func value(forKey name: String) -> TemplateValue? {
+        switch name {
+        case "attributes": .list(attributes)
+        case "code": .text(code)
+        default: nil
+        }
+    }
+}
+
+/// One attribute of an element: `name` and `value`.
+struct AttributeContext: TemplateObject {
+    var name: String
+    var value: String
+
+    func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "name": .text(name)
+        case "value": .text(value)
         default: nil
         }
     }

@@ -18,6 +18,8 @@ public struct SiteRenderer: Sendable {
     /// they show and which is current, and a rebuild that renders a few pages builds a few tiles.
     private let topTiles: TileTable
     private let nestedTiles: TileTable
+    /// The analytics provider's scripts, the same on every page (their URLs are absolute).
+    private let analytics: [TemplateValue]
 
     /// Creates a renderer; `images` must have one entry per album.
     public init(plan: SitePlan, templates: TemplateSet, config: SiteConfig, images: [TileImage], assets: AssetPaths) {
@@ -29,6 +31,7 @@ public struct SiteRenderer: Sendable {
         self.assets = assets
         topTiles = TileTable(count: plan.catalogue.count, root: "./", variant: 0)
         nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
+        analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
     }
 
     /// The template that renders a page.
@@ -110,6 +113,7 @@ public struct SiteRenderer: Sendable {
             root: root,
             canonical: config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil,
             assets: AssetsContext(css: assets.css, js: assets.js),
+            analytics: analytics,
             carousel: CarouselContext(layout: plan.layout, page: templateName(for: page), current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
             album: album,
             previous: previous,

@@ -112,6 +112,20 @@ public struct TemplateSet: Sendable {
         return (renderer.output, renderer.trace ?? [])
     }
 
+    /// Whether rendering the pages can reach the template `name`: some page template includes
+    /// it, or includes or extends one that does. An override of `base` that drops
+    /// `{{>partials/analytics}}` makes this false for that partial.
+    public func pagesInclude(_ name: String) -> Bool {
+        var seen = Set<String>()
+        var pending = Self.pageTemplates
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted, let template = compiled[next] else { continue }
+            if next == name { return true }
+            pending += CompiledTemplate.references(in: template.nodes)
+        }
+        return false
+    }
+
     /// A content hash of every template's text, for incremental builds: a change to any template
     /// changes every page.
     public var fingerprint: String {

@@ -116,4 +116,19 @@ import Testing
         #expect(goatCounter == .goatCounter(GoatCounterAnalytics(endpoint: "https://albums.goatcounter.com/count")))
         #expect(warnings == ["gallery.toml:4:1: warning: [analytics] id is not a goatcounter setting and is ignored; goatcounter takes code, endpoint and script"])
     }
+
+    /// The build warns when an override of `base` drops the partial that writes the scripts.
+    @Test func templatesTellWhetherPagesIncludeAPartial() throws {
+        let builtin = try TemplateSet.load(overridesIn: nil)
+        #expect(builtin.pagesInclude("partials/analytics"))
+        #expect(builtin.pagesInclude("partials/tile"))
+        #expect(!builtin.pagesInclude("partials/nothing"))
+        var sources = builtin.sources
+        let base = try #require(sources["base"]?.text)
+        sources["base"]?.text = base.replacingOccurrences(of: "{{>partials/analytics}}", with: "")
+        #expect(try !TemplateSet(sources: sources).pagesInclude("partials/analytics"))
+        // Included from inside a block override of a page template counts.
+        sources["404"]?.text = "{{<base}}{{$head}}{{>partials/analytics}}{{/head}}{{/base}}"
+        #expect(try TemplateSet(sources: sources).pagesInclude("partials/analytics"))
+    }
 }

@@ -34,8 +34,11 @@ enum MustacheFixtures {
         hostile.baseURL = "https://example.com/my gallery/"
         hostile.language = "ar\"><x"
         hostile.carousel.indexPageSize = 2
+        // Its domain comes from the base URL.
+        hostile.analytics = .plausible(PlausibleAnalytics())
         var large = SiteConfig()
         large.carousel.window = 15
+        large.analytics = .google(GoogleAnalytics(measurementID: "G-FIXTURE42"))
         return [
             Site(name: "ordinary", config: SiteConfig(), albums: ordinaryAlbums(5)),
             Site(name: "hostile", config: hostile, albums: hostileAlbums),
@@ -93,6 +96,7 @@ enum MustacheFixtures {
             root: "../../",
             canonical: nil,
             assets: AssetsContext(css: "assets/gallery.css", js: "assets/gallery.js"),
+            analytics: GoatCounterAnalytics(endpoint: GoatCounterAnalytics.endpoint(code: "records")).scripts(baseURL: "/").map { .object(AnalyticsScriptContext($0)) },
             carousel: CarouselContext(layout: layout, page: "album", current: count / 2, tiles: tiles, firstIndex: 0),
             album: AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil, imageSize: 300),
             previous: LinkContext(href: "../prev/", title: "Previous"),

@@ -22,6 +22,19 @@ public struct CompiledTemplate: Sendable {
         self.isLeaf = Self.isLeaf(nodes)
     }
 
+    /// The names of the templates `nodes` include (`{{>name}}`) or extend (`{{<name}}`), at any depth.
+    static func references(in nodes: [MustacheNode]) -> [String] {
+        nodes.flatMap { node -> [String] in
+            switch node {
+            case .text, .indent, .variable: []
+            case .section(_, _, let body, _): references(in: body)
+            case .partial(let name, _, _): [name]
+            case .parent(let name, _, let overrides, _): [name] + overrides.values.flatMap { references(in: $0.body) }
+            case .block(_, let content, _, _): references(in: content.body)
+            }
+        }
+    }
+
     private static func isLeaf(_ nodes: [MustacheNode]) -> Bool {
         nodes.allSatisfy { node in
             switch node {
