@@ -40,4 +40,19 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }
     }
+
+    /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
+    /// told of each page visited, and Google's snippet queues its configuration, while the
+    /// page's own script still takes over the carousel (Tests/Browser/analytics.py builds the
+    /// site once per provider and serves it).
+    @Test func analyticsScriptsRunInARealBrowser() async throws {
+        let site = try Fixture.site((1...3).map { Fixture.album("Album \($0)", "Artist") })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/analytics.py").path, GalleryBinary.url.path, site.url.path]
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        #expect(checks.count == 2 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+    }
 }

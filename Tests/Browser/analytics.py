@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""gallery's [analytics] scripts in a real browser: headless Chromium driven through WebDriver.
+
+Usage: analytics.py GALLERY_BINARY SITE_FOLDER
+
+Builds SITE_FOLDER with `gallery build` twice, once per provider, and serves its public/ folder
+from a loopback server that also plays the analytics service:
+
+- GoatCounter, self-hosted: the pages load /count.js from this server, as they would load
+  https://gc.zgo.at/count.js. Like GoatCounter's own count.js, it reads the endpoint from the
+  script element's data-goatcounter attribute and reports the page's path there; the server
+  records what reached it.
+- Google Analytics 4: the page runs Google's configuration snippet; Google's tag itself is on
+  the internet, which this machine cannot reach (every other host resolves to nothing), so the
+  check reads the page's dataLayer, the queue gtag.js would send.
+
+Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
+"""
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+BINARY, SITE = sys.argv[1], sys.argv[2]
+PUBLIC = os.path.join(SITE, "public")
+DEADLINE = 10
+HITS = []  # the paths reported to the counter, in order
+HITS_LOCK = threading.Lock()
+
+# Reads its settings as GoatCounter's count.js does (the data-goatcounter attribute of its own
+# script element) and reports the path it was loaded on.
+COUNT_JS = b"""(function () {
+  var script = document.querySelector('script[data-goatcounter]');
+  var endpoint = script && script.getAttribute('data-goatcounter');
+  if (!endpoint) return;
+  fetch(endpoint + '?p=' + encodeURIComponent(location.pathname), {method: 'POST'});
+})();
+"""
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=PUBLIC, **kwargs)
+
+    def do_GET(self):
+        if self.path == "/count.js":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", str(len(COUNT_JS)))
+            self.end_headers()
+            self.wfile.write(COUNT_JS)
+            return
+        super().do_GET()
+
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path != "/count":
+            self.send_error(404)
+            return
+        with HITS_LOCK:
+            HITS.append(urllib.parse.parse_qs(url.query).get("p", [""])[0])
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def build(config):
+    with open(os.path.join(SITE, "gallery.toml"), "w") as file:
+        file.write(config)
+    run = subprocess.run([BINARY, "build", "--site", SITE, "-q"], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise AssertionError(f"gallery build failed: {run.stderr}")
+
+
+def chromium():
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     # Only loopback exists: googletagmanager.com fails at once instead of waiting
+                     # for a DNS answer that never comes.
+                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def wait(condition, what):
+    end = time.monotonic() + DEADLINE
+    last = None
+    while time.monotonic() < end:
+        last = condition()
+        if last:
+            return last
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+def goatcounter_counts_each_page(driver, base):
+    build(f'[analytics]\nprovider = "goatcounter"\nendpoint = "{base}count"\nscript = "{base}count.js"\n')
+    album = sorted(name for name in os.listdir(os.path.join(PUBLIC, "albums")))[1]
+    for path in ["/", f"/albums/{album}/"]:
+        driver.get(base.rstrip("/") + path)
+        wait(lambda: path in HITS, f"a visit of {path} reported to the counter (reported: {HITS})")
+    with HITS_LOCK:
+        assert HITS == ["/", f"/albums/{album}/"], f"each page load reports once: {HITS}"
+
+
+def google_configures_the_measurement_id(driver, base):
+    build('[analytics]\nprovider = "google"\nid = "G-BROWSER42"\n')
+    driver.get(base)
+    queue = wait(lambda: driver.execute_script(
+        "return window.dataLayer && dataLayer.map(function (a) { return Array.prototype.map.call(a, String); });"),
+        "the configuration snippet to fill dataLayer")
+    assert len(queue) == 2 and queue[0][0] == "js" and queue[1] == ["config", "G-BROWSER42"], f"dataLayer: {queue}"
+    tag = driver.execute_script(
+        "var s = document.querySelector('script[src*=\"googletagmanager\"]'); return s && [s.src, s.async];")
+    assert tag == ["https://www.googletagmanager.com/gtag/js?id=G-BROWSER42", True], f"Google's tag: {tag}"
+    # The page's own script still runs: it marks the carousel as driven by script.
+    wait(lambda: driver.execute_script("return document.getElementById('carousel').classList.contains('js')"),
+         "gallery's own script to take over the carousel")
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+              and "googletagmanager.com" not in entry["message"]]
+    assert not errors, "console errors besides the unreachable tag: " + json.dumps(errors)
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    failures = 0
+    driver = chromium()
+    try:
+        for check in [goatcounter_counts_each_page, google_configures_the_measurement_id]:
+            try:
+                check(driver, base)
+                print(f"ok {check.__name__}", flush=True)
+            except Exception as error:
+                failures += 1
+                print(f"FAIL {check.__name__}: {error}", flush=True)
+                traceback.print_exc(file=sys.stderr)
+    finally:
+        driver.quit()
+        server.shutdown()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
