@@ -23,12 +23,13 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+
+import report
 
 BINARY, SITE = sys.argv[1], sys.argv[2]
 PUBLIC = os.path.join(SITE, "public")
@@ -143,13 +144,7 @@ def main():
     driver = chromium()
     try:
         for check in [goatcounter_counts_each_page, google_configures_the_measurement_id]:
-            try:
-                check(driver, base)
-                print(f"ok {check.__name__}", flush=True)
-            except Exception as error:
-                failures += 1
-                print(f"FAIL {check.__name__}: {error}", flush=True)
-                traceback.print_exc(file=sys.stderr)
+            failures += not report.run(check, driver, base)
     finally:
         driver.quit()
         server.shutdown()

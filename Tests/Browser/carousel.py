@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import time
-import traceback
 import urllib.request
 
 from selenium import webdriver
@@ -23,6 +22,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
 ARTIFACTS = sys.argv[2]
@@ -368,22 +369,10 @@ def main():
               follows_the_aria_carousel_pattern, reduced_motion_moves_at_once, screenshots, no_console_errors]
     try:
         for check in checks:
-            try:
-                check(driver)
-                print(f"ok {check.__name__}", flush=True)
-            except Exception as error:
-                failures += 1
-                print(f"FAIL {check.__name__}: {error}", flush=True)
-                traceback.print_exc(file=sys.stderr)
+            failures += not report.run(check, driver)
     finally:
         driver.quit()
-    try:
-        works_without_javascript()
-        print("ok works_without_javascript", flush=True)
-    except Exception as error:
-        failures += 1
-        print(f"FAIL works_without_javascript: {error}", flush=True)
-        traceback.print_exc(file=sys.stderr)
+    failures += not report.run(works_without_javascript)
     return 1 if failures else 0
 
 

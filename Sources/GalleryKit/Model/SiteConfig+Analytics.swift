@@ -123,7 +123,7 @@ extension TOMLReader {
         let lowered = text.lowercased()
         let hasHost = (lowered.hasPrefix("https://") || lowered.hasPrefix("http://")) && PlausibleAnalytics.host(of: lowered) != nil
         guard hasHost, !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "<" || $0 == ">" || $0.isNewline }) else {
-            error("[analytics] \(key) must be an absolute https:// URL, not \"\(text)\"", key: key, section: "analytics")
+            error("[analytics] \(key) must be an absolute https:// (or http://) URL, not \"\(text)\"", key: key, section: "analytics")
             return nil
         }
         return text

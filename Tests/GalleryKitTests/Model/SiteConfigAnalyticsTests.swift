@@ -98,9 +98,9 @@ import Testing
             ("provider = \"goatcounter\"", "gallery.toml:2:1: error: [analytics] goatcounter needs code = \"yoursite\" (for yoursite.goatcounter.com) or endpoint = \"https://…/count\""),
             ("provider = \"goatcounter\"\ncode = \"My Site\"", "gallery.toml:3:1: error: [analytics] code \"My Site\" is not a GoatCounter site code; it is the lowercase name before .goatcounter.com"),
             ("provider = \"goatcounter\"\ncode = \"a\"\nendpoint = \"https://x.org/count\"", "gallery.toml:4:1: error: [analytics] goatcounter takes code (the hosted service) or endpoint (a self-hosted one), not both"),
-            ("provider = \"goatcounter\"\nendpoint = \"/count\"", "gallery.toml:3:1: error: [analytics] endpoint must be an absolute https:// URL, not \"/count\""),
-            ("provider = \"plausible\"\nscript = \"javascript:alert(1)\"", "gallery.toml:3:1: error: [analytics] script must be an absolute https:// URL, not \"javascript:alert(1)\""),
-            ("provider = \"plausible\"\nscript = \"https://\"", "gallery.toml:3:1: error: [analytics] script must be an absolute https:// URL, not \"https://\""),
+            ("provider = \"goatcounter\"\nendpoint = \"/count\"", "gallery.toml:3:1: error: [analytics] endpoint must be an absolute https:// (or http://) URL, not \"/count\""),
+            ("provider = \"plausible\"\nscript = \"javascript:alert(1)\"", "gallery.toml:3:1: error: [analytics] script must be an absolute https:// (or http://) URL, not \"javascript:alert(1)\""),
+            ("provider = \"plausible\"\nscript = \"https://\"", "gallery.toml:3:1: error: [analytics] script must be an absolute https:// (or http://) URL, not \"https://\""),
             ("provider = \"plausible\"\ndomain = \"x.org\\\"><script>\"", "gallery.toml:3:1: error: [analytics] domain \"x.org\"><script>\" is not a domain name; write it as Plausible shows it, such as \"albums.example.org\""),
             ("provider = 3", "gallery.toml:2:1: error: [analytics] provider must be a string in quotes"),
         ]
