@@ -72,6 +72,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_response(204)
         self.end_headers()
 
+    def end_headers(self):
+        # Each check rebuilds the pages at the same URLs: the browser must not keep the last
+        # build's (heuristic freshness from Last-Modified once served the previous provider's).
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
     def log_message(self, *args):
         pass
 
