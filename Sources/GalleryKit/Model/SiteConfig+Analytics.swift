@@ -15,6 +15,12 @@ extension SiteConfig {
         /// The names `provider` accepts, in the order messages list them.
         public static let providerNames = [PlausibleAnalytics.name, GoatCounterAnalytics.name, GoogleAnalytics.name]
 
+        /// The names as messages offer them: `"plausible", "goatcounter" or "google"`.
+        static var providerChoices: String {
+            let quoted = providerNames.map { "\"\($0)\"" }
+            return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+        }
+
         /// The chosen provider behind its adapter; `nil` for none.
         public var provider: (any AnalyticsProvider)? {
             switch self {
@@ -52,7 +58,7 @@ extension TOMLReader {
             if values.isEmpty || section.contains(key: "provider") {
                 return .none
             }
-            error("[analytics] needs provider = \"plausible\", \"goatcounter\" or \"google\"", key: "provider", section: name)
+            error("[analytics] needs provider = \(SiteConfig.Analytics.providerChoices)", key: "provider", section: name)
             return .none
         }
         let takes: Set<String>
@@ -96,7 +102,7 @@ extension TOMLReader {
                 error("[analytics] google needs id = \"G-…\", the data stream's measurement ID", key: "provider", section: name)
             }
         default:
-            error("[analytics] provider \"\(provider)\" is not one gallery knows; use \"plausible\", \"goatcounter\" or \"google\"", key: "provider", section: name)
+            error("[analytics] provider \"\(provider)\" is not one gallery knows; use \(SiteConfig.Analytics.providerChoices)", key: "provider", section: name)
             return .none
         }
         for key in values.keys.sorted() where key != "provider" && !takes.contains(key) {
