@@ -25,11 +25,15 @@ public struct PlausibleAnalytics: AnalyticsProvider, Hashable {
         ])]
     }
 
-    /// The host of an absolute `http(s)://` URL, without a port; `nil` for a relative one.
+    /// The host of an absolute `http(s)://` URL, without user or port (an IPv6 literal keeps
+    /// its brackets); `nil` for a relative one.
     static func host(of url: String) -> String? {
         guard let schemeEnd = url.range(of: "://"), url.hasPrefix("http") else { return nil }
-        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" }
-        let host = authority.split(separator: "@").last.map { $0.prefix { $0 != ":" } } ?? ""
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        let host = hostAndPort.hasPrefix("[")
+            ? hostAndPort.prefix { $0 != "]" } + (hostAndPort.contains("]") ? "]" : "")
+            : hostAndPort.prefix { $0 != ":" }
         return host.isEmpty ? nil : host.lowercased()
     }
 }

@@ -55,6 +55,13 @@ import Testing
         #expect(plausible.problem(baseURL: "https://albums.example.org/") == nil)
         #expect(plausible.problem(baseURL: "/")?.hasPrefix("[analytics] plausible needs the site's domain: set domain = ") == true)
         #expect(SiteConfig.Analytics.plausible(PlausibleAnalytics(domain: "x.org")).problem(baseURL: "/") == nil)
+        let hosts = [
+            "https://user:secret@Example.org:8443/a/": "example.org", "http://[::1]:8080/": "[::1]",
+            "https://example.org?x=1": "example.org", "https://:80/": nil, "/albums/": nil, "example.org": nil,
+        ]
+        for (url, host) in hosts {
+            #expect(PlausibleAnalytics.host(of: url) == host, "\(url)")
+        }
     }
 
     @Test func goatCounterReportsToTheCodesEndpointOrAnother() throws {
