@@ -1,3 +1,5 @@
+import Foundation
+
 /// [Plausible](https://plausible.io): a cookie-free counter, hosted or self-hosted. The page
 /// loads its script with the site's domain as Plausible knows it (`data-domain`).
 public struct PlausibleAnalytics: AnalyticsProvider, Hashable {
@@ -25,15 +27,12 @@ public struct PlausibleAnalytics: AnalyticsProvider, Hashable {
         ])]
     }
 
-    /// The host of an absolute `http(s)://` URL, without user or port (an IPv6 literal keeps
-    /// its brackets); `nil` for a relative one.
+    /// The host of an absolute `http(s)://` URL, lowercased, without user or port (an IPv6
+    /// literal in brackets); `nil` for a relative one.
     static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://"), url.hasPrefix("http") else { return nil }
-        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        let host = hostAndPort.hasPrefix("[")
-            ? hostAndPort.prefix { $0 != "]" } + (hostAndPort.contains("]") ? "]" : "")
-            : hostAndPort.prefix { $0 != ":" }
-        return host.isEmpty ? nil : host.lowercased()
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
+              let host = parsed.host(percentEncoded: false), !host.isEmpty
+        else { return nil }
+        return host.contains(":") ? "[\(host.lowercased())]" : host.lowercased()
     }
 }

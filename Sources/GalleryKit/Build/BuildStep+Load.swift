@@ -15,10 +15,8 @@ extension BuildStep {
             var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
             if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
             if !state.options.analytics { config.analytics = .none }
-            if let problem = config.analytics.problem(baseURL: config.baseURL) {
-                let text = configBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let position = TOMLReader(text: text, path: "").position(of: "provider", in: "analytics")
-                state.report(.error(problem, path: site.display(site.configFile), at: position), to: observer)
+            if let problem = config.analytics.problemDiagnostic(baseURL: config.baseURL, toml: configBytes, path: site.display(site.configFile)) {
+                state.report(problem, to: observer)
             }
             state.config = config
             warnings.forEach { state.report($0, to: observer) }

@@ -39,8 +39,7 @@ extension BuildStep {
                 observer.receive(.thumbnailSettled(failed: false))
                 return .success(entries)
             } catch {
-                // An SVG that this libvips cannot read is copied as it is, below: not a failure.
-                observer.receive(.thumbnailSettled(failed: !(jobs[index].kind == .svg && error.reason == .unsupported)))
+                observer.receive(.thumbnailSettled(failed: !Self.isCopiedAsIs(jobs[index], after: error)))
                 return .failure(error)
             }
         }
@@ -71,7 +70,7 @@ extension BuildStep {
                 images[index] = TileImage(src: paths[0], srcset: "\(paths[1]) 2x", large: paths[2])
                 state.summary.thumbnailsMade += entries.count { $0.wasMade }
                 state.summary.thumbnailsCached += entries.count { !$0.wasMade }
-            case .failure(let error) where cover.kind == .svg && error.reason == .unsupported:
+            case .failure(let error) where Self.isCopiedAsIs(cover, after: error):
                 let path = "covers/\(cover.contentHash.prefix(16)).\(cover.kind.fileExtension)"
                 add(path, .copy(of: cover.file), key: cover.contentHash)
                 images[index] = TileImage(src: path)
@@ -111,5 +110,11 @@ extension BuildStep {
         }
         state.images = finalImages
         state.files.append(contentsOf: assets.files)
+    }
+
+    /// Whether a cover that could not be thumbnailed is copied as it is instead: an SVG that this
+    /// libvips cannot read (one built without librsvg). That is not a failure.
+    private static func isCopiedAsIs(_ cover: Cover, after error: ThumbnailError) -> Bool {
+        cover.kind == .svg && error.reason == .unsupported
     }
 }

@@ -19,16 +19,14 @@ public final class JSONLogReporter: BuildObserving {
     }
 
     public func receive(_ event: BuildEvent) {
-        // Byte counts of downloads in progress would flood a log; the finished download says it.
-        // Likewise each thumbnail settling: each cover's `thumbnailed` or `failed` event says it.
-        if case .cover(.downloading) = event { return }
-        if case .thumbnailSettled = event { return }
-        let line = Self.line(for: event)
+        guard let line = Self.line(for: event) else { return }
         lock.withLock { _ in write(line + "\n") }
     }
 
-    /// The JSON object for an event.
-    static func line(for event: BuildEvent) -> String {
+    /// The JSON object for an event, or `nil` for one a log leaves out: byte counts of downloads
+    /// in progress would flood it (the finished download says how many), and so would each
+    /// thumbnail settling (each cover's `thumbnailed` or `failed` event says it).
+    static func line(for event: BuildEvent) -> String? {
         switch event {
         case .stepStarted(let index, let count, let name):
             return object([("event", q("step")), ("index", "\(index)"), ("count", "\(count)"), ("name", q(name))])
@@ -45,8 +43,8 @@ public final class JSONLogReporter: BuildObserving {
             return object([("event", q("covers_planned")), ("remote", "\(remote)")])
         case .thumbnailsPlanned(let covers):
             return object([("event", q("thumbnails_planned")), ("covers", "\(covers)")])
-        case .thumbnailSettled(let failed):
-            return object([("event", q("thumbnail_settled")), ("failed", failed ? "true" : "false")])
+        case .thumbnailSettled:
+            return nil
         case .cover(let cover):
             return coverLine(cover)
         case .finished(let summary):
@@ -54,11 +52,10 @@ public final class JSONLogReporter: BuildObserving {
         }
     }
 
-    static func coverLine(_ event: CoverEvent) -> String {
+    static func coverLine(_ event: CoverEvent) -> String? {
         switch event {
         case .queued(let url): object([("event", q("cover")), ("kind", q("queued")), ("url", q(url))])
-        case .downloading(let url, let received, let expected):
-            object([("event", q("cover")), ("kind", q("downloading")), ("url", q(url)), ("received", "\(received)"), ("expected", expected.map { "\($0)" } ?? "null")])
+        case .downloading: nil
         case .downloaded(let url, let bytes): object([("event", q("cover")), ("kind", q("downloaded")), ("url", q(url)), ("bytes", "\(bytes)")])
         case .fromCache(let url): object([("event", q("cover")), ("kind", q("from_cache")), ("url", q(url))])
         case .revalidated(let url, let changed): object([("event", q("cover")), ("kind", q("revalidated")), ("url", q(url)), ("changed", "\(changed)")])

@@ -39,6 +39,15 @@ extension SiteConfig {
             else { return nil }
             return "[analytics] plausible needs the site's domain: set domain = \"example.org\" (as registered with Plausible), or an absolute base_url"
         }
+
+        /// ``problem(baseURL:)`` as an error on the `provider` line of `gallery.toml` (its bytes,
+        /// shown as `path`).
+        public func problemDiagnostic(baseURL: String, toml bytes: [UInt8]?, path: String) -> Diagnostic? {
+            problem(baseURL: baseURL).map { message in
+                let reader = TOMLReader(text: bytes.map { String(decoding: $0, as: UTF8.self) } ?? "", path: path)
+                return .error(message, path: path, at: reader.position(of: "provider", in: "analytics"))
+            }
+        }
     }
 }
 
