@@ -256,6 +256,35 @@ import Testing
         #expect(notFound.contains("href=\"/music/assets/gallery."))
         #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/music/albums/b-a/\"/>"))
     }
+
+    @Test func sharedLinksPreviewTheAlbumWithACoverThatIsInTheSite() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        let run = try await GalleryBinary.run(["build", "-q", "--base-url", "https://example.org/music/"], in: site)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try xml(folder, "site/public/albums/sting-nothing-like-the-sun/index.html")
+        let property = { (name: String) throws -> [String] in
+            try self.values(page, "//*[local-name()='meta'][@property='\(name)']/@content")
+        }
+        #expect(try property("og:type") == ["music.album"])
+        #expect(try property("og:title") == ["Nothing Like The Sun"])
+        #expect(try property("og:description") == ["Sting · Pop · 1999"])
+        let canonical = try values(page, "//*[local-name()='link'][@rel='canonical']/@href")
+        #expect(try property("og:url") == canonical && canonical == ["https://example.org/music/albums/sting-nothing-like-the-sun/"])
+        // The preview's image is the album page's own cover, at its address under the base URL.
+        let image = try #require(try property("og:image").first)
+        #expect(image.hasPrefix("https://example.org/music/covers/") && image.hasSuffix("-300.webp"), "\(image)")
+        let cover = try values(page, "//*[local-name()='img'][@class='cover']/@src")
+        #expect(cover == ["../../" + image.dropFirst("https://example.org/music/".count)])
+        #expect(folder.exists("site/public/" + image.dropFirst("https://example.org/music/".count)))
+        #expect(try property("og:image:width") == ["300"])
+        let index = try xml(folder, "site/public/index.html")
+        #expect(try values(index, "//*[local-name()='meta'][@property='og:type']/@content") == ["website"])
+        // Without an absolute base URL there is nothing to point a preview at.
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site).status == 0)
+        #expect(try !folder.read("site/public/albums/sting-nothing-like-the-sun/index.html").contains("og:"))
+    }
 }
 
 /// Validation as the user meets it: a template that writes broken markup, and `gallery check`.

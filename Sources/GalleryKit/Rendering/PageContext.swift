@@ -7,6 +7,7 @@ struct PageContext: TemplateObject {
     var site: SiteContext
     var root: String
     var canonical: String?
+    var social: SocialCard?
     var assets: AssetsContext
     var analytics: [TemplateValue]
     var carousel: CarouselContext
@@ -20,6 +21,7 @@ struct PageContext: TemplateObject {
         case "site": .object(site)
         case "root": .text(root)
         case "canonical": .text(canonical)
+        case "social": social.map { .object($0) } ?? .null
         case "assets": .object(assets)
         case "analytics": .list(analytics)
         case "carousel": .object(carousel)

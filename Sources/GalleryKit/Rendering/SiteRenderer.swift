@@ -103,6 +103,7 @@ public struct SiteRenderer: Sendable {
                 imageSize: config.thumbnails.large
             )
         }
+        let canonical = config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil
         return PageContext(
             site: SiteContext(
                 title: Escape.xmlCharacters(config.title),
@@ -111,7 +112,8 @@ public struct SiteRenderer: Sendable {
                 count: entries.count
             ),
             root: root,
-            canonical: config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil,
+            canonical: canonical,
+            social: canonical.map { socialCard(for: page, current: current, url: $0) },
             assets: AssetsContext(css: assets.css, js: assets.js),
             analytics: analytics,
             carousel: CarouselContext(layout: plan.layout, page: templateName(for: page), current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
@@ -120,6 +122,26 @@ public struct SiteRenderer: Sendable {
             next: next,
             pager: pager
         )
+    }
+
+    /// The link preview of a page at `url` (absolute) whose current album is `current`: the
+    /// album's, on its page; the site's, with the current album's cover, on an index page.
+    private func socialCard(for page: SitePlan.Page, current: Int, url: String) -> SocialCard {
+        let siteName = Escape.xmlCharacters(config.title)
+        let count = plan.catalogue.count
+        let description = config.description.isEmpty ? (count == 1 ? "1 album" : "\(count) albums") : Escape.xmlCharacters(config.description)
+        var card = SocialCard(type: "website", siteName: siteName, title: siteName, description: description, url: url)
+        guard plan.catalogue.entries.indices.contains(current) else { return card }
+        let album = plan.catalogue.entries[current].album
+        let title = Escape.xmlCharacters(album.title)
+        let artist = Escape.xmlCharacters(album.artist)
+        card.image = SocialImage(images[current], size: config.thumbnails.large, baseURL: config.baseURL, alt: "Cover of \(title) by \(artist)")
+        if case .album = page {
+            card.type = "music.album"
+            card.title = title
+            card.description = "\(artist) · \(Escape.xmlCharacters(album.genre)) · \(album.year)"
+        }
+        return card
     }
 
     private func link(to index: Int, root: String) -> LinkContext {

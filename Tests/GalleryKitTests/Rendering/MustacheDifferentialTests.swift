@@ -24,7 +24,7 @@ import Testing
             names.insert(name)
             #expect(templates.sources[name]?.text == (try String(contentsOf: url, encoding: .utf8)), "\(name)")
         }
-        #expect(names.isSuperset(of: ["base", "index", "album", "404", "partials/carousel", "partials/tile", "partials/details", "partials/pager", "partials/analytics"]))
+        #expect(names.isSuperset(of: ["base", "index", "album", "404", "partials/carousel", "partials/tile", "partials/details", "partials/pager", "partials/analytics", "partials/social"]))
         #expect(Set(templates.sources.keys) == names)
     }
 

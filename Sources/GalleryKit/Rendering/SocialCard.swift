@@ -1,0 +1,70 @@
+/// `social`: what a link to a page shows when it is shared, as Open Graph and Twitter card
+/// `<meta>` tags: the album's title, its artist, genre and year, and its cover.
+///
+/// Link previews need absolute URLs, so pages get a card only when `base_url` is absolute (as
+/// they get a canonical link); the 404 page never does. A cover goes into the card only as a
+/// raster image (WebP, JPEG, PNG or GIF): the services that read these tags do not show SVG, and
+/// the placeholder of a missing cover is no picture of the album.
+struct SocialCard: TemplateObject {
+    /// `website` for the index pages, `music.album` for an album's page.
+    var type: String
+    var siteName: String
+    var title: String
+    var description: String
+    /// The page's canonical URL.
+    var url: String
+    var image: SocialImage?
+
+    func value(forKey name: String) -> TemplateValue? {
+        switch name {
+        case "type": .text(type)
+        case "siteName": .text(siteName)
+        case "title": .text(title)
+        case "description": .text(description)
+        case "url": .text(url)
+        case "image": image.map { .object($0) } ?? .null
+        default: nil
+        }
+    }
+}
+
+/// `social.image`: the album cover a shared link shows, at its absolute URL.
+struct SocialImage: TemplateObject {
+    var url: String
+    /// Its media type, e.g. `image/webp`.
+    var type: String
+    /// Its width and height in pixels (the album page's large thumbnail).
+    var size: Int
+    var alt: String
+
+    /// The card image for an album's large cover, if it is a raster image a preview can show.
+    init?(_ image: TileImage, size: Int, baseURL: String, alt: String) {
+        guard !image.isPlaceholder, let path = image.large, let type = Self.mediaType(ofPath: path) else { return nil }
+        self.url = baseURL + path
+        self.type = type
+        self.size = size
+        self.alt = alt
+    }
+
+    func value(forKey name: String) -> TemplateValue? {
+        switch name {
+        case "url": .text(url)
+        case "type": .text(type)
+        case "size": .number(size)
+        case "alt": .text(alt)
+        default: nil
+        }
+    }
+
+    /// The media type of a path's image, by its extension; `nil` for what previews cannot show.
+    static func mediaType(ofPath path: String) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "webp": return "image/webp"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        default: return nil
+        }
+    }
+}
