@@ -23,6 +23,11 @@ extension BuildStep {
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }
+        if let conflict = site.outputConflict(state.outputFolder, cache: state.cacheFolder) {
+            let path = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
+            state.report(.error("\(conflict); write the site to another folder with --output or [build] output (the default is public)", path: path), to: observer)
+            return
+        }
         do throws(ArchiveError) {
             state.templates = try TemplateSet.load(overridesIn: site.templates, displayFolder: site.display(site.templates))
         } catch {

@@ -29,6 +29,48 @@ public struct SiteFolder: Sendable, Hashable {
         return root.appending(path: configured, directoryHint: .isDirectory).standardizedFileURL
     }
 
+    /// Why a build must not write into `output`, or `nil` when it may: the output folder must
+    /// not be the site folder or hold it, nor be or lie inside the folders the build reads
+    /// (`content/`, `templates/`, `assets/`), the cache or `.git`, where its `albums.json`,
+    /// `index.html` and `assets/` would overwrite the user's own files. Symbolic links are
+    /// followed, so a link into `content/` is caught too.
+    public func outputConflict(_ output: URL, cache: URL) -> String? {
+        let output = Self.resolved(output)
+        let site = Self.resolved(root)
+        if output == site {
+            return "the output folder is the site folder itself, so the built pages would land among your content"
+        }
+        if site.hasPrefix(output + "/") || output == "/" {
+            return "the output folder holds the site folder, so the built pages would land among your content"
+        }
+        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (cache, "the cache folder"), (root.appending(path: ".git"), ".git/")]
+        for (folder, name) in guarded {
+            let folder = Self.resolved(folder)
+            if output == folder || output.hasPrefix(folder + "/") {
+                return "the output folder is \(output == folder ? "" : "inside ")\(name), whose files the build's own would overwrite"
+            }
+        }
+        return nil
+    }
+
+    /// The absolute path of `url` with symbolic links resolved in the part of it that exists
+    /// (an output folder is often not made yet, but may lie below a link).
+    private static func resolved(_ url: URL) -> String {
+        var existing = url.standardizedFileURL.path
+        var rest: [String] = []
+        while existing.count > 1, realpath(existing, nil) == nil {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        var path = existing
+        if let real = realpath(existing, nil) {
+            path = String(cString: real)
+            free(real)
+        }
+        for component in rest { path = (path as NSString).appendingPathComponent(component) }
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
     /// How messages name a file: relative to the current directory when it is inside it, else
     /// the absolute path.
     public func display(_ url: URL) -> String {
