@@ -5,27 +5,57 @@ import GalleryKit
 /// `gallery check [DIR]`: the build's validation, on a folder that already exists.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate an output folder (default public/) as the build does; exit non-zero on any finding."
+        abstract: "Validate an output folder (default: the site's output, public/) as the build does; exit non-zero on any finding.",
+        discussion: """
+        Run in a site folder (or with --site), it checks the folder `gallery build` writes to and \
+        resolves links that start with `/` against the path of the site's `base_url`, both read \
+        from gallery.toml; --base-path or --base-url say otherwise.
+        """
     )
 
-    @Argument(help: ArgumentHelp("The folder to check.", valueName: "DIR"))
-    var directory: String = "public"
+    @Argument(help: ArgumentHelp("The folder to check (default: [build] output of the site, else public).", valueName: "DIR"))
+    var directory: String?
 
-    @Option(name: .long, help: ArgumentHelp("The path part of the site's base URL, for root-relative links.", valueName: "PATH"))
-    var basePath: String = "/"
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("The path part of the site's base URL, for links that start with / (default: from gallery.toml's base_url).", valueName: "PATH"))
+    var basePath: String?
+
+    @Option(name: .long, help: ArgumentHelp("The URL the site is published under, as `gallery build --base-url` took it; its path is the base path.", valueName: "URL"))
+    var baseURL: String?
+
+    func validate() throws {
+        if basePath != nil, baseURL != nil {
+            throw ValidationError("give --base-path or --base-url, not both")
+        }
+    }
 
     func run() throws {
-        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        let site = siteOptions.folder
+        // The site's settings say where the build writes and under which path; a folder that is
+        // not a site has none, and then `public` and `/` stand.
+        var config = SiteConfig()
+        if FileManager.default.fileExists(atPath: site.configFile.path) {
+            do throws(ArchiveError) {
+                config = try SiteConfig.load(from: site).config
+            } catch {
+                Diagnostic.print(error.diagnostics)
+                throw ExitCode.failure
+            }
+        }
+        if let given = basePath ?? baseURL { config.baseURL = SiteConfig.normalizedBaseURL(given) }
+        let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? site.output(configured: config.build.output, override: nil)
+        let display = directory ?? SiteFolder.display(folder)
         let diagnostics: [Diagnostic]
         do {
-            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: basePath, displayPrefix: directory)
+            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: config.basePath, displayPrefix: display)
         } catch {
-            Diagnostic.print([.error(error.description, path: directory)])
+            Diagnostic.print([.error(error.message, path: error.path)])
             throw ExitCode.failure
         }
         Diagnostic.print(diagnostics)
         if !diagnostics.isEmpty {
-            FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(directory)\n".utf8))
+            FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -39,4 +39,39 @@ import Testing
         #expect(docs.status == 0, "\(docs.stderr)")
         #expect(folder.exists("site/docs/index.html"))
     }
+
+    @Test func checkReadsTheOutputFolderAndBasePathFromTheSite() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")], config: "base_url = \"https://example.org/music/\"\n[build]\noutput = \"docs\"\n")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        // 404.html links from the base URL's path, which check learns from gallery.toml.
+        #expect(try site.read("docs/404.html").contains("href=\"/music/assets/"))
+        let run = try await GalleryBinary.run(["check"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        let elsewhere = try await GalleryBinary.run(["check", "--site", site.url.path], in: site.url.deletingLastPathComponent())
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        // Told another base path, it finds the 404 page's links broken.
+        let wrong = try await GalleryBinary.run(["check", "docs", "--base-path", "/"], in: site.url)
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("docs/404.html:"), "\(wrong.stderr)")
+        let given = try await GalleryBinary.run(["check", "docs", "--base-url", "https://example.org/music"], in: site.url)
+        #expect(given.status == 0, "\(given.stderr)")
+    }
+
+    @Test func checkRefusesWhatIsNotABuiltSite() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try FileManager.default.createDirectory(at: site.url.appending(path: "empty"), withIntermediateDirectories: true)
+        let again = "build the site first, or name its output folder"
+        let cases = [
+            (["check"], "public: error: no such folder; \(again)"),
+            (["check", "empty"], "empty: error: no page to check (no .html file); \(again)"),
+            (["check", "content"], "content: error: no page to check (no .html file); \(again)"),
+            (["check", "content/albums.json"], "content/albums.json: error: this is a file; name the output folder of a built site"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await GalleryBinary.run(arguments, in: site.url)
+            #expect(run.status != 0, "\(arguments)")
+            #expect(run.stderr == message + "\n", "\(arguments)")
+        }
+    }
 }

@@ -12,6 +12,10 @@ public enum OutputChecker {
         public enum Reason: Sendable, Hashable {
             /// There is no folder at the path.
             case notAFolder
+            /// The path is a file, not a folder.
+            case aFile
+            /// The folder holds no page: it is not a built site.
+            case noPages
             /// The folder could not be listed; the system's reason.
             case unreadable(String)
         }
@@ -21,12 +25,17 @@ public enum OutputChecker {
         /// What went wrong.
         public var reason: Reason
 
-        public var description: String {
+        /// What went wrong and what to do, without the path.
+        public var message: String {
             switch reason {
-            case .notAFolder: "\(path): no such folder (build the site first, or name its output folder)"
-            case .unreadable(let why): "\(path): cannot be listed: \(why)"
+            case .notAFolder: "no such folder; build the site first, or name its output folder"
+            case .aFile: "this is a file; name the output folder of a built site"
+            case .noPages: "no page to check (no .html file); build the site first, or name its output folder"
+            case .unreadable(let why): "cannot be listed: \(why)"
             }
         }
+
+        public var description: String { "\(path): \(message)" }
     }
 
     /// Checks every file under `outputFolder` in parallel and returns the findings sorted by path,
@@ -40,6 +49,7 @@ public enum OutputChecker {
     public static func check(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil) throws(CheckError) -> [Diagnostic] {
         let prefix = displayPrefix ?? outputFolder.relativePath
         let listing = try OutputListing(folder: outputFolder, displayPrefix: prefix)
+        guard listing.files.contains(where: isPage) else { throw CheckError(path: prefix, reason: .noPages) }
         let validator = PageValidator(outputPaths: Set(listing.files), basePath: basePath)
         let collected = Collected(count: listing.files.count)
         DispatchQueue.concurrentPerform(iterations: listing.files.count) { index in
@@ -50,6 +60,11 @@ public enum OutputChecker {
             collected.store(diagnostics, at: index)
         }
         return (listing.diagnostics + collected.all).sorted(by: inReadingOrder)
+    }
+
+    /// Whether a file is checked as a page (XHTML).
+    static func isPage(_ relative: String) -> Bool {
+        ["html", "htm", "xhtml"].contains((relative as NSString).pathExtension.lowercased())
     }
 
     /// Validates one file by its extension; files of other kinds only count as link targets.

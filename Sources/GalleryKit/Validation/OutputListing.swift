@@ -19,9 +19,10 @@ struct OutputListing {
             throw OutputChecker.CheckError(path: displayPrefix, reason: .notAFolder)
         }
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
             throw OutputChecker.CheckError(path: displayPrefix, reason: .notAFolder)
         }
+        guard isFolder.boolValue else { throw OutputChecker.CheckError(path: displayPrefix, reason: .aFile) }
         do {
             try list(root: root, relative: "")
         } catch {
