@@ -15,6 +15,8 @@ public struct PreviewBuilder: Sendable {
     public let observer: any BuildObserving
     /// Where the preview's own messages go.
     public let log: @Sendable (String) -> Void
+    /// Whether a build has succeeded yet, so a failure can say whether a good site is served.
+    private var hasSucceeded = false
 
     /// A builder.
     public init(options: BuildOptions, state: PreviewState, hub: LiveReloadHub, observer: any BuildObserving, log: @escaping @Sendable (String) -> Void) {
@@ -35,6 +37,7 @@ public struct PreviewBuilder: Sendable {
         let result = await BuildPipeline().run(options, observer: observer)
         let summary = result.summary
         if summary.succeeded {
+            hasSucceeded = true
             if options.output == nil { options.output = result.outputFolder }
             let hadFailed = state.snapshot.failure != nil
             state.update {
@@ -52,7 +55,9 @@ public struct PreviewBuilder: Sendable {
                 if $0.output == nil { $0.output = result.outputFolder }
             }
             await hub.publish(.failure(diagnostics))
-            log("serve: still serving the last good build; the next good save rebuilds it")
+            log(hasSucceeded
+                ? "serve: still serving the last good build; the next good save rebuilds it"
+                : "serve: the pages show this error until a save fixes it")
         }
         return result
     }

@@ -28,16 +28,20 @@ public struct PreviewServer: Sendable {
         public var host = "127.0.0.1"
         /// The port; 0 picks a free one (the announced URL says which).
         public var port = 1313
+        /// Whether a free port is taken when ``port`` is in use (as Hugo's server does when its
+        /// default port is taken): for the default port, not for one the user asked for.
+        public var fallsBackToAFreePort = false
         /// Poll the inputs at this interval instead of listening for the kernel's events
         /// (`--poll`, for file systems that send none, such as some network mounts).
         public var poll: Duration?
 
         /// A configuration.
-        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313, poll: Duration? = nil) {
+        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313, poll: Duration? = nil, fallsBackToAFreePort: Bool = false) {
             self.options = options
             self.host = host
             self.port = port
             self.poll = poll
+            self.fallsBackToAFreePort = fallsBackToAFreePort
         }
     }
 
@@ -80,29 +84,52 @@ public struct PreviewServer: Sendable {
         let baseline = changes.token()
         await builder.build()
 
+        if !Self.isLoopback(configuration.host) {
+            log("serve: listening on \(configuration.host): anyone who can reach this machine can see the site")
+        }
+        do {
+            try await serve(on: configuration.port, state: state, hub: hub, builder: builder, changes: changes, baseline: baseline)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            guard configuration.fallsBackToAFreePort else {
+                throw AddressInUse(host: configuration.host, port: configuration.port)
+            }
+            log("serve: port \(configuration.port) is in use; serving on a free port instead")
+            try await serve(on: 0, state: state, hub: hub, builder: builder, changes: changes, baseline: baseline)
+        }
+    }
+
+    /// Serves the built site on `port` until SIGINT or SIGTERM, watching for changes.
+    private func serve(on port: Int, state: PreviewState, hub: LiveReloadHub, builder: PreviewBuilder, changes: SiteChanges, baseline: UInt64) async throws {
         var logger = Logger(label: "gallery.serve")
         logger.logLevel = .warning
         let host = configuration.host
-        let fallbackPort = configuration.port
         let announce = self.announce
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? fallbackPort
+                let port = channel.localAddress?.port ?? port
                 announce("Serving " + Self.url(host: host, port: port, basePath: state.snapshot.basePath))
             },
             logger: logger
         )
-        if !Self.isLoopback(host) {
-            log("serve: listening on \(host): anyone who can reach this machine can see the site")
-        }
         let group = ServiceGroup(
             services: [app, SiteWatcher(builder: builder, changes: changes, baseline: baseline), hub],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
         try await group.run()
+    }
+
+    /// The port asked for is taken by another program.
+    public struct AddressInUse: Error, CustomStringConvertible {
+        /// The address and port asked for.
+        public var host: String
+        public var port: Int
+
+        public var description: String {
+            "port \(port) on \(host) is in use by another program (another gallery serve or hugo server?); pass another with --port N, or --port 0 for any free one"
+        }
     }
 
     /// Where the preview is built unless told otherwise: `preview/` in the site's cache folder

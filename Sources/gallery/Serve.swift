@@ -21,8 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Build the preview here (default: preview/ in the cache folder, .gallery-cache/preview/).", valueName: "DIR"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "N"))
-    var port = 1313
+    @Option(name: .long, help: ArgumentHelp("The port to listen on (default: 1313, or a free one when 1313 is taken); 0 picks a free one.", valueName: "N"))
+    var port: Int?
 
     @Option(name: .long, help: ArgumentHelp("The address to listen on. Only loopback is private: 0.0.0.0 shows the site to your network.", valueName: "HOST"))
     var host = "127.0.0.1"
@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
         if let poll, Self.interval(poll) == nil {
             throw ValidationError("--poll needs an interval of 10ms or more, such as 700ms or 2s; '\(poll)' is not one.")
@@ -52,15 +52,27 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Serving a folder that is no site would only answer 404s: say so, as build does.
+        do throws(ArchiveError) {
+            _ = try Library(site: siteOptions.folder).store.read()
+        } catch {
+            Diagnostic.print(error.diagnostics)
+            throw ExitCode.failure
+        }
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         options.fetchMode = offline ? .offline : .useCache
         options.analytics = false
         let server = PreviewServer(
-            configuration: .init(options: options, host: host, port: port, poll: poll.flatMap(Self.interval)),
+            configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil),
             observer: ConsoleReporter(quiet: quiet),
             log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
             announce: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
         )
-        try await server.run()
+        do {
+            try await server.run()
+        } catch let error as PreviewServer.AddressInUse {
+            FileHandle.standardError.write(Data("serve: error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

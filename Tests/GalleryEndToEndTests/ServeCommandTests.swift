@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `gallery serve`, run as a user runs it, spoken to over real HTTP on a real socket.
 @Suite(.serialized) struct ServeCommandTests {
     func site() throws -> TemporaryFolder {
@@ -128,6 +132,43 @@ import Testing
         let run = try await GalleryBinary.run(["serve", "--port", "0", "--poll", poll], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("--poll needs an interval of 10ms or more, such as 700ms or 2s; '\(poll)' is not one."), "\(run.stderr)")
+    }
+
+    @Test func aFolderThatIsNoSiteIsRefusedAtOnce() async throws {
+        let folder = try TemporaryFolder()
+        let error = await #expect(throws: ServeProcess.Failure.self) { try await ServeProcess(in: folder.url, timeout: 60) }
+        #expect(error?.description.contains("content/albums.json: error: there is no album archive here; run `gallery init DIR`") == true, "\(String(describing: error))")
+    }
+
+    @Test func aFirstBuildThatFailsDoesNotClaimAGoodOneIsServed() async throws {
+        let folder = try site()
+        try folder.write("{\"version\": 1, \"albums\": [\n", to: "content/albums.json")
+        let server = try await ServeProcess(in: folder.url)
+        let page = try await RawResponse.get("/", port: server.port)
+        #expect(page.body.contains("gallery-serve-overlay"))
+        #expect(server.stderr.value.contains("serve: the pages show this error until a save fixes it"), "\(server.stderr.value)")
+        #expect(!server.stderr.value.contains("last good build"))
+    }
+
+    @Test func aPortInUseIsAnErrorWhenAskedForAndAvoidedWhenItIsTheDefault() async throws {
+        let folder = try site()
+        let first = try await ServeProcess(in: folder.url)
+        let error = await #expect(throws: ServeProcess.Failure.self) { try await ServeProcess(in: folder.url, port: first.port, timeout: 60) }
+        #expect(error?.description.contains("serve: error: port \(first.port) on 127.0.0.1 is in use by another program (another gallery serve or hugo server?); pass another with --port N, or --port 0 for any free one") == true, "\(String(describing: error))")
+
+        // The default port, 1313, held here (or by anything else on this machine) is skipped.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(1313).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = listen(holder, 1)
+        let second = try await ServeProcess(in: folder.url, port: nil)
+        #expect(second.port != 1313 && second.port > 0)
+        #expect(second.stderr.value.contains("serve: port 1313 is in use; serving on a free port instead"), "\(second.stderr.value)")
+        #expect(try await RawResponse.get("/", port: second.port).body.contains("Hejira"))
     }
 
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {

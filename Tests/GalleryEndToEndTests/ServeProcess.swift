@@ -30,12 +30,12 @@ final class ServeProcess {
     /// The URL it announced.
     private(set) var url = ""
 
-    /// Starts `gallery serve --port 0 EXTRA` in `folder` and waits (at most `timeout` seconds)
+    /// Starts `gallery serve --port PORT EXTRA` (no `--port` when `port` is `nil`) in `folder` and waits (at most `timeout` seconds)
     /// for it to announce its URL. With `blockingShutdownSignals`, the child starts with SIGINT
     /// and SIGTERM blocked, as it does when a parent spawns it from a thread that blocks them.
-    init(in folder: URL, arguments: [String] = [], blockingShutdownSignals: Bool = false, timeout: Double = 120) async throws {
+    init(in folder: URL, port requested: Int? = 0, arguments: [String] = [], blockingShutdownSignals: Bool = false, timeout: Double = 120) async throws {
         process.executableURL = GalleryBinary.url
-        process.arguments = ["serve", "--port", "0"] + arguments
+        process.arguments = ["serve"] + (requested.map { ["--port", "\($0)"] } ?? []) + arguments
         process.currentDirectoryURL = folder
         try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
         stdout = Capture(captures.appending(path: "stdout"))

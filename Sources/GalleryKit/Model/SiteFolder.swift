@@ -31,7 +31,8 @@ public struct SiteFolder: Sendable, Hashable {
 
     /// Why a build must not write into `output`, or `nil` when it may: the output folder must
     /// not be the site folder or hold it, nor be or lie inside the folders the build reads
-    /// (`content/`, `templates/`, `assets/`), the cache or `.git`, where its `albums.json`,
+    /// (`content/`, `templates/`, `assets/`), the cache (but for `gallery serve`'s `preview/`
+    /// in it) or `.git`, where its `albums.json`,
     /// `index.html` and `assets/` would overwrite the user's own files. Symbolic links are
     /// followed, so a link into `content/` is caught too.
     public func outputConflict(_ output: URL, cache: URL) -> String? {
@@ -44,9 +45,11 @@ public struct SiteFolder: Sendable, Hashable {
             return "the output folder holds the site folder, so the built pages would land among your content"
         }
         let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (cache, "the cache folder"), (root.appending(path: ".git"), ".git/")]
+        // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
+        let preview = Self.resolved(cache.appending(path: "preview"))
         for (folder, name) in guarded {
             let folder = Self.resolved(folder)
-            if output == folder || output.hasPrefix(folder + "/") {
+            if output == folder || output.hasPrefix(folder + "/") && !(output == preview || output.hasPrefix(preview + "/")) {
                 return "the output folder is \(output == folder ? "" : "inside ")\(name), whose files the build's own would overwrite"
             }
         }
