@@ -34,6 +34,11 @@ import Testing
         #expect(try folder.read("site/content/albums.json") == archive)
         #expect(folder.files(under: "site/content") == ["albums.json"] + folder.files(under: "site/content/covers").map { "covers/" + $0 })
         #expect(!folder.exists("site/index.html") && !folder.exists("index.html") && !folder.exists("site/assets/gallery.css"))
+        try folder.write("not a folder\n", to: "site/afile")
+        let file = try await GalleryBinary.run(["build", "--output", "afile"], in: site)
+        #expect(file.status != 0)
+        #expect(file.stderr.contains("afile: error: this is a file, not a folder; name a folder (it is made if missing) with --output or [build] output"), "\(file.stderr)")
+        #expect(file.stderr.contains("build failed in step 'load'"))
         // A folder of its own inside the site, such as docs/ for GitHub Pages, is fine.
         let docs = try await GalleryBinary.run(["build", "-q", "--output", "docs"], in: site)
         #expect(docs.status == 0, "\(docs.stderr)")

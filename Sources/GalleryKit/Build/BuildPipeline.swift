@@ -24,7 +24,9 @@ public struct BuildPipeline: Sendable {
             } catch let failure as BuildFailure {
                 state.report(.error(failure.reason, path: SiteFolder.display(options.site.root)), to: observer)
             } catch {
-                state.report(.error("step '\(step.name)' failed: \(error)", path: SiteFolder.display(options.site.root)), to: observer)
+                // Render and write fail on the output folder (full disk, no permission): name it.
+                let place = ["render", "write"].contains(step.name) ? state.outputFolder : options.site.root
+                state.report(.error("step '\(step.name)' failed: \(error)", path: SiteFolder.display(place)), to: observer)
             }
             let seconds = (ContinuousClock.now - start).seconds
             state.summary.timings.append(.init(step: step.name, seconds: seconds))

@@ -23,9 +23,15 @@ extension BuildStep {
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }
+        let outputPath = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
         if let conflict = site.outputConflict(state.outputFolder, cache: state.cacheFolder) {
-            let path = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
-            state.report(.error("\(conflict); write the site to another folder with --output or [build] output (the default is public)", path: path), to: observer)
+            state.report(.error("\(conflict); write the site to another folder with --output or [build] output (the default is public)", path: outputPath), to: observer)
+            return
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: state.outputFolder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            let what = state.options.output == nil ? "the output folder \(SiteFolder.display(state.outputFolder)) is a file" : "this is a file, not a folder"
+            state.report(.error("\(what); name a folder (it is made if missing) with --output or [build] output", path: outputPath), to: observer)
             return
         }
         do throws(ArchiveError) {
