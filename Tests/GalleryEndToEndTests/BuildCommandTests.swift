@@ -103,6 +103,15 @@ import Testing
         let index = try xml(site, "public/index.html")
         #expect(try values(index, "//*[@id='carousel']/@data-current") == ["2"])
         #expect(try nodes(index, "//*[@data-field='title']").first?.stringValue == "T2")
+        // A slug that names no album is warned about, not silently taken for the first.
+        try site.write("[carousel]\ninitial_album = \"a-t9\"\n", to: "gallery.toml")
+        let unknown = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(unknown.status == 0)
+        #expect(unknown.stderr.contains("gallery.toml: warning: [carousel] initial_album is \"a-t9\", which is no album's slug, so the index opens on the first album; `gallery list` shows the slugs"), "\(unknown.stderr)")
+        try site.write("[carousel]\ninitial_album = \"a-t1\"\n", to: "gallery.toml")
+        let known = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(known.stderr.isEmpty, "\(known.stderr)")
+        #expect(try values(try xml(site, "public/index.html"), "//*[@id='carousel']/@data-current") == ["1"])
     }
 
     @Test func hostileTextIsEscapedInEveryOutput() async throws {
@@ -255,6 +264,14 @@ import Testing
         let notFound = try site.read("public/404.html")
         #expect(notFound.contains("href=\"/music/assets/gallery."))
         #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/music/albums/b-a/\"/>"))
+    }
+
+    @Test func aBaseURLThatIsNoAddressIsRefusedFromTheCommandLineToo() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let run = try await GalleryBinary.run(["build", "--base-url", "javascript:alert(1)"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("error: --base-url \"javascript:alert(1)\" is neither a URL nor a path that starts with /"), "\(run.stderr)")
+        #expect(!site.exists("public"))
     }
 
     @Test func sharedLinksPreviewTheAlbumWithACoverThatIsInTheSite() async throws {

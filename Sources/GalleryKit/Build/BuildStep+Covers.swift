@@ -90,7 +90,14 @@ extension BuildStep {
     }
 
     /// Places the tiles and decides every page and its path.
-    public static let layout = BuildStep(name: "layout") { state, _ in
+    public static let layout = BuildStep(name: "layout") { state, observer in
         state.plan = SitePlan(catalogue: state.catalogue, carousel: state.config.carousel, basePath: state.config.basePath)
+        if case .slug(let slug) = state.config.carousel.initialAlbum, !state.catalogue.entries.isEmpty, !state.catalogue.entries.contains(where: { $0.slug == slug }) {
+            let site = state.options.site
+            state.report(.warning(
+                "[carousel] initial_album is \"\(slug)\", which is no album's slug, so the index opens on the first album; `gallery list` shows the slugs",
+                path: site.display(site.configFile)
+            ), to: observer)
+        }
     }
 }

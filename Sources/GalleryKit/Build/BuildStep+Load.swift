@@ -13,7 +13,13 @@ extension BuildStep {
         let configBytes = FileManager.default.contents(atPath: site.configFile.path).map { Array($0) }
         do throws(ArchiveError) {
             var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
-            if let baseURL = state.options.baseURL { config.baseURL = SiteConfig.normalizedBaseURL(baseURL) }
+            if let baseURL = state.options.baseURL {
+                if let problem = SiteConfig.baseURLProblem(baseURL) {
+                    state.report(.error("--base-url \(problem)", path: site.display(site.root)), to: observer)
+                } else {
+                    config.baseURL = SiteConfig.normalizedBaseURL(baseURL)
+                }
+            }
             if !state.options.analytics { config.analytics = .none }
             if let problem = config.analytics.problemDiagnostic(baseURL: config.baseURL, toml: configBytes, path: site.display(site.configFile)) {
                 state.report(problem, to: observer)

@@ -42,8 +42,19 @@ extension SiteConfig {
             case "title": reader.string(value, key: key).map { config.title = $0 }
             case "description": reader.string(value, key: key).map { config.description = $0 }
             case "base_url", "baseURL":
-                if let url = reader.string(value, key: key) { config.baseURL = SiteConfig.normalizedBaseURL(url) }
-            case "language", "languageCode": reader.string(value, key: key).map { config.language = $0 }
+                guard let url = reader.string(value, key: key) else { return true }
+                if let problem = SiteConfig.baseURLProblem(url) {
+                    reader.error("\(key) \(problem)", key: key, section: nil)
+                } else {
+                    config.baseURL = SiteConfig.normalizedBaseURL(url)
+                }
+            case "language", "languageCode":
+                guard let language = reader.string(value, key: key) else { return true }
+                if SiteConfig.isLanguageTag(language) {
+                    config.language = language
+                } else {
+                    reader.error("\(key) is \"\(language)\"; it must be a language tag, such as en, fr or pt-BR", key: key, section: nil)
+                }
             case "carousel":
                 guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "carousel") { reader, key, value in
@@ -112,8 +123,10 @@ extension SiteConfig {
             }
             return true
         }
-        if reader.diagnostics.containsErrors { throw ArchiveError(reader.diagnostics) }
-        return (config, reader.diagnostics)
+        // Keys are read in sorted order; findings are told in the order of the file's lines.
+        let findings = reader.diagnostics.sorted { ($0.position?.line ?? 0) < ($1.position?.line ?? 0) }
+        if findings.containsErrors { throw ArchiveError(findings) }
+        return (config, findings)
     }
 }
 
@@ -153,6 +166,11 @@ struct TOMLReader {
             if rest.hasPrefix("=") {
                 return SourcePosition(line: number + 1, column: line.count - trimmed.count + 1)
             }
+        }
+        // A key that is a section of its own: `[key]`, or `[section.key]` below a section.
+        let header = "[" + (section.map { $0 + "." } ?? "") + key + "]"
+        for (number, line) in lines.enumerated() where line.trimmingSpaces() == header {
+            return SourcePosition(line: number + 1, column: 1)
         }
         if let section {
             for (number, line) in lines.enumerated() where line.trimmingSpaces() == "[\(section)]" {

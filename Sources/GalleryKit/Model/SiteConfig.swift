@@ -125,6 +125,34 @@ extension SiteConfig {
         return url.hasSuffix("/") ? url : url + "/"
     }
 
+    /// What is wrong with a base URL as given, or `nil` when it is one: an absolute `http(s)` URL
+    /// with a host, or a path that starts with `/` (empty means `/`); no spaces or control
+    /// characters, which would break every link and the sitemap.
+    public static func baseURLProblem(_ text: String) -> String? {
+        let url = text.trimmingCharacters(in: .whitespaces)
+        let advice = "give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
+        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return "\"\(text)\" has spaces or control characters; \(advice)"
+        }
+        if let scheme = url.range(of: "://") {
+            let name = url[..<scheme.lowerBound].lowercased()
+            guard name == "http" || name == "https" else { return "\"\(text)\" is not an http or https URL; \(advice)" }
+            let host = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            guard !host.isEmpty else { return "\"\(text)\" has no host; \(advice)" }
+            return nil
+        }
+        if url.isEmpty || url.hasPrefix("/") { return url.hasPrefix("//") ? "\"\(text)\" starts with //; \(advice)" : nil }
+        return "\"\(text)\" is neither a URL nor a path that starts with /; \(advice)"
+    }
+
+    /// Whether `text` is shaped as a BCP 47 language tag (`en`, `pt-BR`, `zh-Hant-TW`), as
+    /// `<html lang>` wants.
+    public static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (1...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return parts.dropFirst().allSatisfy { part in (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
     /// Whether ``baseURL`` is absolute (`https://…`), so canonical links and the sitemap can use it.
     public var hasAbsoluteBaseURL: Bool {
         baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")

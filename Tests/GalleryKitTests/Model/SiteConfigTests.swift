@@ -78,19 +78,57 @@ import Testing
             _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\n", path: "gallery.toml")
             Issue.record("expected an error")
         } catch {
+            // In the order of the file's lines.
             #expect(error.diagnostics.map(\.description) == [
-                "gallery.toml:5:1: error: [carousel] dimension must be a whole number",
-                "gallery.toml:4:3: error: [carousel] padding is -1; it must be from 0 to 10000",
                 "gallery.toml:1:1: error: title must be a string in quotes",
+                "gallery.toml:4:3: error: [carousel] padding is -1; it must be from 0 to 10000",
+                "gallery.toml:5:1: error: [carousel] dimension must be a whole number",
             ])
         }
     }
 
+    @Test func aBaseURLMustBeAnHTTPAddressOrAPath() throws {
+        for good in ["/", "", "/albums/", "/albums", "https://example.org", "http://127.0.0.1:8080/x/", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
+            #expect(SiteConfig.baseURLProblem(good) == nil, "\(good)")
+            let (config, _) = try SiteConfig.parse(toml: "base_url = \"\(good)\"\n", path: "gallery.toml")
+            #expect(config.baseURL == SiteConfig.normalizedBaseURL(good))
+        }
+        let bad = [
+            ("not a url", "has spaces or control characters"),
+            ("ftp://example.org/", "is not an http or https URL"),
+            ("javascript:alert(1)", "is neither a URL nor a path that starts with /"),
+            ("albums/", "is neither a URL nor a path that starts with /"),
+            ("https:///albums/", "has no host"),
+            ("//example.org/", "starts with //"),
+        ]
+        for (url, problem) in bad {
+            do {
+                _ = try SiteConfig.parse(toml: "title = \"x\"\nbase_url = \"\(url)\"\n", path: "gallery.toml")
+                Issue.record("\(url) was accepted")
+            } catch {
+                #expect(error.diagnostics.map(\.description) == [
+                    "gallery.toml:2:1: error: base_url \"\(url)\" \(problem); give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/",
+                ])
+            }
+        }
+    }
+
+    @Test func aLanguageMustBeALanguageTag() throws {
+        for good in ["en", "pt-BR", "zh-Hant-TW", "de-CH-1996"] {
+            #expect(try SiteConfig.parse(toml: "language = \"\(good)\"\n", path: "gallery.toml").config.language == good)
+        }
+        for bad in ["en US", "en_US", "", "en-", "x<y", "français"] {
+            #expect(throws: ArchiveError.self, "\(bad)") { try SiteConfig.parse(toml: "language = \"\(bad)\"\n", path: "gallery.toml") }
+        }
+    }
+
     @Test func unknownKeysWarnAndSyntaxErrorsHavePositions() throws {
-        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"x\"\n[carousel]\npaddin = 3\n", path: "gallery.toml")
+        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"x\"\n[carousel]\npaddin = 3\n[carousels]\nwindow = 3\n[covers.extra]\n", path: "gallery.toml")
         #expect(warnings.map(\.description) == [
-            "gallery.toml:3:1: warning: unknown setting [carousel] paddin is ignored; README.md lists every gallery.toml key",
             "gallery.toml:1:1: warning: unknown setting titel is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:3:1: warning: unknown setting [carousel] paddin is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:4:1: warning: unknown setting carousels is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:6:1: warning: unknown setting [covers] extra is ignored; README.md lists every gallery.toml key",
         ])
         do {
             _ = try SiteConfig.parse(toml: "title = \"x\n", path: "gallery.toml")
@@ -124,11 +162,11 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error.diagnostics.map(\.description) == [
-                "gallery.toml:4:1: error: [thumbnails] fit is \"stretch\"; it must be \"crop\" or \"contain\" or \"attention\"",
                 "gallery.toml:2:1: error: [thumbnails] format is \"gif\"; it must be \"webp\" or \"jpeg\" or \"png\" or \"avif\"",
+                "gallery.toml:3:1: error: [thumbnails] quality is 0; it must be from 1 to 100",
+                "gallery.toml:4:1: error: [thumbnails] fit is \"stretch\"; it must be \"crop\" or \"contain\" or \"attention\"",
                 "gallery.toml:5:1: error: [thumbnails] large is 5; it must be from 16 to 4096",
                 "gallery.toml:6:1: error: [thumbnails] max_pixels is 0; it must be from 1 to 1000000000",
-                "gallery.toml:3:1: error: [thumbnails] quality is 0; it must be from 1 to 100",
             ])
         }
     }
