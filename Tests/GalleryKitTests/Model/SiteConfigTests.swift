@@ -73,6 +73,30 @@ import Testing
         #expect(starter == expected)
     }
 
+    /// And it shows every key, the same as the README's list of settings.
+    @Test func theStarterSettingsShowEveryKeyTheReadmeLists() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: repository.appending(path: "README.md"), encoding: .utf8)
+        let settings = try #require(readme.range(of: "## Settings: `gallery.toml`"))
+        let start = try #require(readme.range(of: "```toml\n", range: settings.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let starter = try #require(BuiltinResources.data(at: "gallery.toml").map { String(decoding: $0, as: UTF8.self) })
+        /// `section.key` for every key set (not commented out).
+        func keys(_ toml: some StringProtocol) -> [String] {
+            var section = ""
+            var found: [String] = []
+            for line in toml.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix(" ") {
+                if line.hasPrefix("[") { section = String(line.dropFirst().prefix { $0 != "]" }) + "."; continue }
+                if let equals = line.firstIndex(of: "=") { found.append(section + line[..<equals].trimmingSpaces()) }
+            }
+            return found
+        }
+        let listed = keys(readme[start.upperBound..<end.lowerBound])
+        #expect(listed.count > 20)
+        #expect(keys(starter) == listed)
+    }
+
     @Test func badValuesAreErrorsWithTheirLine() {
         do {
             _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\n", path: "gallery.toml")
