@@ -253,6 +253,10 @@ import Testing
         let run = try await GalleryBinary.run(["init", "taken"], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("taken: error: this folder already exists and is not empty"))
+        // A place that cannot be written gets the system's reason, not Foundation's error dump.
+        let below = try await GalleryBinary.run(["init", "taken/file.txt/site"], in: folder.url)
+        #expect(below.status != 0)
+        #expect(below.stderr == "taken/file.txt/site: error: cannot write the starter site: Not a directory; choose a folder you can write to\n", "\(below.stderr)")
     }
 
     @Test func sitemapListsEveryPageUnderTheBaseURL() async throws {

@@ -36,9 +36,18 @@ public enum StarterSite {
                 try fileManager.createDirectory(at: folder.appending(path: empty, directoryHint: .isDirectory), withIntermediateDirectories: true)
             }
         } catch {
-            throw Error(reason: "cannot write the starter site: \(error)")
+            throw Error(reason: "cannot write the starter site: \(Self.plainReason(error)); choose a folder you can write to")
         }
         return paths + [gitignorePath]
+    }
+
+    /// The system's reason for a failed write, in its own words (`Permission denied`), not a
+    /// Foundation error's dump of its domain, code and user info.
+    static func plainReason(_ error: any Swift.Error) -> String {
+        var error = error as NSError
+        while let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Swift.Error { error = underlying as NSError }
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        return error.localizedDescription
     }
 
     /// Where the starter's ignore list goes.
