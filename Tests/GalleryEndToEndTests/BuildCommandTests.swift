@@ -178,6 +178,24 @@ import Testing
         #expect(!site.exists("strict-out"))
     }
 
+    @Test func aMisspeltTemplateNameIsAWarningWithItsLineOrWithStrictAnError() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("<table class=\"details\" id=\"details\">\n<tr><th>Artist</th><td>{{album.artsit}}</td></tr>\n</table>\n", to: "templates/partials/details.mustache")
+        try site.write("<p>unused</p>\n", to: "templates/footer.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("templates/partials/details.mustache:2:1: warning: 'album.artsit': no value is called 'artsit' there, so it renders empty; did you mean 'artist'?"), "\(run.stderr)")
+        #expect(run.stderr.contains("templates/footer.mustache: warning: no page uses a template named 'footer', so this file changes nothing"), "\(run.stderr)")
+        let strict = try await GalleryBinary.run(["build", "--strict", "--output", "strict-out"], in: site.url)
+        #expect(strict.status != 0)
+        #expect(!site.exists("strict-out"))
+        // Fixed, the build is quiet again.
+        try site.write("<table class=\"details\" id=\"details\">\n<tr><th>Artist</th><td>{{album.artist}}</td></tr>\n</table>\n", to: "templates/partials/details.mustache")
+        try FileManager.default.removeItem(at: site.url.appending(path: "templates/footer.mustache"))
+        let fixed = try await GalleryBinary.run(["build", "--strict", "-q"], in: site.url)
+        #expect(fixed.status == 0 && fixed.stderr.isEmpty, "\(fixed.stderr)")
+    }
+
     @Test func coversThatLeaveTheSiteFolderAreRefused() async throws {
         let outside = try TemporaryFolder()
         try outside.write(Fixture.cover, to: "secret.svg")

@@ -45,6 +45,7 @@ extension BuildStep {
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }
+        state.templates?.lint(config: state.config).forEach { state.report($0, to: observer) }
         if let templates = state.templates, let provider = state.config.analytics.provider, !templates.pagesInclude("partials/analytics") {
             state.report(.warning(
                 "[analytics] chooses \(type(of: provider).name), but no page template includes {{>partials/analytics}}, so no page would report a visit; add it to the <head> of templates/base.mustache",

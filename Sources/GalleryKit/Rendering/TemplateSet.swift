@@ -116,14 +116,29 @@ public struct TemplateSet: Sendable {
     /// it, or includes or extends one that does. An override of `base` that drops
     /// `{{>partials/analytics}}` makes this false for that partial.
     public func pagesInclude(_ name: String) -> Bool {
-        var seen = Set<String>()
+        reachableTemplates.contains(name)
+    }
+
+    /// The templates rendering the pages can reach: the page templates and every template they
+    /// include or extend, at any depth.
+    var reachableTemplates: Set<String> {
+        var reached = Set<String>()
         var pending = Self.pageTemplates
         while let next = pending.popLast() {
-            guard seen.insert(next).inserted, let template = compiled[next] else { continue }
-            if next == name { return true }
+            guard !reached.contains(next), let template = compiled[next] else { continue }
+            reached.insert(next)
             pending += CompiledTemplate.references(in: template.nodes)
         }
-        return false
+        return reached
+    }
+
+    /// Renders like ``render(_:context:fragments:)`` and returns the names no context knew,
+    /// and those that were known.
+    func unknownNames(rendering name: String, context: TemplateValue) -> (unknown: Set<MustacheRenderer.UnknownName>, known: Set<String>) {
+        var renderer = MustacheRenderer(templates: compiled)
+        renderer.unknownNames = []
+        renderer.render(name, context: context)
+        return (renderer.unknownNames ?? [], renderer.knownNames)
     }
 
     /// A content hash of every template's text, for incremental builds: a change to any template

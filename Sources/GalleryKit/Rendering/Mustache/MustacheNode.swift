@@ -24,13 +24,19 @@ public struct CompiledTemplate: Sendable {
 
     /// The names of the templates `nodes` include (`{{>name}}`) or extend (`{{<name}}`), at any depth.
     static func references(in nodes: [MustacheNode]) -> [String] {
-        nodes.flatMap { node -> [String] in
+        referenceSites(in: nodes).map(\.name)
+    }
+
+    /// The templates `nodes` include or extend, each with the line of its tag, at any depth.
+    static func referenceSites(in nodes: [MustacheNode]) -> [(name: String, line: Int)] {
+        nodes.flatMap { node -> [(name: String, line: Int)] in
             switch node {
             case .text, .indent, .variable: []
-            case .section(_, _, let body, _): references(in: body)
-            case .partial(let name, _, _): [name]
-            case .parent(let name, _, let overrides, _): [name] + overrides.values.flatMap { references(in: $0.body) }
-            case .block(_, let content, _, _): references(in: content.body)
+            case .section(_, _, let body, _): referenceSites(in: body)
+            case .partial(let name, _, let line): [(name, line)]
+            case .parent(let name, _, let overrides, let line):
+                [(name, line)] + overrides.keys.sorted().flatMap { referenceSites(in: overrides[$0]?.body ?? []) }
+            case .block(_, let content, _, _): referenceSites(in: content.body)
             }
         }
     }

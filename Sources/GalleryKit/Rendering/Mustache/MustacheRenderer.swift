@@ -13,6 +13,17 @@ struct MustacheRenderer {
         var line: Int
     }
 
+    /// A name no context on the stack knows, where a template uses it.
+    struct UnknownName: Sendable, Hashable {
+        /// The name as written (`album.titel`).
+        var name: String
+        /// The part no context knew (`titel`).
+        var part: String
+        /// The template and line that use it.
+        var template: String
+        var line: Int
+    }
+
     /// The deepest nesting of partials, parents and block overrides, so a template that
     /// includes itself stops.
     static let maximumDepth = 64
@@ -31,6 +42,11 @@ struct MustacheRenderer {
     /// The lowest stack level any lookup has reached since it was last reset: a partial whose
     /// lookups all stayed at or above its object's level depends on that object alone.
     private var lowestLevelUsed = Int.max
+    /// When not `nil`, every name that no context knows (each returned `nil` for it, rather than
+    /// a value or `.null`) is recorded, for telling a template's author of a misspelt name.
+    var unknownNames: Set<UnknownName>?
+    /// When recording unknown names, the names that were known, for suggesting one instead.
+    var knownNames: Set<String> = []
 
     /// Creates a renderer whose output has room for `capacity` bytes before it grows.
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
@@ -63,9 +79,9 @@ struct MustacheRenderer {
                 output.append(contentsOf: indentation)
             case .variable(let name, let escaped, let line):
                 if trace != nil { record(template, line) }
-                write(resolve(name), escaped: escaped)
-            case .section(let name, let inverted, let body, _):
-                let value = resolve(name)
+                write(resolve(name, in: template, line: line), escaped: escaped)
+            case .section(let name, let inverted, let body, let line):
+                let value = resolve(name, in: template, line: line)
                 if inverted {
                     if value.isFalsey { render(body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
                     continue
@@ -154,6 +170,40 @@ struct MustacheRenderer {
     }
 
     /// Looks a name up: the first part down the stack, the rest inside what was found.
+    private mutating func resolve(_ name: MustacheName, in template: String, line: Int) -> TemplateValue {
+        let value = resolve(name)
+        if unknownNames != nil { noteUnknownParts(of: name, in: template, line: line) }
+        return value
+    }
+
+    /// Records the first part of `name` that no context knows, if any (only when asked to: it
+    /// looks the name up again).
+    private mutating func noteUnknownParts(of name: MustacheName, in template: String, line: Int) {
+        guard let first = name.parts.first else { return }
+        var found: TemplateValue?
+        for value in stack.reversed() {
+            if case .object(let object) = value, let child = object.value(forKey: first) {
+                found = child
+                break
+            }
+        }
+        guard var value = found else {
+            unknownNames?.insert(UnknownName(name: name.description, part: first, template: template, line: line))
+            return
+        }
+        knownNames.insert(first)
+        for part in name.parts.dropFirst() {
+            // A value that is absent here (`.null`, text) has no children to know: not a misspelling.
+            guard case .object(let object) = value else { return }
+            guard let child = object.value(forKey: part) else {
+                unknownNames?.insert(UnknownName(name: name.description, part: part, template: template, line: line))
+                return
+            }
+            knownNames.insert(part)
+            value = child
+        }
+    }
+
     private mutating func resolve(_ name: MustacheName) -> TemplateValue {
         guard let first = name.parts.first else {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)

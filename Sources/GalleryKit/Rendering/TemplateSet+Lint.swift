@@ -1,0 +1,119 @@
+import Foundation
+
+extension TemplateSet {
+    /// Mistakes in the site's own templates that Mustache renders silently, as warnings with
+    /// their file and line: a template file that no page uses (a misspelt name), a partial or
+    /// parent that names no template, and a name that no value answers to (`{{album.titel}}`),
+    /// each with the nearest right name when there is one.
+    ///
+    /// Names are found by rendering every kind of page once for a small made-up site whose
+    /// options take every branch the built-in templates have (an absolute base URL, analytics,
+    /// several index pages, covers): a name inside a section that stays closed there is not
+    /// checked, so a warning is never wrong, though a mistake can go unseen. Built-in templates
+    /// are never reported.
+    public func lint(config: SiteConfig) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        let reachable = reachableTemplates
+        for name in sources.keys.sorted() where !reachable.contains(name) {
+            guard case .site(let path) = sources[name]?.origin else { continue }
+            // `details` for `partials/details`: the right name in another folder.
+            let others = Set(sources.keys).subtracting([name])
+            let sameFile = others.first { $0.split(separator: "/").last == name.split(separator: "/").last }
+            let hint = (sameFile ?? Self.nearest(name, among: others)).map { "; name it templates/\($0).mustache to replace the built-in '\($0)'" } ?? ""
+            findings.append(.warning("no page uses a template named '\(name)', so this file changes nothing\(hint)", path: path))
+        }
+        for name in reachable.sorted() {
+            guard case .site(let path) = sources[name]?.origin, let template = compiled[name] else { continue }
+            for reference in CompiledTemplate.referenceSites(in: template.nodes) where compiled[reference.name] == nil {
+                let hint = Self.nearest(reference.name, among: Set(sources.keys)).map { "; did you mean '\($0)'?" } ?? ""
+                findings.append(.warning(
+                    "'\(reference.name)' names no template, so it renders nothing\(hint)",
+                    path: path, at: SourcePosition(line: reference.line, column: 1)
+                ))
+            }
+        }
+        guard sources.values.contains(where: { $0.origin != .builtin }) else { return findings }
+        findings += unknownNameFindings(config: config)
+        // By file, then line, as a reader goes through them.
+        return findings.enumerated().sorted { first, second in
+            let (a, b) = (first.element, second.element)
+            if a.path != b.path { return a.path < b.path }
+            if (a.position?.line ?? 0) != (b.position?.line ?? 0) { return (a.position?.line ?? 0) < (b.position?.line ?? 0) }
+            return first.offset < second.offset
+        }.map(\.element)
+    }
+
+    /// Warnings for the names in the site's templates that no value answers to.
+    private func unknownNameFindings(config: SiteConfig) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var unknown = Set<MustacheRenderer.UnknownName>()
+        var known = Set<String>()
+        let renderer = Self.sampleRenderer(templates: self, config: config)
+        for page in renderer.plan.pages {
+            let found = unknownNames(rendering: renderer.templateName(for: page), context: .object(renderer.context(for: page)))
+            unknown.formUnion(found.unknown)
+            known.formUnion(found.known)
+        }
+        let sorted = unknown.sorted { ($0.template, $0.line, $0.name) < ($1.template, $1.line, $1.name) }
+        for name in sorted {
+            guard case .site(let path) = sources[name.template]?.origin else { continue }
+            let hint = Self.nearest(name.part, among: known).map { "; did you mean '\($0)'?" } ?? "."
+            let what = name.part == name.name ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
+            findings.append(.warning(
+                "\(what), so it renders empty\(hint) The README's \"Template values\" lists the names.",
+                path: path, at: SourcePosition(line: name.line, column: 1)
+            ))
+        }
+        return findings
+    }
+
+    /// A renderer for a made-up site of three albums whose pages take every branch of the
+    /// built-in templates.
+    private static func sampleRenderer(templates: TemplateSet, config: SiteConfig) -> SiteRenderer {
+        var config = config
+        config.title = "Albums"
+        config.description = "Sample"
+        config.baseURL = "https://example.org/"
+        config.analytics = .google(GoogleAnalytics(measurementID: "G-SAMPLE"))
+        config.carousel.indexPageSize = 2
+        config.carousel.window = 1
+        config.carousel.initialAlbum = .number(1)
+        let albums = (1...3).map { Album(title: "Title \($0)", artist: "Artist", genre: "Genre", year: 2000, coverURL: "covers/\($0).png") }
+        let catalogue = Catalogue(albums: albums)
+        let images = catalogue.entries.map { TileImage(src: "covers/\($0.index)-100.webp", srcset: "covers/\($0.index)-200.webp 2x", large: "covers/\($0.index)-300.webp") }
+        return SiteRenderer(
+            plan: SitePlan(catalogue: catalogue, carousel: config.carousel, basePath: config.basePath),
+            templates: templates, config: config, images: images,
+            assets: AssetPaths(css: "assets/gallery.css", js: "assets/gallery.js")
+        )
+    }
+
+    /// The candidate closest to `word` by edit distance, if it is close enough to be a slip
+    /// (at most a third of the letters of the word's last path component, and at least one).
+    static func nearest(_ word: String, among candidates: Set<String>) -> String? {
+        let limit = max(1, (word.split(separator: "/").last ?? Substring(word)).count / 3)
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
+        return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+    }
+
+    /// The edit distance between two strings, by characters: insertions, deletions,
+    /// substitutions and swaps of two neighbours (`titel` is one edit from `title`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}
