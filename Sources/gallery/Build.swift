@@ -44,6 +44,7 @@ struct Build: AsyncParsableCommand {
 
     func validate() throws {
         if refresh && offline { throw ValidationError("--refresh and --offline contradict each other; choose one.") }
+        if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; choose one.") }
     }
 
     func run() async throws {

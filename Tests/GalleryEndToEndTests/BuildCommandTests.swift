@@ -178,6 +178,19 @@ import Testing
         #expect(!site.exists("strict-out"))
     }
 
+    @Test func aFolderNamedLikeATemplateAndContradictoryFlagsAreToldPlainly() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try FileManager.default.createDirectory(at: site.url.appending(path: "templates/index.mustache"), withIntermediateDirectories: true)
+        let folder = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(folder.status != 0)
+        #expect(folder.stderr.contains("templates/index.mustache: error: this is a folder, not a template file; rename it"), "\(folder.stderr)")
+        try FileManager.default.removeItem(at: site.url.appending(path: "templates/index.mustache"))
+        let flags = try await GalleryBinary.run(["build", "-q", "-v"], in: site.url)
+        #expect(flags.status != 0)
+        #expect(flags.stderr.contains("--quiet and --verbose contradict each other; choose one."))
+        #expect(!site.exists("public"))
+    }
+
     @Test func aMisspeltTemplateNameIsAWarningWithItsLineOrWithStrictAnError() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try site.write("<table class=\"details\" id=\"details\">\n<tr><th>Artist</th><td>{{album.artsit}}</td></tr>\n</table>\n", to: "templates/partials/details.mustache")

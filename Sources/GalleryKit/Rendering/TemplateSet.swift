@@ -55,6 +55,14 @@ public struct TemplateSet: Sendable {
             for case let url as URL in walker where url.pathExtension == "mustache" {
                 let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 let display = displayFolder + "/" + relative
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == false {
+                    var isFolder: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+                        diagnostics.append(.error("this is a folder, not a template file; rename it (only files named NAME.mustache are templates)", path: display))
+                        walker.skipDescendants()
+                        continue
+                    }
+                }
                 guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
                     diagnostics.append(.error("cannot read this template as UTF-8 text", path: display))
                     continue
