@@ -75,12 +75,8 @@ import Testing
 
     /// And it shows every key, the same as the README's list of settings.
     @Test func theStarterSettingsShowEveryKeyTheReadmeLists() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: repository.appending(path: "README.md"), encoding: .utf8)
-        let settings = try #require(readme.range(of: "## Settings: `gallery.toml`"))
-        let start = try #require(readme.range(of: "```toml\n", range: settings.upperBound..<readme.endIndex))
-        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let settings = try Repository.readme(from: "## Settings: `gallery.toml`", until: "### Analytics")
+        let block = try #require(settings.components(separatedBy: "```toml\n").dropFirst().first?.components(separatedBy: "```").first)
         let starter = try #require(BuiltinResources.data(at: "gallery.toml").map { String(decoding: $0, as: UTF8.self) })
         /// `section.key` for every key set (not commented out).
         func keys(_ toml: some StringProtocol) -> [String] {
@@ -92,7 +88,7 @@ import Testing
             }
             return found
         }
-        let listed = keys(readme[start.upperBound..<end.lowerBound])
+        let listed = keys(block)
         #expect(listed.count > 20)
         #expect(keys(starter) == listed)
     }

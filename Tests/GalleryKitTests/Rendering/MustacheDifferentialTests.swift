@@ -13,9 +13,7 @@ import Testing
     }
 
     @Test func theBuiltInTemplatesAreTheRepositorysTemplates() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("templates")
+        let folder = Repository.root.appendingPathComponent("templates")
         let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
         let templates = try TemplateSet.load(overridesIn: nil)
         var names: Set<String> = []

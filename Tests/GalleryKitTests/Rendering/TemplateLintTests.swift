@@ -66,12 +66,7 @@ import Testing
     }
 
     @Test func theReadmeListsEveryValueTheBuiltInTemplatesUse() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: repository.appending(path: "README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "#### Template values"))
-        let end = try #require(readme.range(of: "### Validation", range: start.upperBound..<readme.endIndex))
-        let section = readme[start.upperBound..<end.lowerBound]
+        let section = try Repository.readme(from: "#### Template values", until: "### Validation")
         let templates = try TemplateSet.load(overridesIn: nil)
         var config = SiteConfig()
         config.baseURL = "https://example.org/"
