@@ -17,11 +17,13 @@ extension SiteOptions {
 }
 
 /// Runs a library change and reports it: the change on standard output, problems on standard
-/// error with a non-zero exit.
+/// error with a non-zero exit (a file's findings with their own severity, then the reasons as
+/// errors).
 func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     do {
         print(try body())
     } catch {
+        Diagnostic.print(error.diagnostics)
         for reason in error.reasons {
             FileHandle.standardError.write(Data("error: \(reason)\n".utf8))
         }

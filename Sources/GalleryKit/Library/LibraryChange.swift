@@ -40,19 +40,30 @@ public enum LibraryChange: Sendable, Hashable, Codable {
 }
 
 /// Why a library command could not do what was asked; nothing was changed.
+///
+/// Findings about a file (the archive, a file being imported) stay ``Diagnostic``s, so each is
+/// printed with its own position and severity; ``reasons`` are the command's own errors.
 public struct LibraryError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong and what to do, one line each.
+    /// Findings about a file, each printed as `path:line:column: severity: message`.
+    public var diagnostics: [Diagnostic]
+    /// What went wrong and what to do, one line each; errors, printed after the findings.
     public var reasons: [String]
 
     /// Creates an error from one or more reasons.
     public init(_ reasons: String...) {
-        self.reasons = reasons
+        self.init(diagnostics: [], reasons: reasons)
     }
 
     /// Creates an error from reasons.
     public init(reasons: [String]) {
+        self.init(diagnostics: [], reasons: reasons)
+    }
+
+    /// Creates an error from a file's findings (of any severity) and reasons of its own.
+    public init(diagnostics: [Diagnostic], reasons: [String] = []) {
+        self.diagnostics = diagnostics
         self.reasons = reasons
     }
 
-    public var description: String { reasons.joined(separator: "\n") }
+    public var description: String { (diagnostics.map(\.description) + reasons).joined(separator: "\n") }
 }

@@ -67,7 +67,7 @@ public struct LibraryEditor: Sendable {
         do {
             return try store.load().archive
         } catch {
-            throw LibraryError(reasons: error.diagnostics.map(\.description) + ["fix the archive first; nothing was changed"])
+            throw LibraryError(diagnostics: error.diagnostics, reasons: ["fix the archive first; nothing was changed"])
         }
     }
 
@@ -97,7 +97,7 @@ public struct LibraryEditor: Sendable {
         do {
             _ = try AlbumArchive.decode(archive.encoded(), path: store.displayPath)
         } catch {
-            throw LibraryError(reasons: error.diagnostics.map(\.message) + ["nothing was changed"])
+            throw LibraryError(reasons: error.diagnostics.filter { $0.severity == .error }.map(\.message) + ["nothing was changed"])
         }
     }
 

@@ -72,7 +72,7 @@ public struct AlbumImporter: Sendable {
             let archive = try AlbumArchive.decode(bytes, path: display).archive
             return archive.albums.enumerated().map { Candidate(album: $0.element, origin: "album \($0.offset + 1)") }
         } catch {
-            throw LibraryError(reasons: error.diagnostics.filter { $0.severity == .error }.map(\.description))
+            throw LibraryError(diagnostics: error.diagnostics.filter { $0.severity == .error })
         }
     }
 

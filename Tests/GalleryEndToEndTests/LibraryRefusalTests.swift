@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// What the library commands refuse, and how they say it: a slug another album's page lives
+/// under, control characters in the text fields, a position past the end, a folder that is not
+/// a site; and that every message carries its own severity, once.
+@Suite struct LibraryRefusalTests {
+    func starter() async throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        return folder
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder, site: String = "site") async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(arguments + ["--site", site], in: folder.url)
+    }
+
+    static let fields = ["--artist", "Q", "--genre", "G", "--year", "2000", "--cover", "covers/best-of-bowie.svg"]
+
+    /// A warning in the archive prints as a warning, an error as an error, each label once.
+    @Test func messagesCarryTheirOwnSeverityOnce() async throws {
+        let folder = try await starter()
+        try folder.write("""
+            {"version": 1, "albums": [
+            {"title": "A", "artist": "B", "genre": "Pop", "year": 2000, "cover_url": "c.png", "url": "x"},
+            {"title": "C", "artist": "D", "genre": "Pop", "cover_url": "c.png"}
+            ]}
+
+            """, to: "site/content/albums.json")
+        let add = try await run(["add", "--title", "Q"] + Self.fields, folder)
+        #expect(add.status != 0)
+        #expect(add.stderr == """
+            site/content/albums.json:2:83: warning: album 1 ("A") has an unknown key "url", which is ignored
+            site/content/albums.json:3:1: error: album 2 ("C") has no "year"; add "year": 1999
+            error: fix the archive first; nothing was changed
+
+            """)
+        try folder.write("{\"version\": 1, \"albums\": [{\"title\": \"A\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": \"2000\", \"cover_url\": \"c.png\"}]}", to: "j.json")
+        let imported = try await run(["import", "j.json"], folder)
+        #expect(imported.stderr.hasPrefix("j.json:1:81: error: album 1 (\"A\"): \"year\" must be a number, not a string"), "\(imported.stderr)")
+        for line in (add.stderr + imported.stderr).split(separator: "\n") {
+            let labels = line.components(separatedBy: "error: ").count + line.components(separatedBy: "warning: ").count - 2
+            #expect(labels == 1, "\(line)")
+        }
+    }
+}
