@@ -17,6 +17,30 @@ import Testing
 
     static let fields = ["--artist", "Q", "--genre", "G", "--year", "2000", "--cover", "covers/best-of-bowie.svg"]
 
+    @Test func aFolderWithoutAnArchiveIsLeftAsItWas() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,B,Pop,2000,c.png\n", to: "in.csv")
+        let commands: [[String]] = [
+            ["add", "--title", "a"] + Self.fields,
+            ["edit", "1", "--year", "1999"],
+            ["delete", "1"],
+            ["import", "in.csv"],
+            ["undo"],
+        ]
+        for command in commands {
+            let run = try await run(command, folder, site: "nowhere/deep")
+            #expect(run.status != 0)
+            #expect(run.stderr == "nowhere/deep/content/albums.json: error: there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere\n", "\(command[0]): \(run.stderr)")
+            #expect(!folder.exists("nowhere"), "\(command[0]) left files behind")
+        }
+        // An empty folder stays empty, and `gallery init` still takes it.
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "empty"), withIntermediateDirectories: true)
+        let undo = try await run(["undo"], folder, site: "empty")
+        #expect(undo.stderr.contains("there is no album archive here"))
+        #expect(folder.files(under: "empty").isEmpty && !folder.exists("empty/content"))
+        #expect(try await GalleryBinary.run(["init", "empty"], in: folder.url).status == 0)
+    }
+
     /// A warning in the archive prints as a warning, an error as an error, each label once.
     @Test func messagesCarryTheirOwnSeverityOnce() async throws {
         let folder = try await starter()

@@ -19,8 +19,10 @@ public struct ArchiveLock: Sendable {
     }
 
     /// Runs `body` while holding the lock, waiting for other holders to finish.
+    ///
+    /// The archive's folder must exist: the lock never creates it, so a command run in a folder
+    /// that is not a site leaves nothing behind.
     public func withLock<T>(_ body: () throws -> T) throws -> T {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: url.path, reason: AtomicFile.systemError()) }
         defer { close(descriptor) }

@@ -44,15 +44,18 @@ public struct ArchiveStore: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) {
-                throw ArchiveError([.error(
-                    "there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to build one elsewhere",
-                    path: displayPath
-                )])
-            }
+            if !exists { throw ArchiveError([missing]) }
             throw ArchiveError([.error("cannot read the archive: \(error.localizedDescription)", path: displayPath)])
         }
         return Array(data)
+    }
+
+    /// Whether the archive file is there: a folder without one is not a site.
+    public var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    /// What every command says in a folder with no archive (suggesting `gallery init`).
+    public var missing: Diagnostic {
+        .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
     /// The previous version of the archive, kept by every save: `content/albums.json.bak`.

@@ -116,7 +116,10 @@ public struct LibraryEditor: Sendable {
         }
     }
 
+    /// Runs `body` holding the archive's lock; in a folder with no archive, creates nothing
+    /// (not even the lock file) and says so.
     private func locked<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        guard store.exists else { throw LibraryError(diagnostics: [store.missing]) }
         do {
             return try store.lock.withLock { try body() }
         } catch let error as LibraryError {
