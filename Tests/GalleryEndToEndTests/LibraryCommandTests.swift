@@ -131,7 +131,7 @@ import Testing
         #expect(clash.status == 0)
         let taken = try await run(["edit", "3", "--slug", "mine"], folder)
         #expect(taken.status != 0)
-        #expect(taken.stderr.contains("slug \"mine\" of album 3 is already album 2's; slugs must be unique"))
+        #expect(taken.stderr.contains("--slug \"mine\" is already the page address of album 2, \"It's My Life\" by No Doubt; choose another slug"))
         #expect(try await run(["delete", "9"], folder).stderr == "error: there is no album 9; `gallery list` numbers them 1 to 5\n")
         #expect(try await run(["delete", "no-such-slug"], folder).status != 0)
         let missing = try await run(["add", "--title", "T"], folder)

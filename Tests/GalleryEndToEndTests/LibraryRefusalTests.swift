@@ -17,6 +17,33 @@ import Testing
 
     static let fields = ["--artist", "Q", "--genre", "G", "--year", "2000", "--cover", "covers/best-of-bowie.svg"]
 
+    @Test func anExplicitSlugNeverTakesAnotherAlbumsPageAddress() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        let add = try await run(["add", "--title", "Q", "--slug", "sting-nothing-like-the-sun"] + Self.fields, folder)
+        #expect(add.status != 0)
+        #expect(add.stderr == """
+            error: --slug "sting-nothing-like-the-sun" is already the page address of album 3, "Nothing Like The Sun" by Sting; choose another slug
+            error: nothing was changed
+
+            """)
+        let edit = try await run(["edit", "1", "--slug", "madonna-american-pie"], folder)
+        #expect(edit.status != 0)
+        #expect(edit.stderr.hasPrefix("error: --slug \"madonna-american-pie\" is already the page address of album 5, \"American Pie\" by Madonna; choose another slug\n"))
+        try folder.write("Artist,Title,Genre,Year,Cover,Slug\nA,B,Pop,2000,c.png,new-one\nC,D,Pop,2001,d.png,david-bowie-best-of-bowie\n", to: "in.csv")
+        let imported = try await run(["import", "in.csv"], folder)
+        #expect(imported.status != 0)
+        #expect(imported.stderr.contains("error: in.csv:3: row 2: slug \"david-bowie-best-of-bowie\" is already the page address of album 1, \"Best of Bowie\" by David Bowie; choose another slug\n"), "\(imported.stderr)")
+        #expect(try folder.read("site/content/albums.json") == before)
+
+        // An album may pin the slug it already has, and another may then take a free one.
+        #expect(try await run(["edit", "5", "--slug", "madonna-american-pie"], folder).status == 0)
+        #expect(try await run(["add", "--title", "Q", "--slug", "q-2000"] + Self.fields, folder).status == 0)
+        let list = try await run(["list", "--json"], folder)
+        let slugs = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []).compactMap { $0["slug"] as? String }
+        #expect(slugs == ["david-bowie-best-of-bowie", "no-doubt-its-my-life", "sting-nothing-like-the-sun", "u2-staring-at-the-sun", "madonna-american-pie", "q-2000"])
+    }
+
     @Test func aFolderWithoutAnArchiveIsLeftAsItWas() async throws {
         let folder = try TemporaryFolder()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,Pop,2000,c.png\n", to: "in.csv")

@@ -33,6 +33,13 @@ public enum AlbumRules {
         return "\"\(slug)\" is not lowercase ASCII letters, digits and dashes" + (suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")
     }
 
+    /// Why an album may not take a slug that `holder`'s page already lives under (its own slug,
+    /// or the one ``Catalogue`` derived for it): the album there would quietly move to `slug-2`,
+    /// breaking its published address.
+    public static func slugTakenReason(_ slug: String, heldBy holder: Catalogue.Entry) -> String {
+        "\"\(slug)\" is already the page address of album \(holder.index + 1), \(LibraryChange.name(holder.album)); choose another slug"
+    }
+
     /// Every rule an album breaks, in field order.
     public static func problems(in album: Album) -> [Problem] {
         var problems: [Problem] = []

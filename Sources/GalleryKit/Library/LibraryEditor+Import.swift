@@ -12,10 +12,11 @@ extension LibraryEditor {
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
     ///
     /// An album already present (same artist and title, ignoring case), in the archive or
-    /// earlier in the file, is reported and skipped unless `allowDuplicates`.
+    /// earlier in the file, is reported and skipped unless `allowDuplicates`. A slug that is
+    /// already an album's page address in the archive imports nothing.
     public func importAlbums(_ candidates: [AlbumImporter.Candidate], allowDuplicates: Bool, dryRun: Bool) throws(LibraryError) -> ImportReport {
         var report = ImportReport(added: [], skipped: [], change: nil)
-        let change = try change(dryRun: dryRun) { archive, _ throws(LibraryError) in
+        let change = try change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
             var seen: [String: String] = [:]
             for (index, album) in archive.albums.enumerated() { seen[Self.identity(album)] = "album \(index + 1) of the archive" }
             for candidate in candidates {
@@ -27,12 +28,25 @@ extension LibraryEditor {
                 seen[key] = "\(candidate.origin) of the file"
                 report.added.append(candidate)
             }
+            try Self.checkSlugsAreFree(report.added, in: catalogue)
             let start = archive.albums.count
             let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }
             return (AlbumArchive(albums: archive.albums + report.added.map(\.album)), .imported(placed))
         }
         report.change = report.added.isEmpty ? nil : change
         return report
+    }
+
+    /// Refuses imported slugs that are already page addresses in the archive, naming each row.
+    private static func checkSlugsAreFree(_ candidates: [AlbumImporter.Candidate], in catalogue: Catalogue) throws(LibraryError) {
+        guard candidates.contains(where: { $0.album.slug != nil }) else { return }
+        let holders = Dictionary(catalogue.entries.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        let problems = candidates.compactMap { candidate in
+            candidate.album.slug.flatMap { slug in
+                holders[slug].map { "\(candidate.location): slug \(AlbumRules.slugTakenReason(slug, heldBy: $0))" }
+            }
+        }
+        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
     }
 
     /// Artist and title, compared case-insensitively.

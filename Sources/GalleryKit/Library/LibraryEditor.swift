@@ -26,7 +26,10 @@ public struct LibraryEditor: Sendable {
     /// Inserts an album at a 1-based position (`nil` appends).
     public func add(_ album: Album, at number: Int? = nil) throws(LibraryError) -> LibraryChange {
         try Self.check(album)
-        return try change { archive, _ throws(LibraryError) in archive.adding(album, at: number.map { $0 - 1 }) }
+        return try change { archive, catalogue throws(LibraryError) in
+            try Self.checkSlugIsFree(album, in: catalogue)
+            return archive.adding(album, at: number.map { $0 - 1 })
+        }
     }
 
     /// Changes fields of the album a reference (`3` or a slug) names.
@@ -36,6 +39,7 @@ public struct LibraryEditor: Sendable {
             var album = archive.albums[index]
             apply(&album)
             try Self.check(album)
+            if album.slug != archive.albums[index].slug { try Self.checkSlugIsFree(album, in: catalogue, except: index) }
             return archive.replacing(at: index, with: album)
         }
     }
@@ -141,6 +145,14 @@ public struct LibraryEditor: Sendable {
         }
         if let entry = catalogue.entries.first(where: { $0.slug == reference }) { return entry.index }
         throw LibraryError("no album has the slug \"\(reference)\"; `gallery list` shows every slug")
+    }
+
+    /// Refuses an explicit slug that is another album's page address, which it would take over
+    /// (that album's page would move to `slug-2`); `index` is the album being edited, whose own
+    /// address is no obstacle.
+    static func checkSlugIsFree(_ album: Album, in catalogue: Catalogue, except index: Int? = nil) throws(LibraryError) {
+        guard let slug = album.slug, let holder = catalogue.entries.first(where: { $0.slug == slug && $0.index != index }) else { return }
+        throw LibraryError("--slug " + AlbumRules.slugTakenReason(slug, heldBy: holder), "nothing was changed")
     }
 
     /// Refuses an album that breaks a rule, naming each field as its command-line flag.

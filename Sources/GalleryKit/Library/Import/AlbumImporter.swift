@@ -9,6 +9,8 @@ public struct AlbumImporter: Sendable {
         public var album: Album
         /// Where it came from, for messages: `row 3 (line 4)`, `album 2`.
         public var origin: String
+        /// Where messages about it point, file first: `in.csv:4: row 3`, `more.json:5:5: album 2`.
+        public var location: String
     }
 
     /// The formats an import understands.
@@ -70,7 +72,10 @@ public struct AlbumImporter: Sendable {
     private func readJSON(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
         do {
             let archive = try AlbumArchive.decode(bytes, path: display).archive
-            return archive.albums.enumerated().map { Candidate(album: $0.element, origin: "album \($0.offset + 1)") }
+            return archive.albums.enumerated().map { offset, album in
+                let position = archive.positions.indices.contains(offset) ? ":\(archive.positions[offset])" : ""
+                return Candidate(album: album, origin: "album \(offset + 1)", location: "\(display)\(position): album \(offset + 1)")
+            }
         } catch {
             throw LibraryError(diagnostics: error.diagnostics.filter { $0.severity == .error })
         }
@@ -104,7 +109,7 @@ public struct AlbumImporter: Sendable {
                 problems += rowProblems.map { "\(display):\(row.line): \(origin): \($0.field == "cover_url" ? "cover" : $0.field) \($0.reason)" }
                 continue
             }
-            candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))"))
+            candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))", location: "\(display):\(row.line): \(origin)"))
         }
         guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
         return candidates

@@ -44,7 +44,7 @@ enum KeyedArchiveReader {
                 problems += albumProblems.map { "\(display): \(origin) (\"\(album.title)\"): \($0)" }
                 continue
             }
-            candidates.append(AlbumImporter.Candidate(album: album, origin: origin))
+            candidates.append(AlbumImporter.Candidate(album: album, origin: origin, location: "\(display): \(origin)"))
         }
         guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
         return candidates
