@@ -53,6 +53,7 @@ import Testing
             ["delete", "1"],
             ["import", "in.csv"],
             ["undo"],
+            ["undo", "--skip"],
         ]
         for command in commands {
             let run = try await run(command, folder, site: "nowhere/deep")

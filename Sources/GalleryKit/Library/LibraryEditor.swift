@@ -53,6 +53,9 @@ public struct LibraryEditor: Sendable {
 
     /// Reverses the most recent change still in the history and forgets it.
     ///
+    /// A change that can no longer be reversed (the archive was edited by hand since) stays in
+    /// the history, and the error says how ``skipUndo()`` gets past it.
+    ///
     /// - Returns: The change that was undone.
     public func undo() throws(LibraryError) -> LibraryChange {
         try locked { () throws(LibraryError) in
@@ -61,7 +64,36 @@ public struct LibraryEditor: Sendable {
                 throw LibraryError("there is nothing to undo")
             }
             let archive = try load()
-            try save(try archive.undoing(last), history: history)
+            let undone: AlbumArchive
+            do throws(LibraryError) {
+                undone = try archive.undoing(last)
+                try check(undone)
+            } catch {
+                throw LibraryError(
+                    reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot undo the most recent change (\(last.summary)): \($0)" }
+                        + ["`gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it"]
+                )
+            }
+            try save(undone, history: history)
+            return last
+        }
+    }
+
+    /// Forgets the most recent change in the history without reversing it, leaving the archive
+    /// as it is: the way past a change that can no longer be undone.
+    ///
+    /// - Returns: The change that was forgotten.
+    public func skipUndo() throws(LibraryError) -> LibraryChange {
+        try locked { () throws(LibraryError) in
+            var history = UndoHistory.load(from: historyFile).history
+            guard let last = history.changes.popLast() else {
+                throw LibraryError("there is nothing to undo")
+            }
+            do {
+                try history.save(to: historyFile)
+            } catch {
+                throw LibraryError("cannot write the undo history \(site.display(historyFile)): \(error)")
+            }
             return last
         }
     }

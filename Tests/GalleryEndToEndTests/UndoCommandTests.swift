@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// `gallery undo` when the archive moved on by hand, and what the history records.
+@Suite struct UndoCommandTests {
+    func starter() async throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        return folder
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
+    }
+
+    /// A change that can no longer be reversed (its album was edited by hand) blocks every undo
+    /// until `--skip` forgets it; the archive keeps the hand edit, and the next undo reaches the
+    /// change before.
+    @Test func skipForgetsAChangeThatCanNoLongerBeUndone() async throws {
+        let folder = try await starter()
+        #expect(try await run(["delete", "1"], folder).status == 0)
+        #expect(try await run(["add", "--title", "Z", "--artist", "Z", "--genre", "G", "--year", "2000", "--cover", "c.png"], folder).status == 0)
+        let edited = try folder.read("site/content/albums.json").replacingOccurrences(of: "\"title\": \"Z\"", with: "\"title\": \"Zed\"")
+        try folder.write(edited, to: "site/content/albums.json")
+        for _ in 0..<2 {
+            let blocked = try await run(["undo"], folder)
+            #expect(blocked.status != 0)
+            #expect(blocked.stderr == """
+                error: cannot undo the most recent change (added "Z" by Z as album 5): "Z" by Z is no longer in the archive as it was (was it edited by hand?)
+                error: `gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it
+
+                """)
+        }
+        let skip = try await run(["undo", "--skip"], folder)
+        #expect(skip.status == 0, "\(skip.stderr)")
+        #expect(skip.stdout == "skipped: added \"Z\" by Z as album 5; the archive was not changed\n")
+        #expect(try folder.read("site/content/albums.json") == edited)
+        let undo = try await run(["undo"], folder)
+        #expect(undo.stdout == "undid: deleted album 1, \"Best of Bowie\" by David Bowie\n")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"Zed\""))
+        #expect(try await run(["undo", "--skip"], folder).stderr == "error: there is nothing to undo\n")
+        let help = try await GalleryBinary.run(["undo", "--help"], in: folder.url)
+        #expect(help.stdout.contains("--skip"))
+    }
+}
