@@ -69,6 +69,38 @@ import Testing
         #expect(try await GalleryBinary.run(["init", "empty"], in: folder.url).status == 0)
     }
 
+    @Test func controlCharactersAreRefusedInTheTextFields() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        let cases: [(arguments: [String], message: String)] = [
+            (["add", "--title", "T", "--artist", "x\u{1}y", "--genre", "G"], "--artist contains the control character U+0001; remove it"),
+            (["add", "--title", "T", "--artist", "a\tb", "--genre", "G"], "--artist contains the control character U+0009 (tab); remove it"),
+            (["add", "--title", "T", "--artist", "A", "--genre", "Rock\nPop"], "--genre contains the control character U+000A (line feed); remove it"),
+            (["add", "--title", "T", "--artist", "A", "--genre", "G\u{85}"], "--genre contains the control character U+0085; remove it"),
+            (["add", "--title", "abc\u{202E}def", "--artist", "A", "--genre", "G"], "--title contains U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)"),
+            (["edit", "1", "--title", "x\u{2066}y"], "--title contains U+2066 LEFT-TO-RIGHT ISOLATE, a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)"),
+        ]
+        for item in cases {
+            let arguments = item.arguments + (item.arguments[0] == "add" ? ["--year", "2000", "--cover", "c.png"] : [])
+            let run = try await run(arguments, folder)
+            #expect(run.status != 0)
+            #expect(run.stderr == "error: \(item.message)\nerror: nothing was changed\n")
+        }
+        try folder.write("Artist,Title,Genre,Year,Cover\n\"a\tb\",T,Pop,2000,c.png\n", to: "in.csv")
+        let csv = try await run(["import", "in.csv"], folder)
+        #expect(csv.status != 0)
+        #expect(csv.stderr.contains("error: in.csv:2: row 1: artist contains the control character U+0009 (tab); remove it\n"), "\(csv.stderr)")
+        try folder.write(Fixture.archive([Fixture.album("Fine", "A"), Fixture.album("x\u{202D}y", "B")]), to: "in.json")
+        let json = try await run(["import", "in.json"], folder)
+        #expect(json.status != 0)
+        #expect(json.stderr.contains("error: in.json:3:1: album 2: title contains U+202D LEFT-TO-RIGHT OVERRIDE, a bidirectional control"), "\(json.stderr)")
+        #expect(try folder.read("site/content/albums.json") == before)
+
+        // Right-to-left text and its marks are text.
+        let hebrew = try await run(["add", "--title", "\u{5E9}\u{5DC}\u{5D5}\u{5DD}\u{200F} 2", "--artist", "\u{627}\u{644}\u{641}\u{646}\u{627}\u{646}\u{200E}"] + Array(Self.fields.dropFirst(2)), folder)
+        #expect(hebrew.status == 0, "\(hebrew.stderr)")
+    }
+
     /// A warning in the archive prints as a warning, an error as an error, each label once.
     @Test func messagesCarryTheirOwnSeverityOnce() async throws {
         let folder = try await starter()

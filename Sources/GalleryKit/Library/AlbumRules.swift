@@ -40,14 +40,57 @@ public enum AlbumRules {
         "\"\(slug)\" is already the page address of album \(holder.index + 1), \(LibraryChange.name(holder.album)); choose another slug"
     }
 
-    /// Every rule an album breaks, in field order.
-    public static func problems(in album: Album) -> [Problem] {
-        var problems: [Problem] = []
-        for (field, value) in [("title", album.title), ("artist", album.artist), ("genre", album.genre), ("cover_url", album.coverURL)] where isBlank(value) {
-            problems.append(Problem(field: field, reason: "is empty; fill it in"))
+    /// Whether a character is a bidirectional embedding, override (U+202A–U+202E) or isolate
+    /// (U+2066–U+2069): invisible controls that reorder the text around them.
+    public static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// The reason text is refused as a title, artist or genre, or `nil` if it is fine: it holds
+    /// a control character (C0 or C1, tab and line breaks included) or a bidirectional
+    /// embedding, override or isolate.
+    ///
+    /// Right-to-left text (Arabic, Hebrew) needs none of these, and the marks U+200E and U+200F
+    /// stay allowed. The archive loader does not apply this rule, so an archive that already
+    /// holds such characters still builds; the library commands refuse new ones.
+    public static func characterProblem(_ text: String) -> String? {
+        // Printable ASCII (most names) holds none of them.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                let name = [0x09: " (tab)", 0x0A: " (line feed)", 0x0D: " (carriage return)"][scalar.value] ?? ""
+                return "contains the control character \(code(scalar))\(name); remove it"
+            }
+            if isBidirectionalControl(scalar) {
+                return "contains \(code(scalar)) \(scalar.properties.name ?? ""), a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)"
+            }
         }
-        if let reason = yearProblem(album.year) { problems.append(Problem(field: "year", reason: reason)) }
-        if let slug = album.slug, let reason = slugProblem(slug) { problems.append(Problem(field: "slug", reason: reason)) }
+        return nil
+    }
+
+    /// A character as Unicode writes it: `U+0009`, `U+202E`.
+    public static func code(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Every rule an album breaks, in field order.
+    ///
+    /// With `before` (an edit), only the fields that differ from it are checked: a field the
+    /// edit leaves alone is never a reason to refuse it.
+    public static func problems(in album: Album, changedFrom before: Album? = nil) -> [Problem] {
+        var problems: [Problem] = []
+        let texts: [(field: String, value: KeyPath<Album, String>)] = [("title", \.title), ("artist", \.artist), ("genre", \.genre), ("cover_url", \.coverURL)]
+        for (field, path) in texts where before?[keyPath: path] != album[keyPath: path] {
+            let value = album[keyPath: path]
+            if isBlank(value) {
+                problems.append(Problem(field: field, reason: "is empty; fill it in"))
+            } else if field != "cover_url", let reason = characterProblem(value) {
+                problems.append(Problem(field: field, reason: reason))
+            }
+        }
+        if before?.year != album.year, let reason = yearProblem(album.year) { problems.append(Problem(field: "year", reason: reason)) }
+        if before?.slug != album.slug, let slug = album.slug, let reason = slugProblem(slug) { problems.append(Problem(field: "slug", reason: reason)) }
         return problems
     }
 

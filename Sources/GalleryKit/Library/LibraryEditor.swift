@@ -38,7 +38,7 @@ public struct LibraryEditor: Sendable {
             let index = try Self.resolve(reference, in: catalogue)
             var album = archive.albums[index]
             apply(&album)
-            try Self.check(album)
+            try Self.check(album, changedFrom: archive.albums[index])
             if album.slug != archive.albums[index].slug { try Self.checkSlugIsFree(album, in: catalogue, except: index) }
             return archive.replacing(at: index, with: album)
         }
@@ -187,9 +187,10 @@ public struct LibraryEditor: Sendable {
         throw LibraryError("--slug " + AlbumRules.slugTakenReason(slug, heldBy: holder), "nothing was changed")
     }
 
-    /// Refuses an album that breaks a rule, naming each field as its command-line flag.
-    static func check(_ album: Album) throws(LibraryError) {
-        let problems = AlbumRules.problems(in: album)
+    /// Refuses an album that breaks a rule, naming each field as its command-line flag; with
+    /// `before` (an edit), only in the fields that changed.
+    static func check(_ album: Album, changedFrom before: Album? = nil) throws(LibraryError) {
+        let problems = AlbumRules.problems(in: album, changedFrom: before)
         guard !problems.isEmpty else { return }
         let flags = ["cover_url": "--cover"]
         throw LibraryError(reasons: problems.map { "\(flags[$0.field] ?? "--" + $0.field) \($0.reason)" } + ["nothing was changed"])

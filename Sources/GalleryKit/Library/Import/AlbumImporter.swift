@@ -70,15 +70,21 @@ public struct AlbumImporter: Sendable {
     }
 
     private func readJSON(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
+        let archive: AlbumArchive
         do {
-            let archive = try AlbumArchive.decode(bytes, path: display).archive
-            return archive.albums.enumerated().map { offset, album in
-                let position = archive.positions.indices.contains(offset) ? ":\(archive.positions[offset])" : ""
-                return Candidate(album: album, origin: "album \(offset + 1)", location: "\(display)\(position): album \(offset + 1)")
-            }
+            archive = try AlbumArchive.decode(bytes, path: display).archive
         } catch {
             throw LibraryError(diagnostics: error.diagnostics.filter { $0.severity == .error })
         }
+        let candidates = archive.albums.enumerated().map { offset, album in
+            let position = archive.positions.indices.contains(offset) ? ":\(archive.positions[offset])" : ""
+            return Candidate(album: album, origin: "album \(offset + 1)", location: "\(display)\(position): album \(offset + 1)")
+        }
+        // The loader has checked everything but the characters, which an archive may hold and
+        // a new album may not.
+        let problems = candidates.flatMap { candidate in AlbumRules.problems(in: candidate.album).map { "\(candidate.location): \($0)" } }
+        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
+        return candidates
     }
 
     private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {

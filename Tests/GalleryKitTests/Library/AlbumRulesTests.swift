@@ -1,0 +1,34 @@
+import Testing
+
+@testable import GalleryKit
+
+@Suite struct AlbumRulesTests {
+    @Test func refusesEveryControlCharacterAndBidirectionalOverride() {
+        let refused: [UInt32] = Array(0x00...0x1F) + Array(0x7F...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+        for value in refused {
+            let scalar = Unicode.Scalar(value)!
+            let problem = AlbumRules.characterProblem("a" + String(Character(scalar)) + "b")
+            #expect(problem?.contains(AlbumRules.code(scalar)) == true, "\(AlbumRules.code(scalar)) was accepted")
+        }
+        #expect(AlbumRules.characterProblem("a\tb") == "contains the control character U+0009 (tab); remove it")
+        #expect(AlbumRules.characterProblem("x\u{202E}y") == "contains U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)")
+    }
+
+    @Test func acceptsRightToLeftTextItsMarksAndOtherScripts() {
+        for text in ["Björk", "שלום\u{200F} 2", "\u{627}\u{644}\u{641}\u{646}\u{200E} (live)", "東京事変", "👩‍🎤", "AC/DC & Friends", "Sigur Rós"] {
+            #expect(AlbumRules.characterProblem(text) == nil, "\(text)")
+        }
+    }
+
+    /// An edit is only checked in the fields it changes: an album that already holds a control
+    /// character (from an older archive) can still get a new year.
+    @Test func anEditIsCheckedOnlyInTheFieldsItChanges() {
+        let old = Album(title: "a\u{202E}b", artist: "x\u{1}y", genre: "Pop", year: 2000, coverURL: "c.png")
+        var new = old
+        new.year = 1999
+        #expect(AlbumRules.problems(in: new, changedFrom: old).isEmpty)
+        #expect(AlbumRules.problems(in: new).map(\.field) == ["title", "artist"])
+        new.genre = "Rock\nPop"
+        #expect(AlbumRules.problems(in: new, changedFrom: old).map(\.description) == ["genre contains the control character U+000A (line feed); remove it"])
+    }
+}
