@@ -101,6 +101,25 @@ import Testing
         #expect(hebrew.status == 0, "\(hebrew.stderr)")
     }
 
+    /// An archive that already holds such characters still builds, lists on one line each,
+    /// and takes edits of its other fields.
+    @Test func anArchiveThatAlreadyHoldsControlsStillWorks() async throws {
+        let folder = try await starter()
+        try folder.write(Fixture.archive([Fixture.album("ab\u{202E}cd", "x\u{1}y"), Fixture.album("Plain", "Z")]), to: "site/content/albums.json")
+        try folder.write(Fixture.cover, to: "site/content/covers/a.svg")
+        let build = try await GalleryBinary.run(["build", "-q", "--site", "site"], in: folder.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        let list = try await run(["list"], folder)
+        #expect(list.stdout.split(separator: "\n").map(String.init) == [
+            "#  Slug       Artist   Album         Genre  Year",
+            "1  x-y-ab-cd  x\\u{1}y  ab\\u{202E}cd  Pop    2000",
+            "2  z-plain    Z        Plain         Pop    2000",
+        ])
+        #expect(!list.stdout.unicodeScalars.contains("\u{202E}"))
+        let edit = try await run(["edit", "1", "--year", "1999"], folder)
+        #expect(edit.status == 0, "\(edit.stderr)")
+    }
+
     /// A warning in the archive prints as a warning, an error as an error, each label once.
     @Test func messagesCarryTheirOwnSeverityOnce() async throws {
         let folder = try await starter()

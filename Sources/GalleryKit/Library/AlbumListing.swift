@@ -6,7 +6,7 @@ public enum AlbumListing {
         let header = ["#", "Slug", "Artist", "Album", "Genre", "Year"]
         let rows = catalogue.entries.map { entry in
             ["\(entry.index + 1)", entry.slug, entry.album.artist, entry.album.title, entry.album.genre, "\(entry.album.year)"]
-                .map { $0.replacingNewlines() }
+                .map { $0.tableCell() }
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -31,8 +31,21 @@ public enum AlbumListing {
 }
 
 extension String {
-    /// The text on one line: line breaks and tabs become spaces.
-    func replacingNewlines() -> String {
-        String(unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : Character($0) })
+    /// The text as one cell of a terminal table: line breaks and tabs become spaces, and other
+    /// control characters and the bidirectional controls are written escaped (`\u{202E}`), so
+    /// no cell breaks the table or reorders what follows it.
+    func tableCell() -> String {
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        var cell = ""
+        for scalar in unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" {
+                cell += " "
+            } else if scalar.properties.generalCategory == .control || AlbumRules.isBidirectionalControl(scalar) {
+                cell += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                cell.unicodeScalars.append(scalar)
+            }
+        }
+        return cell
     }
 }
