@@ -42,4 +42,16 @@ import Testing
         let help = try await GalleryBinary.run(["undo", "--help"], in: folder.url)
         #expect(help.stdout.contains("--skip"))
     }
+
+    @Test func anEditThatChangesNothingIsSaidAndNotRecorded() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        let same = try await run(["edit", "1", "--year", "1992", "--title", "Best of Bowie"], folder)
+        #expect(same.status == 0)
+        #expect(same.stdout == "album 1, \"Best of Bowie\" by David Bowie, already has these values; nothing was changed\n")
+        #expect(same.stderr.isEmpty)
+        #expect(try folder.read("site/content/albums.json") == before)
+        #expect(!folder.exists("site/content/albums.json.bak"))
+        #expect(try await run(["undo"], folder).stderr == "error: there is nothing to undo\n")
+    }
 }

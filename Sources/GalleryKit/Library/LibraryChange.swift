@@ -29,6 +29,8 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         switch self {
         case .added(let index, let album): "added \(Self.name(album)) as album \(index + 1)"
         case .deleted(let index, let album): "deleted album \(index + 1), \(Self.name(album))"
+        case .edited(let index, let before, let after) where before == after:
+            "album \(index + 1), \(Self.name(after)), already has these values; nothing was changed"
         case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"
         case .imported(let albums): "imported \(albums.count) album\(albums.count == 1 ? "" : "s")"
         }

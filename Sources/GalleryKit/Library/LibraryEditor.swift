@@ -32,7 +32,9 @@ public struct LibraryEditor: Sendable {
         }
     }
 
-    /// Changes fields of the album a reference (`3` or a slug) names.
+    /// Changes fields of the album a reference (`3` or a slug) names; giving them the values
+    /// they have changes nothing and records nothing (the change's ``LibraryChange/summary``
+    /// says so).
     public func edit(_ reference: String, _ apply: @Sendable (inout Album) -> Void) throws(LibraryError) -> LibraryChange {
         try change { archive, catalogue throws(LibraryError) in
             let index = try Self.resolve(reference, in: catalogue)
@@ -109,12 +111,14 @@ public struct LibraryEditor: Sendable {
 
     // MARK: - Mechanics
 
-    /// Applies a change under the lock and saves it, or with `dryRun` only checks it.
+    /// Applies a change under the lock and saves it, or with `dryRun` only checks it. A change
+    /// that leaves the albums as they were (an edit to the same values, an import that adds
+    /// nothing) writes nothing and is not recorded.
     func change(dryRun: Bool = false, _ transform: (AlbumArchive, Catalogue) throws(LibraryError) -> (AlbumArchive, LibraryChange)) throws(LibraryError) -> LibraryChange {
         try locked { () throws(LibraryError) in
             let archive = try load()
             let (changed, change) = try transform(archive, Catalogue(albums: archive.albums))
-            if case .imported(let placed) = change, placed.isEmpty { return change }
+            if changed.albums == archive.albums { return change }
             if dryRun {
                 try check(changed)
                 return change
