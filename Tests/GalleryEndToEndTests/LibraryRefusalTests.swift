@@ -120,6 +120,15 @@ import Testing
         #expect(edit.status == 0, "\(edit.stderr)")
     }
 
+    @Test func aPositionPastTheEndIsRefusedWithTheRange() async throws {
+        let folder = try await starter()
+        let past = try await run(["add", "--title", "Q", "--at", "99"] + Self.fields, folder)
+        #expect(past.status != 0)
+        #expect(past.stderr == "error: --at 99 is past the end: there are 5 albums, so --at takes 1 to 6 (6 adds at the end)\nerror: nothing was changed\n")
+        let end = try await run(["add", "--title", "Q", "--at", "6"] + Self.fields, folder)
+        #expect(end.stdout == "added \"Q\" by Q as album 6\n")
+    }
+
     /// A warning in the archive prints as a warning, an error as an error, each label once.
     @Test func messagesCarryTheirOwnSeverityOnce() async throws {
         let folder = try await starter()

@@ -23,10 +23,12 @@ public struct LibraryEditor: Sendable {
     /// The undo history file.
     public var historyFile: URL { UndoHistory.file(for: store.url) }
 
-    /// Inserts an album at a 1-based position (`nil` appends).
+    /// Inserts an album at a 1-based position (`nil` appends); a position beyond one past the
+    /// last album is refused with the range, not taken to mean the end.
     public func add(_ album: Album, at number: Int? = nil) throws(LibraryError) -> LibraryChange {
         try Self.check(album)
         return try change { archive, catalogue throws(LibraryError) in
+            if let number { try Self.checkPosition(number, count: archive.albums.count) }
             try Self.checkSlugIsFree(album, in: catalogue)
             return archive.adding(album, at: number.map { $0 - 1 })
         }
@@ -181,6 +183,17 @@ public struct LibraryEditor: Sendable {
         }
         if let entry = catalogue.entries.first(where: { $0.slug == reference }) { return entry.index }
         throw LibraryError("no album has the slug \"\(reference)\"; `gallery list` shows every slug")
+    }
+
+    /// Refuses an `--at` position outside 1 to one past the last of `count` albums.
+    static func checkPosition(_ number: Int, count: Int) throws(LibraryError) {
+        guard number < 1 || number > count + 1 else { return }
+        let range = switch count {
+        case 0: "there are no albums yet, so --at takes only 1"
+        case 1: "there is 1 album, so --at takes 1 or 2 (2 adds at the end)"
+        default: "there are \(count) albums, so --at takes 1 to \(count + 1) (\(count + 1) adds at the end)"
+        }
+        throw LibraryError("--at \(number) is \(number < 1 ? "before the first album" : "past the end"): \(range)", "nothing was changed")
     }
 
     /// Refuses an explicit slug that is another album's page address, which it would take over
