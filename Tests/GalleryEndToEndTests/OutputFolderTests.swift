@@ -27,7 +27,9 @@ import Testing
             #expect(run.stderr.contains("write the site to another folder with --output or [build] output"), "\(output)")
         }
         // The same from gallery.toml, named there.
-        try folder.write(try folder.read("site/gallery.toml") + "\n[build]\noutput = \"content\"\n", to: "site/gallery.toml")
+        let settings = try folder.read("site/gallery.toml")
+        #expect(settings.contains("\noutput = \"public\""))
+        try folder.write(settings.replacingOccurrences(of: "\noutput = \"public\"", with: "\noutput = \"content\""), to: "site/gallery.toml")
         let configured = try await GalleryBinary.run(["build"], in: site)
         #expect(configured.status != 0)
         #expect(configured.stderr.contains("gallery.toml: error: the output folder is content/"), "\(configured.stderr)")
