@@ -40,7 +40,7 @@ extension String {
         for scalar in unicodeScalars {
             if scalar == "\n" || scalar == "\r" || scalar == "\t" {
                 cell += " "
-            } else if scalar.properties.generalCategory == .control || AlbumRules.isBidirectionalControl(scalar) {
+            } else if AlbumRules.isControl(scalar) || AlbumRules.isBidirectionalControl(scalar) {
                 cell += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 cell.unicodeScalars.append(scalar)

@@ -40,6 +40,15 @@ public enum AlbumRules {
         "\"\(slug)\" is already the page address of album \(holder.index + 1), \(LibraryChange.name(holder.album)); choose another slug"
     }
 
+    /// Whether a character is a control character (C0 or C1) or Unicode's line or paragraph
+    /// separator (U+2028, U+2029), which break a line as a line feed does.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
     /// Whether a character is a bidirectional embedding, override (U+202A–U+202E) or isolate
     /// (U+2066–U+2069): invisible controls that reorder the text around them.
     public static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
@@ -57,8 +66,8 @@ public enum AlbumRules {
         // Printable ASCII (most names) holds none of them.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                let name = [0x09: " (tab)", 0x0A: " (line feed)", 0x0D: " (carriage return)"][scalar.value] ?? ""
+            if isControl(scalar) {
+                let name = [0x09: " (tab)", 0x0A: " (line feed)", 0x0D: " (carriage return)", 0x2028: " (line separator)", 0x2029: " (paragraph separator)"][scalar.value] ?? ""
                 return "contains the control character \(code(scalar))\(name); remove it"
             }
             if isBidirectionalControl(scalar) {

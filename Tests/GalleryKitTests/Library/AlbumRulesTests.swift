@@ -4,13 +4,15 @@ import Testing
 
 @Suite struct AlbumRulesTests {
     @Test func refusesEveryControlCharacterAndBidirectionalOverride() {
-        let refused: [UInt32] = Array(0x00...0x1F) + Array(0x7F...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+        let refused: [UInt32] = Array(0x00...0x1F) + Array(0x7F...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x2028, 0x2029]
         for value in refused {
             let scalar = Unicode.Scalar(value)!
             let problem = AlbumRules.characterProblem("a" + String(Character(scalar)) + "b")
             #expect(problem?.contains(AlbumRules.code(scalar)) == true, "\(AlbumRules.code(scalar)) was accepted")
         }
         #expect(AlbumRules.characterProblem("a\tb") == "contains the control character U+0009 (tab); remove it")
+        #expect(AlbumRules.characterProblem("a\u{2028}b") == "contains the control character U+2028 (line separator); remove it")
+        #expect(AlbumListing.table(Catalogue(albums: [Album(title: "a\u{2029}b", artist: "A", genre: "G", year: 2000, coverURL: "c")])).contains("a\\u{2029}b"))
         #expect(AlbumRules.characterProblem("x\u{202E}y") == "contains U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)")
     }
 
