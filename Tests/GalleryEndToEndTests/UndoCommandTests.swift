@@ -43,6 +43,22 @@ import Testing
         #expect(help.stdout.contains("--skip"))
     }
 
+    /// Keys of an album that gallery does not use are the owner's data: no command drops them.
+    @Test func libraryCommandsKeepTheKeysGalleryDoesNotUse() async throws {
+        let folder = try await starter()
+        let archive = try folder.read("site/content/albums.json")
+        let marked = archive.replacingOccurrences(of: "\"title\": \"Staring at the Sun\",", with: "\"title\": \"Staring at the Sun\", \"label\": \"Island\", \"tracks\": [1, 2],")
+        #expect(marked != archive)
+        try folder.write(marked, to: "site/content/albums.json")
+        #expect(try await run(["add", "--title", "Z", "--artist", "Z", "--genre", "G", "--year", "2000", "--cover", "c.png"], folder).status == 0)
+        #expect(try await run(["edit", "u2-staring-at-the-sun", "--year", "2001"], folder).status == 0)
+        #expect(try await run(["delete", "u2-staring-at-the-sun"], folder).status == 0)
+        #expect(try !folder.read("site/content/albums.json").contains("Island"))
+        #expect(try await run(["undo"], folder).status == 0)
+        let kept = try folder.read("site/content/albums.json")
+        #expect(kept.contains("      \"year\": 2001,\n      \"cover_url\": \"covers/staring-at-the-sun.svg\",\n      \"label\": \"Island\",\n      \"tracks\": [1,2]\n"), "\(kept)")
+    }
+
     @Test func anEditThatChangesNothingIsSaidAndNotRecorded() async throws {
         let folder = try await starter()
         let before = try folder.read("site/content/albums.json")

@@ -95,6 +95,7 @@ private struct ArchiveDecoder {
         if case .string(let text)? = member(fields.title)?.value.value, !text.isEmpty { titleText = text }
         let name = AlbumName(number: number, title: titleText)
         let errorsBefore = diagnostics.count
+        var extras: [Album.Extra] = []
         // An album has about six keys: comparing with the earlier ones beats hashing them.
         var seen: Set<String>? = members.count > 16 ? [] : nil
         for (offset, member) in members.enumerated() {
@@ -110,6 +111,7 @@ private struct ArchiveDecoder {
             if !AlbumFields.isKnown(member.key) {
                 let hint = member.key.lowercased() == "cover" || member.key == "coverUrl" ? "; did you mean \"cover_url\"?" : ""
                 diagnostics.append(.warning("\(name) has an unknown key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
+                if !repeated { extras.append(Album.Extra(key: member.key, json: member.value.compactJSON)) }
             }
         }
         let title = text("title", member(fields.title), of: node, in: name)
@@ -136,7 +138,7 @@ private struct ArchiveDecoder {
         guard diagnostics[errorsBefore...].containsErrors == false,
               let title, let artist, let genre, let cover, let year
         else { return nil }
-        return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug), slugMember?.value.position)
+        return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug, extras: extras), slugMember?.value.position)
     }
 
     mutating func text(_ key: String, _ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> String? {

@@ -1,6 +1,6 @@
 extension AlbumArchive {
-    /// The archive as the store writes it: two-space indented, keys in a fixed order, one album
-    /// per object, ending with a newline. The same albums always give the same bytes, so the
+    /// The archive as the store writes it: two-space indented, keys in a fixed order (the keys
+    /// gallery does not use last, as they came), one album per object, ending with a newline. The same albums always give the same bytes, so the
     /// archive diffs well under version control.
     public func encoded() -> [UInt8] {
         var text = "{\n  \"version\": \(Self.currentVersion),\n  \"albums\": ["
@@ -13,6 +13,7 @@ extension AlbumArchive {
             text += "      \"year\": \(album.year),\n"
             text += "      \"cover_url\": \(Escape.jsonString(album.coverURL))"
             if let slug = album.slug { text += ",\n      \"slug\": \(Escape.jsonString(slug))" }
+            for extra in album.extras { text += ",\n      \(Escape.jsonString(extra.key)): \(extra.json)" }
             text += "\n    }"
         }
         text += albums.isEmpty ? "]\n}\n" : "\n  ]\n}\n"

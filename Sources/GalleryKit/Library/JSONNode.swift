@@ -35,6 +35,18 @@ public struct JSONNode: Sendable, Hashable {
         return members.first { $0.key == key }
     }
 
+    /// The value written back as compact JSON (numbers as they were written, keys in order).
+    public var compactJSON: String {
+        switch value {
+        case .object(let members): "{" + members.map { Escape.jsonString($0.key) + ":" + $0.value.compactJSON }.joined(separator: ",") + "}"
+        case .array(let elements): "[" + elements.map(\.compactJSON).joined(separator: ",") + "]"
+        case .string(let text): Escape.jsonString(text)
+        case .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        }
+    }
+
     /// A word for the value's type, as messages use it ("a string", "a number").
     public var typeDescription: String {
         switch value {

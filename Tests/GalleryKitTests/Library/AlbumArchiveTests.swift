@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GalleryKit
@@ -104,6 +105,40 @@ import Testing
         #expect(warnings.map(\.description) == [
             "content/albums.json:1:109: warning: album 1 (\"A\") has an unknown key \"cover\", which is ignored; did you mean \"cover_url\"?",
         ])
+    }
+
+    @Test func keysGalleryDoesNotUseAreKeptThroughASave() throws {
+        let text = """
+        {"version": 1, "albums": [{"label": "Island", "title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png",
+          "tracks": [{"n": 1, "t": "Say \\"hi\\""}, 2.50, true, null], "notes": {}}]}
+        """
+        let (archive, warnings) = try decode(text)
+        #expect(warnings.count == 3)
+        #expect(archive.albums[0].extras == [
+            Album.Extra(key: "label", json: "\"Island\""),
+            Album.Extra(key: "tracks", json: "[{\"n\":1,\"t\":\"Say \\\"hi\\\"\"},2.50,true,null]"),
+            Album.Extra(key: "notes", json: "{}"),
+        ])
+        let saved = String(decoding: archive.encoded(), as: UTF8.self)
+        #expect(saved.contains("""
+              "cover_url": "c.png",
+              "label": "Island",
+              "tracks": [{"n":1,"t":"Say \\"hi\\""},2.50,true,null],
+              "notes": {}
+            }
+        """), "\(saved)")
+        // Saved and read again, the album is the same, extras and all.
+        #expect(try AlbumArchive.decode(archive.encoded(), path: "x").archive.albums == archive.albums)
+    }
+
+    @Test func theUndoHistoryKeepsExtrasAndReadsAlbumsWrittenWithout() throws {
+        let album = Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png", extras: [.init(key: "label", json: "\"Island\"")])
+        let data = try JSONEncoder().encode(album)
+        #expect(try JSONDecoder().decode(Album.self, from: data) == album)
+        let plain = Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png")
+        #expect(String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("extras") == false)
+        let older = Data(#"{"title":"A","artist":"X","genre":"Pop","year":1999,"cover_url":"c.png","slug":"a"}"#.utf8)
+        #expect(try JSONDecoder().decode(Album.self, from: older) == Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png", slug: "a"))
     }
 
     @Test func aKeyGivenTwiceIsAnError() {
