@@ -333,7 +333,7 @@ def carousel(page: str, root: str, tiles: str) -> str:
             '<button type="button" class="carousel-next" aria-controls="strip" hidden="hidden">'
             'Next album <span aria-hidden="true">›</span></button>\n'
             '</div>\n'
-            '<div class="viewport" tabindex="0" aria-label="Album covers: the arrow keys, Home and End move between albums">\n'
+            '<div class="viewport" role="group" tabindex="0" aria-label="Album covers: the arrow keys, Home and End move between albums, Enter opens one">\n'
             '<ol class="strip" id="strip" style="width:{{ add %d (mul $n %d) }}px;height:%dpx;--tile:%dpx">\n'
             '%s</ol>\n</div>\n<p class="carousel-status" role="status"></p>\n</section>\n'
             % (page, PADDING, DIMENSION, OFFSET, CHUNK, root, 2 * OFFSET, STRIDE, DIMENSION + 2 * PADDING,
@@ -346,11 +346,11 @@ def tile(index: str, page: str, root: str, current: str) -> str:
     if current == "true":
         cls, aria = " current", ' aria-current="page"'
     elif current:
-        cls, aria = "{{ if %s }} current{{ end }}" % current, '{{ if %s }} aria-current="page"{{ end }}' % current
+        cls, aria = "{{ if %s }} current{{ end }}" % current, '{{ if %s }} aria-current="true"{{ end }}' % current
     else:
         cls, aria = "", ""
     return ('<li class="tile%s" style="left:{{ add %d (mul %s %d) }}px;top:%dpx" data-index="{{ %s }}" '
-            'role="group" aria-roledescription="slide" aria-label="{{ add %s 1 }} of {{ $n }}">'
+            'aria-posinset="{{ add %s 1 }}" aria-setsize="{{ $n }}">'
             '<a href="%salbums/{{ %s.Slug }}/"%s><img src="%s{{ %s.Params.cover }}" '
             'srcset="%s{{ %s.Params.cover_2x }} 2x" width="%d" height="%d" '
             'alt="{{ %s.Title }} by {{ %s.Params.artist }}" loading="lazy"/></a></li>\n'
@@ -388,7 +388,7 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
 {{- $lo := cond (gt $i %d) (sub $i %d) 0 -}}
 {{- $tiles := partialCached "album-tiles.html" . "album-tiles" -}}
 {{- $p := . -}}
-<h1>{{ .Title }} <span class="by">by {{ .Params.artist }}</span></h1>
+<h1><span data-field="title">{{ .Title }}</span> <span class="by">by <span data-field="artist">{{ .Params.artist }}</span></span></h1>
 <img class="cover" src="../../{{ .Params.cover_large }}" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
 """ % (WINDOW, WINDOW, 3 * DIMENSION, 3 * DIMENSION)
     + carousel("album", "../../", "{{ range first (sub $i $lo) (after $lo $tiles) }}{{ . }}{{ end }}"
@@ -416,7 +416,7 @@ HUGO_404 = """{{- define "title" }}Not found · {{ site.Title }}{{ end -}}
 # can make JSON.
 HUGO_ALBUM_JSON = """{{- $lines := slice -}}
 {{- range site.RegularPages.ByWeight -}}
-{{- $lines = $lines | append (printf `{"slug":"%s","title":%s,"artist":%s,"genre":%s,"year":%d,"url":"albums/%s/","image":%s,"srcset":%s}` .Slug (jsonify .Title) (jsonify .Params.artist) (jsonify .Params.genre) .Params.year .Slug (jsonify .Params.cover) (jsonify (print .Params.cover_2x " 2x"))) -}}
+{{- $lines = $lines | append (printf `{"slug":"%s","title":%s,"artist":%s,"genre":%s,"year":%d,"url":"albums/%s/","image":%s,"srcset":%s,"cover":%s}` .Slug (jsonify .Title) (jsonify .Params.artist) (jsonify .Params.genre) .Params.year .Slug (jsonify .Params.cover) (jsonify (print .Params.cover_2x " 2x")) (jsonify .Params.cover_large)) -}}
 {{- end -}}
 {{- return $lines -}}
 """
@@ -438,7 +438,7 @@ HUGO_CHUNK = json_file('{"start":{{ .Params.start }},"albums":[', "first %d (aft
 # carousel.svg, as gallery writes it: plain text, so text goes through htmlEscape.
 HUGO_SVG = """{{- $pages := site.RegularPages.ByWeight -}}{{- $w := add %d (mul (len $pages) %d) -}}
 <?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" role="img" aria-label="{{ site.Title }}: {{ len $pages }} albums">
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" aria-label="{{ site.Title }}: {{ len $pages }} albums">
 <title>{{ site.Title }}</title>
 <defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>
 <g class="strip">

@@ -1,5 +1,12 @@
 // gallery's carousel: the seed's HorizontalScroller, with ScrollerLayout's arithmetic. Without
 // it the strip still scrolls and snaps with CSS, and every tile links to its album's page.
+//
+// A tap, a drag or an arrow key selects an album: its tile is centred and highlighted and the
+// details show it. On an album page the page follows the selection (heading, title, cover,
+// neighbours, and the address, replaced rather than pushed, so Back leaves the page): a reload
+// shows what was on screen. An index page keeps its address; the last album is remembered
+// (localStorage) and the index page that holds it opens on it. A tap on the selected tile, or
+// Enter, opens its page.
 (function () {
   "use strict";
   var carousel = document.getElementById("carousel");
@@ -12,14 +19,14 @@
   var count = +data("count"), chunkSize = +data("chunk"), current = +data("current");
   var initial = current, stride = dimension + 2 * padding, margin = 3 * stride;
   var root = new URL(data("root"), location.href);
-  var isIndex = data("page") === "index";
+  var isAlbumPage = data("page") === "album";
   var memento = "gallery:" + root.pathname;
   var reduceMotion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   var chunks = {}, tiles = {}, each = Array.prototype.forEach;
   if (!count) return;
   carousel.classList.add("js");
 
-  // history.pushState changes the document's URL, so relative links are pinned first.
+  // history.replaceState changes the document's URL, so relative links are pinned first.
   each.call(document.querySelectorAll("a[href]"), function (a) { a.setAttribute("href", a.href); });
   each.call(strip.querySelectorAll("img"), function (img) {
     img.setAttribute("src", img.src);
@@ -78,10 +85,10 @@
     tile.style.left = frameX(i) + "px";
     tile.style.top = padding + "px";
     tile.setAttribute("data-index", i);
-    tile.setAttribute("role", "group");
-    tile.setAttribute("aria-roledescription", "slide");
-    tile.setAttribute("aria-label", (i + 1) + " of " + count);
+    tile.setAttribute("aria-posinset", i + 1);
+    tile.setAttribute("aria-setsize", count);
     link.href = new URL(a.url, root).href;
+    link.tabIndex = -1;
     img.src = new URL(a.image, root).href;
     if (a.srcset) img.srcset = absoluteSrcset(a.srcset, root);
     img.width = img.height = dimension;
@@ -93,8 +100,14 @@
     return tile;
   }
 
+  // The tiles the page came with: the range of albums an index page holds, for the memento.
+  var first = Infinity, last = -1;
   each.call(strip.querySelectorAll(".tile"), function (tile) {
-    tiles[tile.getAttribute("data-index")] = tile;
+    var i = +tile.getAttribute("data-index");
+    tiles[i] = tile;
+    first = Math.min(first, i);
+    last = Math.max(last, i);
+    tile.querySelector("a").tabIndex = -1;
     watch(tile, tile.querySelector("img"));
   });
 
@@ -102,7 +115,7 @@
   function render() {
     var range = visibleRange(viewport.scrollLeft - margin, viewport.clientWidth + 2 * margin);
     Object.keys(tiles).forEach(function (key) {
-      if (key >= range[0] - 20 && key < range[1] + 20) return;
+      if (key >= range[0] - 20 && key < range[1] + 20 || +key === current) return;
       if (tiles[key]) strip.removeChild(tiles[key]);
       delete tiles[key];
     });
@@ -119,31 +132,85 @@
     if (i === current) mark(i);
   }
 
+  // One tab stop in the strip, the selected tile, and the focus goes with the selection when
+  // it is in the strip (a roving tabindex).
+  var wantsFocus = false;
+  function focusCurrent() {
+    var link = tiles[current] && tiles[current].querySelector("a");
+    wantsFocus = !link;
+    if (link) link.focus({ preventScroll: true });
+  }
+
   function mark(i) {
     each.call(strip.querySelectorAll(".current"), function (tile) {
       tile.classList.remove("current");
       tile.querySelector("a").removeAttribute("aria-current");
+      tile.querySelector("a").tabIndex = -1;
     });
     if (tiles[i]) {
       tiles[i].classList.add("current");
-      tiles[i].querySelector("a").setAttribute("aria-current", "page");
+      tiles[i].querySelector("a").setAttribute("aria-current", isAlbumPage ? "page" : "true");
+      tiles[i].querySelector("a").tabIndex = 0;
+      if (wantsFocus) focusCurrent();
     }
   }
 
   function show(a) {
     var fields = { artist: a.artist, title: a.title, genre: a.genre, year: a.year };
-    each.call(document.querySelectorAll("#details [data-field]"), function (cell) {
-      cell.textContent = fields[cell.getAttribute("data-field")];
+    each.call(document.querySelectorAll("main [data-field]"), function (cell) {
+      var field = cell.getAttribute("data-field");
+      if (field in fields) cell.textContent = fields[field];
     });
     status.textContent = (current + 1) + " of " + count + ": " + a.title + " by " + a.artist;
   }
 
-  // Select an album: highlight it, show its details, follow it in the URL, remember it.
+  // An album page becomes the selected album's page: what its own page would show.
+  var titleTail = null, cover = document.querySelector("main img.cover"), nav = document.querySelector(".album-nav");
+  if (isAlbumPage) album(initial).then(function (a) {
+    var head = a && a.title + " · " + a.artist;
+    if (head && document.title.indexOf(head) === 0) titleTail = document.title.slice(head.length);
+  });
+  function follow(i, a) {
+    var url = new URL(a.url, root).href;
+    if (url !== location.href) history.replaceState({ index: i }, "", url);
+    if (titleTail !== null) document.title = a.title + " · " + a.artist + titleTail;
+    if (cover) {
+      cover.hidden = !a.cover;
+      if (a.cover) {
+        cover.src = new URL(a.cover, root).href;
+        cover.alt = "Cover of " + a.title + " by " + a.artist;
+      }
+    }
+    neighbour("prev", i - 1, function (b) { return "← " + b.title; });
+    neighbour("next", i + 1, function (b) { return b.title + " →"; });
+  }
+  function neighbour(rel, j, text) {
+    if (!nav) return;
+    var link = nav.querySelector('a[rel="' + rel + '"]');
+    if (!link) {
+      link = document.createElement("a");
+      link.rel = rel;
+      link.hidden = true;
+      if (rel === "prev") nav.insertBefore(link, nav.firstChild); else nav.appendChild(link);
+    }
+    if (j < 0 || j >= count) { link.hidden = true; return; }
+    album(j).then(function (b) {
+      if (!b || Math.abs(j - current) !== 1) return;
+      link.href = new URL(b.url, root).href;
+      link.textContent = text(b);
+      link.hidden = false;
+    });
+  }
+  function remember(i, a) {
+    try { localStorage.setItem(memento, JSON.stringify({ index: i, slug: a.slug })); } catch (e) { /* private mode */ }
+  }
+
+  // Select an album: highlight it, show its details, follow it on an album page, remember it.
   function select(i, options) {
     i = clamp(i);
-    var changed = i !== current;
     current = i;
     mark(i);
+    if (options.focus) focusCurrent();
     if (options.scroll && Math.abs(viewport.scrollLeft - target(i)) > 1) {
       programmatic = true;
       viewport.scrollTo({ left: target(i), behavior: reduceMotion || options.instant ? "auto" : "smooth" });
@@ -151,10 +218,8 @@
     album(i).then(function (a) {
       if (current !== i || !a) return;
       show(a);
-      var url = new URL(a.url, root).href;
-      if (options.history === "push" && changed && url !== location.href) history.pushState({ index: i }, "", url);
-      if (options.history === "replace") history.replaceState({ index: i }, "", url);
-      try { localStorage.setItem(memento, JSON.stringify({ index: i, slug: a.slug })); } catch (e) { /* private mode */ }
+      if (isAlbumPage) follow(i, a);
+      remember(i, a);
     });
   }
 
@@ -163,7 +228,7 @@
   function scrollEnded() {
     if (programmatic) { programmatic = false; return; }
     var i = centredIndex(viewport.scrollLeft);
-    if (Math.abs(viewport.scrollLeft - target(i)) > 1 || i !== current) select(i, { scroll: true, history: "push" });
+    if (Math.abs(viewport.scrollLeft - target(i)) > 1 || i !== current) select(i, { scroll: true });
   }
   viewport.addEventListener("scroll", function () {
     render();
@@ -176,42 +241,50 @@
     viewport.addEventListener(type, function () { programmatic = false; }, { passive: true });
   });
 
-  // A click or tap on a tile selects and centres it (the seed's scrollerTapped).
+  // A click or tap on a tile selects and centres it (the seed's scrollerTapped); on the
+  // selected tile it opens its page, as the link says (Enter on it too), unless that page is
+  // the one on screen.
   strip.addEventListener("click", function (event) {
     var tile = event.target.closest(".tile");
-    if (!tile || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    if (!tile || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var i = +tile.getAttribute("data-index");
+    if (i === current && !(isAlbumPage && tile.querySelector("a").href === location.href)) return;
     event.preventDefault();
-    select(+tile.getAttribute("data-index"), { scroll: true, history: "push" });
+    if (i !== current) select(i, { scroll: true });
   });
 
   viewport.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === "Enter" && event.target === viewport) {
+      var link = tiles[current] && tiles[current].querySelector("a");
+      if (link && link.href !== location.href) location.assign(link.href);
+      return;
+    }
     var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    select(moves[event.key], { scroll: true, history: "push" });
+    select(moves[event.key], { scroll: true, focus: event.target !== viewport });
   });
   each.call(carousel.querySelectorAll(".carousel-previous, .carousel-next"), function (button) {
     button.hidden = false;
     button.addEventListener("click", function () {
-      select(current + (button.classList.contains("carousel-next") ? 1 : -1), { scroll: true, history: "push" });
+      select(current + (button.classList.contains("carousel-next") ? 1 : -1), { scroll: true });
     });
   });
 
-  window.addEventListener("popstate", function (event) {
-    select(event.state && typeof event.state.index === "number" ? event.state.index : initial, { scroll: true, history: "none" });
-  });
   window.addEventListener("resize", function () { viewport.scrollLeft = target(current); });
 
-  // Open centred on the current album, or on the index on the last one viewed (the memento).
+  // Open centred on the current album; an index page that holds the last album viewed (the
+  // memento) opens on that one instead, at the same address.
   var saved = null;
-  try { saved = isIndex && JSON.parse(localStorage.getItem(memento) || "null"); } catch (e) { saved = null; }
+  try { saved = !isAlbumPage && JSON.parse(localStorage.getItem(memento) || "null"); } catch (e) { saved = null; }
   programmatic = Math.abs(viewport.scrollLeft - target(current)) > 1;
   viewport.scrollLeft = target(current);
+  mark(current);
   render();
-  history.replaceState({ index: current }, "", location.href);
-  if (saved && saved.index >= 0 && saved.index < count) {
+  if (saved && saved.index >= first && saved.index <= last && saved.index !== current) {
     album(saved.index).then(function (a) {
-      if (a && a.slug === saved.slug) select(saved.index, { scroll: true, instant: true, history: "replace" });
+      if (a && a.slug === saved.slug) select(saved.index, { scroll: true, instant: true });
     });
   }
 })();

@@ -10,6 +10,7 @@ each prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed. S
 Positions are checked against the seed's formulas, computed here from the carousel's data
 attributes, not against numbers the script itself reports.
 """
+import importlib.util
 import json
 import os
 import sys
@@ -29,6 +30,7 @@ BASE = sys.argv[1].rstrip("/") + "/"
 ARTIFACTS = sys.argv[2]
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
 DEADLINE = 10  # seconds any one wait may take
+PAGE_SIZE = 20  # the test site's index_page_size: album 20 opens page 2
 
 
 def chromium(javascript=True, width=1280, height=800):
@@ -116,11 +118,16 @@ def settled_on(driver, index):
 
 
 def click_selects_and_centres(driver):
+    """A tap selects and centres (the seed's scrollerTapped); the index keeps its address; a tap
+    on the selected tile opens its page."""
     open_fresh(driver)
     settled_on(driver, 0)
     driver.find_element(By.CSS_SELECTOR, '#carousel .tile[data-index="4"] img').click()
     settled_on(driver, 4)
-    assert driver.current_url == BASE + ALBUMS[4]["url"], f"URL is {driver.current_url}"
+    assert driver.current_url == BASE, f"the index moved to {driver.current_url}"
+    driver.find_element(By.CSS_SELECTOR, '#carousel .tile[data-index="4"] img').click()
+    wait(driver, lambda d: d.current_url == BASE + ALBUMS[4]["url"], "a tap on the selected tile to open its page")
+    settled_on(driver, 4)
 
 
 def scroll_end_snaps_to_the_formula(driver):
@@ -134,7 +141,7 @@ def scroll_end_snaps_to_the_formula(driver):
     assert expected == 8, f"the formula gives {expected}"
     driver.execute_script("document.querySelector('#carousel .viewport').scrollTo({left: arguments[0], behavior: 'instant'});", position)
     settled_on(driver, expected)
-    assert driver.current_url == BASE + ALBUMS[expected]["url"], f"URL is {driver.current_url}"
+    assert driver.current_url == BASE, f"the index moved to {driver.current_url}"
 
 
 def press_from_the_first(driver, steps):
@@ -148,21 +155,82 @@ def press_from_the_first(driver, steps):
         settled_on(driver, index)
 
 
+def history_length(driver):
+    return driver.execute_script("return history.length;")
+
+
 def keys_move_between_albums(driver):
+    """Arrows, Home and End select; they add nothing to the history, and with a modifier (Alt+←
+    is the browser's Back) they are the browser's, not the strip's."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    before = history_length(driver)
     press_from_the_first(driver, [(Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2), (Keys.ARROW_LEFT, 1),
                                   (Keys.END, len(ALBUMS) - 1), (Keys.HOME, 0)])
     driver.find_element(By.CSS_SELECTOR, "#carousel .carousel-next").click()
     settled_on(driver, 1)
+    assert history_length(driver) <= before + 1, f"history grew from {before} to {history_length(driver)}"
+    assert driver.current_url == BASE, f"the index moved to {driver.current_url}"
+    driver.execute_script("""document.querySelector('#carousel .viewport').dispatchEvent(
+        new KeyboardEvent('keydown', {key: 'ArrowRight', altKey: true, bubbles: true, cancelable: true}));""")
+    time.sleep(0.3)
+    assert current(driver) == 1, f"Alt+→ moved the strip to {current(driver)}"
 
 
-def url_follows_and_back_works(driver):
-    press_from_the_first(driver, [(Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2)])
-    assert driver.current_url == BASE + ALBUMS[2]["url"], f"URL is {driver.current_url}"
-    driver.back()
-    settled_on(driver, 1)
-    assert driver.current_url == BASE + ALBUMS[1]["url"], f"URL after back is {driver.current_url}"
-    driver.forward()
-    settled_on(driver, 2)
+def album_page_follows_the_selection(driver):
+    """On an album page the page becomes the selected album's: heading, title, cover, neighbours
+    and address (replaced, so Back leaves the page), and a reload shows the same album."""
+    start = 2
+    driver.get(BASE + ALBUMS[start]["url"])
+    settled_on(driver, start)
+    before = history_length(driver)
+    viewport = driver.find_element(By.CSS_SELECTOR, "#carousel .viewport")
+    for index in (3, 4):
+        viewport.send_keys(Keys.ARROW_RIGHT)
+        settled_on(driver, index)
+    album = ALBUMS[4]
+    page = lambda d: d.execute_script("""
+        var h = document.querySelector('main h1'), c = document.querySelector('main img.cover');
+        var p = document.querySelector('a[rel=prev]'), n = document.querySelector('a[rel=next]');
+        return [location.href, h.textContent, document.title, c.getAttribute('src'), c.alt,
+                p && !p.hidden ? [p.getAttribute('href'), p.textContent] : null,
+                n && !n.hidden ? [n.getAttribute('href'), n.textContent] : null];""")
+    expected = [BASE + album["url"], album["title"] + " by " + album["artist"]]
+    wait(driver, lambda d: page(d)[:2] == expected, f"the address and heading of album 4 (saw {page(driver)[:2]})")
+    found = page(driver)
+    assert found[2].startswith(album["title"] + " · " + album["artist"] + " · "), f"title {found[2]!r}"
+    assert found[3] == BASE + album["cover"], f"cover {found[3]} is not {album['cover']}"
+    assert found[4] == "Cover of " + album["title"] + " by " + album["artist"], f"alt {found[4]!r}"
+    assert found[5] == [BASE + ALBUMS[3]["url"], "← " + ALBUMS[3]["title"]], f"previous {found[5]}"
+    assert found[6] == [BASE + ALBUMS[5]["url"], ALBUMS[5]["title"] + " →"], f"next {found[6]}"
+    assert history_length(driver) == before, f"history grew from {before} to {history_length(driver)}"
+    driver.refresh()
+    settled_on(driver, 4)
+    assert page(driver)[1] == expected[1], f"after a reload the heading is {page(driver)[1]!r}"
+    viewport = driver.find_element(By.CSS_SELECTOR, "#carousel .viewport")
+    viewport.send_keys(Keys.HOME)
+    settled_on(driver, 0)
+    wait(driver, lambda d: page(d)[5] is None and page(d)[6] == [BASE + ALBUMS[1]["url"], ALBUMS[1]["title"] + " →"],
+         f"the first album's page to have no previous link (saw {page(driver)[5:]})")
+
+
+def focus_follows_the_selection(driver):
+    """One tab stop in the strip, the selected tile; arrows carry the focus with the selection,
+    even across tiles the script adds and removes, and Enter opens the selected album."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    tabbable = driver.execute_script("return document.querySelectorAll('#carousel .tile a[tabindex=\"0\"]').length;")
+    assert tabbable == 1, f"{tabbable} tiles take the Tab key"
+    driver.execute_script("document.querySelector('#carousel .tile.current a').focus();")
+    focused = lambda d: d.execute_script(
+        "var t = document.activeElement.closest('#carousel .tile'); return t ? +t.dataset.index : document.activeElement.tagName;")
+    for step in range(1, 31):
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait(driver, lambda d: current(d) == step and focused(d) == step, f"focus on album {step} (on {focused(driver)})")
+    ActionChains(driver).send_keys(Keys.END).perform()
+    wait(driver, lambda d: focused(d) == len(ALBUMS) - 1, f"focus on the last album (on {focused(driver)})")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait(driver, lambda d: d.current_url == BASE + ALBUMS[-1]["url"], "Enter to open the selected album's page")
 
 
 def deep_link_opens_its_album_centred(driver):
@@ -179,12 +247,18 @@ def deep_link_opens_its_album_centred(driver):
 
 
 def reload_restores_the_last_album(driver):
+    """The memento: the index page that holds the last album opens on it, at its own address;
+    another index page opens on its own first album."""
     open_fresh(driver)
     settled_on(driver, 0)
     driver.find_element(By.CSS_SELECTOR, '#carousel .tile[data-index="3"] img').click()
     settled_on(driver, 3)
     driver.get(BASE)
     settled_on(driver, 3)
+    assert driver.current_url == BASE, f"the index moved to {driver.current_url}"
+    driver.get(BASE + "page/2/")
+    settled_on(driver, PAGE_SIZE)
+    assert driver.current_url == BASE + "page/2/", f"page 2 moved to {driver.current_url}"
 
 
 def spinner_goes_once_the_image_has_loaded(driver):
@@ -269,19 +343,27 @@ def themes_keep_text_readable(driver):
 
 
 def follows_the_aria_carousel_pattern(driver):
-    """The WAI-ARIA carousel pattern: a labelled region with aria-roledescription, slides labelled
-    "N of M", native previous and next buttons shown once the script runs, and a visible focus
-    ring (at least 2 px of outline) on everything the Tab key reaches in and around the strip."""
+    """The WAI-ARIA carousel pattern: a labelled region with aria-roledescription; the slides are
+    the items of the strip's list, each with its place in the whole ("N of M" through
+    aria-posinset and aria-setsize, also on the tiles the script adds); the scrolling viewport a
+    labelled group; native previous and next buttons shown once the script runs; and a visible
+    focus ring (at least 2 px of outline) on everything the Tab key reaches in and around it."""
     open_fresh(driver)
     settled_on(driver, 0)
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.END)
+    settled_on(driver, len(ALBUMS) - 1)
     found = driver.execute_script("""
         var c = document.getElementById('carousel'), problems = [];
         if (c.getAttribute('aria-roledescription') !== 'carousel' || !c.getAttribute('aria-label')) problems.push('region');
+        var v = c.querySelector('.viewport');
+        if (v.getAttribute('role') !== 'group' || !v.getAttribute('aria-label')) problems.push('viewport');
         var tiles = c.querySelectorAll('.tile'), count = +c.dataset.count;
         tiles.forEach(function (t) {
-            if (t.getAttribute('role') !== 'group' || t.getAttribute('aria-roledescription') !== 'slide'
-                || t.getAttribute('aria-label') !== (+t.dataset.index + 1) + ' of ' + count) problems.push(t.outerHTML.slice(0, 80));
+            if (t.tagName !== 'LI' || t.parentElement.tagName !== 'OL' || t.hasAttribute('role')
+                || t.getAttribute('aria-posinset') !== String(+t.dataset.index + 1) || t.getAttribute('aria-setsize') !== String(count)) problems.push(t.outerHTML.slice(0, 80));
         });
+        var current = c.querySelector('.tile.current a');
+        if (!current || current.getAttribute('aria-current') !== 'true') problems.push('aria-current on the index: ' + (current && current.getAttribute('aria-current')));
         ['.carousel-previous', '.carousel-next'].forEach(function (s) {
             var b = c.querySelector(s);
             if (!b || b.tagName !== 'BUTTON' || b.hidden || !b.textContent.trim()) problems.push(s);
@@ -297,7 +379,14 @@ def follows_the_aria_carousel_pattern(driver):
             var kind = e.closest('.tile') ? 'tile' : e.classList.contains('viewport') ? 'viewport' : e.tagName === 'BUTTON' ? 'button' : e.tagName;
             return [kind, s.outlineStyle, parseFloat(s.outlineWidth), e.outerHTML.slice(0, 60)];""")
         kind, style, width, html = focused
+        if kind in ("BODY", "HTML"):
+            continue  # the Tab key wrapped past the page's last link
         assert style != "none" and width >= 2, f"no visible focus on {html}: outline {style} {width}px"
+        if kind == "tile":
+            # Told apart from the selection by shape, not only by colour.
+            selection = driver.execute_script("return getComputedStyle(document.querySelector('#carousel .tile.current:not(:focus-within) a') || document.body).outlineStyle;")
+            assert style != selection or driver.execute_script("return getComputedStyle(document.activeElement).boxShadow;") != "none", \
+                f"a focused tile looks like the selected one ({style})"
         reached.add(kind)
         if {"button", "viewport", "tile"} <= reached:
             break
@@ -321,6 +410,36 @@ def reduced_motion_moves_at_once(driver):
         assert not between, f"the strip passed through {len(between)} positions on its way: {between[:5]}"
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def axe_finds_no_violations(driver):
+    """axe-core (the engine of Lighthouse's and browsers' accessibility audits, from the
+    axe-playwright-python package that script/setup installs) finds nothing on any kind of page,
+    in the light and the dark theme, before and after the script has moved the selection."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec and spec.submodule_search_locations, "axe-playwright-python is not installed (script/setup --test)"
+    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as file:
+        axe = file.read()
+    found = []
+    try:
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            for path in ("", "page/2/", ALBUMS[3]["url"], "404.html"):
+                open_fresh(driver, path)
+                if path != "404.html":
+                    settled_on(driver, current(driver))
+                    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.ARROW_RIGHT)
+                    time.sleep(0.5)
+                driver.execute_script(axe)
+                violations = driver.execute_async_script("""
+                    var done = arguments[arguments.length - 1];
+                    axe.run(document).then(function (result) {
+                        done(result.violations.map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes[0].html.slice(0, 90); }));
+                    }, function (error) { done(['axe failed: ' + error]); });""")
+                found += [f"{scheme} /{path}: {violation}" for violation in violations]
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert not found, "; ".join(found)
 
 
 def screenshots(driver):
@@ -364,9 +483,11 @@ def main():
     failures = 0
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
-              url_follows_and_back_works, deep_link_opens_its_album_centred, reload_restores_the_last_album,
+              album_page_follows_the_selection, focus_follows_the_selection,
+              deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
-              follows_the_aria_carousel_pattern, reduced_motion_moves_at_once, screenshots, no_console_errors]
+              follows_the_aria_carousel_pattern, axe_finds_no_violations, reduced_motion_moves_at_once, screenshots,
+              no_console_errors]
     try:
         for check in checks:
             failures += not report.run(check, driver)

@@ -15,7 +15,7 @@ public enum CarouselSVG {
         svg.write(width)
         svg.write(" ")
         svg.write(height)
-        svg.write("\" role=\"img\" aria-label=\"")
+        svg.write("\" aria-label=\"")
         svg.writeXML(title)
         svg.write(": ")
         svg.write(layout.count)

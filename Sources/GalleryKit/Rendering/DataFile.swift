@@ -79,6 +79,10 @@ public enum DataFile {
             json.write(",\"srcset\":")
             json.writeJSON(srcset, htmlSafe: true)
         }
+        if let large = image.large {
+            json.write(",\"cover\":")
+            json.writeJSON(large, htmlSafe: true)
+        }
         json.write("}")
     }
 }

@@ -137,12 +137,15 @@ struct TileContext: TemplateObject {
     var alt: String
     var title: String
     var current: Bool
+    /// Whether the page is the current album's own (an album page), so its link is
+    /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
+    var ownPage = false
     /// Which root the links were made for (`nil`: not cacheable).
     var variant: Int?
 
-    /// The album, the root and whether it is current identify a tile's values.
+    /// The album, the root, whether it is current and on its own page identify a tile's values.
     var fragmentKey: Int? {
-        variant.map { index * 4 + $0 * 2 + (current ? 1 : 0) }
+        variant.map { index * 8 + $0 * 4 + (current ? 1 : 0) + (ownPage ? 2 : 0) }
     }
 
     func value(forKey name: String) -> TemplateValue? {
@@ -160,6 +163,7 @@ struct TileContext: TemplateObject {
         case "alt": .text(alt)
         case "title": .text(title)
         case "current": .bool(current)
+        case "ownPage": .bool(ownPage)
         default: nil
         }
     }

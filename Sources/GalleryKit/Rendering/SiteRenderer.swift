@@ -87,6 +87,7 @@ public struct SiteRenderer: Sendable {
         let tiles: [TemplateValue] = zip(tileRange, contexts).map { index, context in
             var tile = context
             tile.current = index == current
+            if case .album = page { tile.ownPage = tile.current }
             return .object(tile)
         }
         var album: AlbumContext?
