@@ -289,6 +289,8 @@ HUGO_BASEOF = """{{- $root := "../../" -}}{{ if .IsHome }}{{ $root = "./" }}{{ e
 <meta charset="utf-8"/>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>{{ block "title" . }}{{ site.Title }}{{ end }}</title>
+{{ if eq .Kind "page" }}<meta name="description" content="{{ .Title }} by {{ .Params.artist }} ({{ .Params.genre }}, {{ .Params.year }})"/>
+{{ end -}}
 <link rel="icon" href="data:,"/>
 <link rel="stylesheet" href="{{ $root }}assets/gallery.3f2a9c1e57.css"/>
 <script src="{{ $root }}assets/gallery.8b41d0c7e2.js" defer="defer"></script>

@@ -389,7 +389,7 @@ import Testing
         try FileManager.default.removeItem(at: site.url.appending(path: "public/carousel.svg"))
         let bad = try await GalleryBinary.run(["check", "public"], in: site.url)
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("public/albums/b-a/index.html:17:1: error: duplicate id 'main'"))
+        #expect(bad.stderr.contains("public/albums/b-a/index.html:18:1: error: duplicate id 'main'"), "\(bad.stderr)")
         #expect(bad.stderr.contains("main"))
         #expect(bad.stderr.contains("carousel.svg"))
         let missing = try await GalleryBinary.run(["check", "nothing-here"], in: site.url)

@@ -7,6 +7,9 @@ struct PageContext: TemplateObject {
     var site: SiteContext
     var root: String
     var canonical: String?
+    /// The page's description for search results: the album's own on its page ("Title by
+    /// Artist (Genre, Year)"), the site's elsewhere; `nil` for none.
+    var description: String?
     var social: SocialCard?
     var assets: AssetsContext
     var analytics: [TemplateValue]
@@ -21,6 +24,7 @@ struct PageContext: TemplateObject {
         case "site": .object(site)
         case "root": .text(root)
         case "canonical": .text(canonical)
+        case "description": .text(description)
         case "social": social.map { .object($0) } ?? .null
         case "assets": .object(assets)
         case "analytics": .list(analytics)

@@ -114,6 +114,7 @@ public struct SiteRenderer: Sendable {
             ),
             root: root,
             canonical: canonical,
+            description: description(of: page, album: album),
             social: canonical.map { socialCard(for: page, current: current, url: $0) },
             assets: AssetsContext(css: assets.css, js: assets.js),
             analytics: analytics,
@@ -123,6 +124,15 @@ public struct SiteRenderer: Sendable {
             next: next,
             pager: pager
         )
+    }
+
+    /// What a search result shows of a page: on an album's page the album, elsewhere the site's
+    /// `description` (none when it is empty).
+    private func description(of page: SitePlan.Page, album: AlbumContext?) -> String? {
+        if case .album = page, let album {
+            return "\(album.title) by \(album.artist) (\(album.genre), \(album.year))"
+        }
+        return config.description.isEmpty ? nil : Escape.xmlCharacters(config.description)
     }
 
     /// The link preview of a page at `url` (absolute) whose current album is `current`: the

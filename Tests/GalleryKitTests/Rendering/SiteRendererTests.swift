@@ -92,6 +92,11 @@ import Testing
         #expect(page.contains("<img class=\"cover\" src=\"../../covers/1-300.png\" width=\"300\" height=\"300\" alt=\"Cover of Second by Artist\"/>"))
         let first = text(renderer.render(.album(index: 0)))
         #expect(!first.contains("rel=\"prev\""))
+        // Each album page describes its album to search engines; the index has the site's
+        // description, and none when it is empty.
+        #expect(page.contains("<meta name=\"description\" content=\"Second by Artist (Pop, 2001)\"/>"))
+        #expect(first.contains("<meta name=\"description\" content=\"First by Artist (Pop, 2001)\"/>"))
+        #expect(!text(renderer.render(.index(number: 1))).contains("name=\"description\""))
     }
 
     @Test func hostileTextIsEscapedAndThePageStaysValid() throws {

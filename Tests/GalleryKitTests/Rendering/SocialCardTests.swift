@@ -59,6 +59,8 @@ import Testing
         #expect(tags.contains("<meta property=\"og:image:alt\" content=\"Cover of Second by The Band\"/>"))
         let described = try Self.renderer(baseURL: "https://example.org/", description: "Jazz & more", titles: ["Only"])
         #expect(Self.cardTags(described, .index(number: 1)).contains("<meta property=\"og:description\" content=\"Jazz &amp; more\"/>"))
+        #expect(String(decoding: described.render(.index(number: 1)), as: UTF8.self).contains("<meta name=\"description\" content=\"Jazz &amp; more\"/>"))
+        #expect(String(decoding: described.render(.album(index: 0)), as: UTF8.self).contains("<meta name=\"description\" content=\"Only by The Band (Jazz, 1969)\"/>"))
         let empty = try Self.renderer(baseURL: "https://example.org/", titles: [])
         let emptyTags = Self.cardTags(empty, .index(number: 1))
         #expect(emptyTags.contains("<meta property=\"og:description\" content=\"0 albums\"/>"))
