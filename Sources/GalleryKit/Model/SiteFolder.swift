@@ -31,10 +31,9 @@ public struct SiteFolder: Sendable, Hashable {
 
     /// Why a build must not write into `output`, or `nil` when it may: the output folder must
     /// not be the site folder or hold it, nor be or lie inside the folders the build reads
-    /// (`content/`, `templates/`, `assets/`), the cache (but for `gallery serve`'s `preview/`
-    /// in it) or `.git`, where its `albums.json`,
-    /// `index.html` and `assets/` would overwrite the user's own files. Symbolic links are
-    /// followed, so a link into `content/` is caught too.
+    /// (`content/`, `templates/`, `assets/`), the cache (but for `gallery serve`'s `preview/` in
+    /// it) or `.git`, where its `albums.json`, `index.html` and `assets/` would overwrite the
+    /// user's own files. Symbolic links are followed, so a link into `content/` is caught too.
     public func outputConflict(_ output: URL, cache: URL) -> String? {
         let output = Self.resolved(output)
         let site = Self.resolved(root)
@@ -49,7 +48,8 @@ public struct SiteFolder: Sendable, Hashable {
         let preview = Self.resolved(cache.appending(path: "preview"))
         for (folder, name) in guarded {
             let folder = Self.resolved(folder)
-            if output == folder || output.hasPrefix(folder + "/") && !(output == preview || output.hasPrefix(preview + "/")) {
+            let isPreview = output == preview || output.hasPrefix(preview + "/")
+            if output == folder || (output.hasPrefix(folder + "/") && !isPreview) {
                 return "the output folder is \(output == folder ? "" : "inside ")\(name), whose files the build's own would overwrite"
             }
         }

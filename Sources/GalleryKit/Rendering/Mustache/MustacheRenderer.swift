@@ -169,7 +169,8 @@ struct MustacheRenderer {
         trace?.append(TraceEntry(offset: output.count, template: template, line: line))
     }
 
-    /// Looks a name up: the first part down the stack, the rest inside what was found.
+    /// Looks a name up where `template` uses it on `line`, noting it when no context knows it
+    /// and unknown names are being recorded.
     private mutating func resolve(_ name: MustacheName, in template: String, line: Int) -> TemplateValue {
         let value = resolve(name)
         if unknownNames != nil { noteUnknownParts(of: name, in: template, line: line) }
@@ -204,6 +205,7 @@ struct MustacheRenderer {
         }
     }
 
+    /// Looks a name up: the first part down the stack, the rest inside what was found.
     private mutating func resolve(_ name: MustacheName) -> TemplateValue {
         guard let first = name.parts.first else {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
