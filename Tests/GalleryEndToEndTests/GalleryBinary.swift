@@ -200,3 +200,21 @@ enum Fixture {
         return folder
     }
 }
+
+/// Tests of commands run on a starter site: `gallery init` makes it as `site/` in a temporary
+/// folder, and the commands name it with `--site`.
+protocol StarterSiteTests {}
+
+extension StarterSiteTests {
+    /// A temporary folder holding a new starter site, `site/`.
+    func starter() async throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        return folder
+    }
+
+    /// Runs a command on the site `site` (by default the starter) of `folder`.
+    func run(_ arguments: [String], _ folder: TemporaryFolder, site: String = "site") async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(arguments + ["--site", site], in: folder.url)
+    }
+}

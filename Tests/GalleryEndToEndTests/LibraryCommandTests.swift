@@ -3,17 +3,7 @@ import Foundation
 import Testing
 
 /// The library commands run as a user runs them: list, add, edit, delete, undo, import.
-@Suite struct LibraryCommandTests {
-    func starter() async throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
-        return folder
-    }
-
-    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
-        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
-    }
-
+@Suite struct LibraryCommandTests: StarterSiteTests {
     func titles(_ folder: TemporaryFolder) throws -> [String] {
         let data = Data(try folder.read("site/content/albums.json").utf8)
         let archive = try JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -206,17 +196,7 @@ import Testing
 }
 
 /// `gallery import` from the three formats, and what it refuses.
-@Suite struct ImportCommandTests {
-    func starter() async throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
-        return folder
-    }
-
-    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
-        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
-    }
-
+@Suite struct ImportCommandTests: StarterSiteTests {
     func albums(_ folder: TemporaryFolder) throws -> [[String: Any]] {
         let archive = try JSONSerialization.jsonObject(with: Data(try folder.read("site/content/albums.json").utf8)) as? [String: Any]
         return archive?["albums"] as? [[String: Any]] ?? []

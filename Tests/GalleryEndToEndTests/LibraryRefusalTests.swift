@@ -4,17 +4,7 @@ import Testing
 /// What the library commands refuse, and how they say it: a slug another album's page lives
 /// under, control characters in the text fields, a position past the end, a folder that is not
 /// a site; and that every message carries its own severity, once.
-@Suite struct LibraryRefusalTests {
-    func starter() async throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
-        return folder
-    }
-
-    func run(_ arguments: [String], _ folder: TemporaryFolder, site: String = "site") async throws -> GalleryBinary.Run {
-        try await GalleryBinary.run(arguments + ["--site", site], in: folder.url)
-    }
-
+@Suite struct LibraryRefusalTests: StarterSiteTests {
     static let fields = ["--artist", "Q", "--genre", "G", "--year", "2000", "--cover", "covers/best-of-bowie.svg"]
 
     @Test func anExplicitSlugNeverTakesAnotherAlbumsPageAddress() async throws {

@@ -2,17 +2,7 @@ import Foundation
 import Testing
 
 /// `gallery undo` when the archive moved on by hand, and what the history records.
-@Suite struct UndoCommandTests {
-    func starter() async throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
-        return folder
-    }
-
-    func run(_ arguments: [String], _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
-        try await GalleryBinary.run(arguments + ["--site", "site"], in: folder.url)
-    }
-
+@Suite struct UndoCommandTests: StarterSiteTests {
     /// A change that can no longer be reversed (its album was edited by hand) blocks every undo
     /// until `--skip` forgets it; the archive keeps the hand edit, and the next undo reaches the
     /// change before.
