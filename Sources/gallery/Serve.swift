@@ -53,10 +53,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         // Serving a folder that is no site would only answer 404s: say so, as build does.
-        do throws(ArchiveError) {
-            _ = try Library(site: siteOptions.folder).store.read()
-        } catch {
-            Diagnostic.print(error.diagnostics)
+        let store = Library(site: siteOptions.folder).store
+        guard store.exists else {
+            Diagnostic.print([store.missing])
             throw ExitCode.failure
         }
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
