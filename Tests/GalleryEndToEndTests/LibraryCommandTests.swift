@@ -28,6 +28,23 @@ import Testing
         #expect(albums?[4]["year"] as? Int == 2000)
     }
 
+    /// A published page keeps its address: a twin added before it, or an edit that gives
+    /// another album its title, takes another slug.
+    @Test func noChangeMovesAnotherAlbumsPage() async throws {
+        let folder = try await starter()
+        let slugs = { () async throws -> [String] in
+            try await self.run(["list", "--json"], folder).stdout.split(separator: "\n").compactMap { line in
+                line.range(of: #""slug":"[^"]*""#, options: .regularExpression).map { String(line[$0].dropFirst(8).dropLast()) }
+            }
+        }
+        let before = try await slugs()
+        #expect(before.count == 5)
+        #expect(try await run(["add", "--title", "Nothing Like The Sun", "--artist", "Sting", "--genre", "Pop", "--year", "1999", "--cover", "covers/nothing-like-the-sun.svg", "--at", "1"], folder).status == 0)
+        #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before)
+        #expect(try await run(["edit", "2", "--title", "American Pie", "--artist", "Madonna"], folder).status == 0)
+        #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before)
+    }
+
     @Test func addEditDeleteAndUndoAcrossInvocations() async throws {
         let folder = try await starter()
         let add = try await run(["add", "--title", "Heroes", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/h.png", "--at", "2"], folder)

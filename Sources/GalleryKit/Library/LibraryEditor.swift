@@ -24,19 +24,22 @@ public struct LibraryEditor: Sendable {
     public var historyFile: URL { UndoHistory.file(for: store.url) }
 
     /// Inserts an album at a 1-based position (`nil` appends); a position beyond one past the
-    /// last album is refused with the range, not taken to mean the end.
+    /// last album is refused with the range, not taken to mean the end. No album already there
+    /// moves to another page address (see ``keepingPageAddresses(inserting:at:into:)``).
     public func add(_ album: Album, at number: Int? = nil) throws(LibraryError) -> LibraryChange {
         try Self.check(album)
         return try change { archive, catalogue throws(LibraryError) in
             if let number { try Self.checkPosition(number, count: archive.albums.count) }
             try Self.checkSlugIsFree(album, in: catalogue)
-            return archive.adding(album, at: number.map { $0 - 1 })
+            let placed = number.map { Self.keepingPageAddresses(inserting: album, at: $0 - 1, into: archive.albums) } ?? album
+            return archive.adding(placed, at: number.map { $0 - 1 })
         }
     }
 
     /// Changes fields of the album a reference (`3` or a slug) names; giving them the values
     /// they have changes nothing and records nothing (the change's ``LibraryChange/summary``
-    /// says so).
+    /// says so). No other album moves to another page address (see
+    /// ``keepingPageAddresses(editing:at:in:)``).
     public func edit(_ reference: String, _ apply: @Sendable (inout Album) -> Void) throws(LibraryError) -> LibraryChange {
         try change { archive, catalogue throws(LibraryError) in
             let index = try Self.resolve(reference, in: catalogue)
@@ -44,7 +47,7 @@ public struct LibraryEditor: Sendable {
             apply(&album)
             try Self.check(album, changedFrom: archive.albums[index])
             if album.slug != archive.albums[index].slug { try Self.checkSlugIsFree(album, in: catalogue, except: index) }
-            return archive.replacing(at: index, with: album)
+            return archive.replacing(at: index, with: Self.keepingPageAddresses(editing: album, at: index, in: archive.albums))
         }
     }
 
