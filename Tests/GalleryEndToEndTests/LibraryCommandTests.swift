@@ -255,6 +255,15 @@ import Testing
         #expect(badField.stderr.contains("'picture' is not a field"))
     }
 
+    @Test func aMappedColumnMissingFromTheHeaderIsQuotedAsWrittenBesideTheFilesColumns() async throws {
+        let folder = try await starter()
+        try folder.write("title,artist,genre,year,cover_url\nB,A,Pop,1992,covers/a.png\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--map", "Nope=artist", "--map", "Art=picture"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("error: --map Art=picture: 'picture' is not a field; use one of title, artist, genre, year, cover_url, slug\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: in.csv:1: --map Nope=artist: the header has no column 'Nope'; use one of its columns (in any case): 'title', 'artist', 'genre', 'year', 'cover_url'\n"), "\(run.stderr)")
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")

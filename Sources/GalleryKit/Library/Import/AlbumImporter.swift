@@ -31,12 +31,14 @@ public struct AlbumImporter: Sendable {
         "slug": "slug",
     ]
 
-    /// `--map column=field` choices: column name (any case) to archive field.
+    /// `--map column=field` choices: column name, as the user wrote it, to archive field.
+    ///
+    /// Columns are matched ignoring case, but messages quote them as written.
     public var mappings: [String: String]
 
     /// An importer with column mappings.
     public init(mappings: [String: String] = [:]) {
-        self.mappings = Dictionary(mappings.map { ($0.key.lowercased(), $0.value) }) { $1 }
+        self.mappings = mappings
     }
 
     /// The format of a file, from its first bytes and its name.
@@ -123,16 +125,21 @@ public struct AlbumImporter: Sendable {
 
     /// Which column fills which field: `--map` first, then the recognised names.
     private func columnFields(_ header: [String], display: String) throws(LibraryError) -> [(column: Int, field: String)] {
-        for (column, field) in mappings where !Self.fields.contains(field) {
-            throw LibraryError("--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", "))")
+        // Every --map at fault, in a stable order, each quoted as the user wrote it.
+        let choices = mappings.sorted { $0.key < $1.key }
+        var mistakes = choices.filter { !Self.fields.contains($0.value) }.map { column, field in
+            "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", "))"
         }
+        let headerKeys = Set(header.map { $0.lowercased() })
+        mistakes += choices.filter { !headerKeys.contains($0.key.lowercased()) }.map { column, field in
+            "\(display):1: --map \(column)=\(field): the header has no column '\(column)'; use one of its columns (in any case): \(header.map { "'\($0)'" }.joined(separator: ", "))"
+        }
+        guard mistakes.isEmpty else { throw LibraryError(reasons: mistakes) }
+        let mapped = Dictionary(mappings.map { ($0.key.lowercased(), $0.value) }) { $1 }
         var assigned: [String: Int] = [:]
         for (index, name) in header.enumerated() {
             let key = name.lowercased()
-            if let field = mappings[key] ?? Self.columnNames[key], assigned[field] == nil { assigned[field] = index }
-        }
-        for (column, _) in mappings where !header.contains(where: { $0.lowercased() == column }) {
-            throw LibraryError("\(display): --map names the column '\(column)', but the header has \(header.map { "'\($0)'" }.joined(separator: ", "))")
+            if let field = mapped[key] ?? Self.columnNames[key], assigned[field] == nil { assigned[field] = index }
         }
         let required = ["title": "Title or Album", "artist": "Artist", "genre": "Genre or Style", "year": "Year or Released", "cover_url": "Cover or Cover URL"]
         let missing = required.keys.sorted().filter { assigned[$0] == nil }
