@@ -264,6 +264,28 @@ import Testing
         #expect(run.stderr.contains("error: in.csv:1: --map Nope=artist: the header has no column 'Nope'; use one of its columns (in any case): 'title', 'artist', 'genre', 'year', 'cover_url'\n"), "\(run.stderr)")
     }
 
+    @Test(arguments: [";", "\t"])
+    func importsSemicolonAndTabSeparatedFilesAsSpreadsheetsWriteThem(separator: String) async throws {
+        let folder = try await starter()
+        let rows = [["title", "artist", "genre", "year", "cover_url"], ["Bookends", "Simon, Paul", "Folk", "1968", "covers/b.png"], ["Heroes", "David Bowie", "Rock", "1977", "covers/h.png"]]
+        try folder.write(rows.map { $0.joined(separator: separator) }.joined(separator: "\r\n") + "\r\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("imported 2 of 2 albums from csv in.csv\n"))
+        let albums = try albums(folder)
+        try #require(albums.count == 7)
+        #expect(albums[5]["artist"] as? String == "Simon, Paul")
+        #expect(albums[6]["year"] as? Int == 1977)
+    }
+
+    @Test func aHeaderOfOneColumnSaysHowColumnsMustBeSeparated() async throws {
+        let folder = try await starter()
+        try folder.write("title|artist|genre|year|cover_url\nB|A|Pop|1992|covers/a.png\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr.hasPrefix("error: in.csv:1: the header row is a single column, 'title|artist|genre|year|cover_url'; columns must be separated by commas, semicolons or tabs, so save the file with one of them\n"), "\(run.stderr)")
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")

@@ -11,6 +11,26 @@ import Testing
     }
 
     @Test(arguments: [
+        ("Title;Artist;Year\n\"Hits; vol. 1\";Simon, Paul;1,5\n", ";" as Unicode.Scalar),
+        ("Title\tArtist\tYear\nHits; vol. 1\tSimon, Paul\t1999\n", "\t"),
+        ("\"Title, main\";Artist;Year\nHits;Simon, Paul;1999\n", ";"),
+        ("Title,Artist;Name,Year\nHits,Simon; Paul,1999\n", ","),
+    ])
+    func takesTheSeparatorFromTheHeaderRow(text: String, separator: Unicode.Scalar) throws {
+        let table = try CSVTable(parsing: text)
+        #expect(table.separator == separator)
+        #expect(table.header.count == 3)
+        #expect(table.rows.map(\.fields.count) == [3])
+        #expect(table.rows[0].fields.contains("Simon, Paul") || table.rows[0].fields.contains("Simon; Paul"))
+    }
+
+    @Test func namesTheSeparatorAQuotedFieldMustEndAt() {
+        #expect(throws: CSVTable.SyntaxError(line: 2, message: "text after a closing quote; a quoted field must end at a semicolon or the end of the line")) {
+            try CSVTable(parsing: "A;B\n\"x\",y;z\n")
+        }
+    }
+
+    @Test(arguments: [
         ("A,B\n\"x,y\n", 2, "a quoted field that starts here is never closed"),
         ("A,B\nx\"y,z\n", 2, "a double quote inside an unquoted field; put the field in quotes and double the quote (\"\")"),
         ("A,B\n\"x\"y,z\n", 2, "text after a closing quote; a quoted field must end at a comma or the end of the line"),

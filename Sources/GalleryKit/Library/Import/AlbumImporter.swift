@@ -144,7 +144,11 @@ public struct AlbumImporter: Sendable {
         let required = ["title": "Title or Album", "artist": "Artist", "genre": "Genre or Style", "year": "Year or Released", "cover_url": "Cover or Cover URL"]
         let missing = required.keys.sorted().filter { assigned[$0] == nil }
         guard missing.isEmpty else {
-            throw LibraryError(reasons: missing.map { "\(display):1: no column for \($0); name one \(required[$0] ?? $0), or pass --map COLUMN=\($0)" })
+            // One column where five are needed: most likely a separator we do not read (`|`).
+            let separatorHint = header.count == 1
+                ? ["\(display):1: the header row is a single column, '\(header[0])'; columns must be separated by commas, semicolons or tabs, so save the file with one of them"]
+                : []
+            throw LibraryError(reasons: separatorHint + missing.map { "\(display):1: no column for \($0); name one \(required[$0] ?? $0), or pass --map COLUMN=\($0)" })
         }
         return assigned.map { ($0.value, $0.key) }
     }

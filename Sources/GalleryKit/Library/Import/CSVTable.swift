@@ -4,6 +4,10 @@ import Foundation
 /// quotes, `""` for a quote inside, line breaks inside quoted fields), remembering the line
 /// each record starts on so an import can name the row at fault.
 ///
+/// The separator is taken from the header row, as most CSV readers do: a comma if the row has
+/// one outside quotes, else a semicolon (what spreadsheet programs write in locales whose
+/// decimal mark is a comma), else a tab.
+///
 /// Written here rather than taken from a package: the CSV packages in our mirror either report
 /// no position for a malformed file or none at all, and import errors must name the row.
 public struct CSVTable: Sendable, Hashable {
@@ -25,11 +29,15 @@ public struct CSVTable: Sendable, Hashable {
 
     /// The header row's fields.
     public var header: [String]
+    /// The field separator, found in the header row: `,`, `;` or a tab.
+    public var separator: Unicode.Scalar
     /// The records after the header (blank lines skipped).
     public var rows: [Row]
 
-    /// Parses CSV text whose first record is a header.
+    /// Parses CSV text whose first record is a header, separated as ``separator(of:)`` finds.
     public init(parsing text: String) throws(SyntaxError) {
+        let separator = Self.separator(of: text)
+        self.separator = separator
         var records: [Row] = []
         var fields: [String] = []
         var field = ""
@@ -71,7 +79,7 @@ public struct CSVTable: Sendable, Hashable {
                 continue
             }
             switch scalar {
-            case ",":
+            case separator:
                 fields.append(field)
                 field = ""
                 fieldWasQuoted = false
@@ -93,7 +101,7 @@ public struct CSVTable: Sendable, Hashable {
                 fieldWasQuoted = true
             default:
                 guard !afterQuote else {
-                    throw SyntaxError(line: line, message: "text after a closing quote; a quoted field must end at a comma or the end of the line")
+                    throw SyntaxError(line: line, message: "text after a closing quote; a quoted field must end at \(Self.name(of: separator)) or the end of the line")
                 }
                 field.unicodeScalars.append(scalar)
             }
@@ -109,6 +117,31 @@ public struct CSVTable: Sendable, Hashable {
         rows = Array(records.dropFirst())
         for row in rows where row.fields.count != header.count {
             throw SyntaxError(line: row.line, message: "this row has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(header.count)")
+        }
+    }
+
+    /// The separator of CSV text: a comma if its first record (the header) has one outside
+    /// quotes, else a semicolon if it has one, else a tab if it has one, else a comma.
+    static func separator(of text: String) -> Unicode.Scalar {
+        var found: Set<Unicode.Scalar> = []
+        var inQuotes = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" {
+                inQuotes.toggle()
+            } else if !inQuotes {
+                if scalar == "\n" || scalar == "\r" { break }
+                if scalar == "," || scalar == ";" || scalar == "\t" { found.insert(scalar) }
+            }
+        }
+        return [",", ";", "\t"].first(where: found.contains) ?? ","
+    }
+
+    /// A separator as messages name it: `a comma`, `a semicolon`, `a tab`.
+    static func name(of separator: Unicode.Scalar) -> String {
+        switch separator {
+        case ";": "a semicolon"
+        case "\t": "a tab"
+        default: "a comma"
         }
     }
 }
