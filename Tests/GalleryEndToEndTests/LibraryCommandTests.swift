@@ -286,6 +286,24 @@ import Testing
         #expect(run.stderr.hasPrefix("error: in.csv:1: the header row is a single column, 'title|artist|genre|year|cover_url'; columns must be separated by commas, semicolons or tabs, so save the file with one of them\n"), "\(run.stderr)")
     }
 
+    @Test func aBadYearDoesNotHideTheRowsOtherFaults() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Genre,Year,Cover,Slug\nA,,,soon,,Bad Slug\nB,C,,,d.png,\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr == """
+            error: in.csv:2: row 1: title is empty; fill it in
+            error: in.csv:2: row 1: genre is empty; fill it in
+            error: in.csv:2: row 1: cover is empty; fill it in
+            error: in.csv:2: row 1: the year "soon" is not a year; write it as 1999 or a date such as 1999-05-01
+            error: in.csv:2: row 1: slug "Bad Slug" is not lowercase ASCII letters, digits and dashes; try "bad-slug"
+            error: in.csv:3: row 2: genre is empty; fill it in
+            error: in.csv:3: row 2: year is empty; fill it in
+            error: nothing was imported
+
+            """)
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")

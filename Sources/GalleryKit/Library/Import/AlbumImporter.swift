@@ -106,15 +106,21 @@ public struct AlbumImporter: Sendable {
             let origin = "row \(offset + 1)"
             var values: [String: String] = [:]
             for (column, field) in columns { values[field] = row.fields[column].trimmingCharacters(in: .whitespaces) }
-            guard let year = Self.year(from: values["year"] ?? "") else {
-                problems.append("\(display):\(row.line): \(origin): the year \"\(values["year"] ?? "")\" is not a year; write it as 1999 or a date such as 1999-05-01")
-                continue
-            }
+            let yearText = values["year"] ?? ""
+            let year = Self.year(from: yearText)
             let slug = values["slug"].flatMap { $0.isEmpty ? nil : $0 }
-            let album = Album(title: values["title"] ?? "", artist: values["artist"] ?? "", genre: values["genre"] ?? "", year: year, coverURL: values["cover_url"] ?? "", slug: slug)
-            let rowProblems = AlbumRules.problems(in: album)
+            // A stand-in for a bad year, so that the other fields are still checked.
+            let album = Album(title: values["title"] ?? "", artist: values["artist"] ?? "", genre: values["genre"] ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: values["cover_url"] ?? "", slug: slug)
+            var rowProblems = AlbumRules.problems(in: album).map { "\($0.field == "cover_url" ? "cover" : $0.field) \($0.reason)" }
+            if year == nil {
+                let yearProblem = AlbumRules.isBlank(yearText)
+                    ? "year is empty; fill it in"
+                    : "the year \"\(yearText)\" is not a year; write it as 1999 or a date such as 1999-05-01"
+                // In field order: after the cover, before the slug.
+                rowProblems.insert(yearProblem, at: rowProblems.firstIndex { $0.hasPrefix("slug ") } ?? rowProblems.endIndex)
+            }
             guard rowProblems.isEmpty else {
-                problems += rowProblems.map { "\(display):\(row.line): \(origin): \($0.field == "cover_url" ? "cover" : $0.field) \($0.reason)" }
+                problems += rowProblems.map { "\(display):\(row.line): \(origin): \($0)" }
                 continue
             }
             candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))", location: "\(display):\(row.line): \(origin)"))
