@@ -37,9 +37,10 @@ struct Import: ParsableCommand {
         let editor = try siteOptions.editor()
         let url = URL(fileURLWithPath: file)
         try performLibraryChange { () throws(LibraryError) in
-            let (format, candidates) = try AlbumImporter(mappings: columns).read(url)
+            let (format, candidates, blankRows) = try AlbumImporter(mappings: columns).read(url)
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
-            var lines = report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }
+            var lines = blankRows.map { "skipped \($0): every field is empty" }
+            lines += report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }
             let verb = dryRun ? "would import" : "imported"
             lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
             lines.append("\(verb) \(report.added.count) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")

@@ -304,6 +304,24 @@ import Testing
             """)
     }
 
+    /// Spreadsheet programs write rows of empty fields below the data (rows once formatted or
+    /// cleared): they hold no album, so they are left out, and said to be.
+    @Test func skipsRowsOfOnlyEmptyFieldsAndSaysSo() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n,,,,\nE,F,G,2001,h.png\n\"\", ,,,\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            skipped row 2 (line 3): every field is empty
+            skipped row 4 (line 5): every field is empty
+            added row 1 (line 2): "B" by A
+            added row 3 (line 4): "F" by E
+            imported 2 of 2 albums from csv in.csv
+
+            """)
+        #expect(try albums(folder).count == 7)
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")

@@ -54,9 +54,13 @@ public struct AlbumImporter: Sendable {
 
     /// Reads every album in a file.
     ///
+    /// A CSV row whose fields are all empty (`,,,,`, as spreadsheet programs write for rows
+    /// below their data) holds no album and is left out, not refused; `blankRows` names each
+    /// (`row 4 (line 5)`) so the command can say so.
+    ///
     /// - Throws: ``LibraryError`` naming the file and each row or field at fault; nothing is
     ///   imported from a file with any problem.
-    public func read(_ url: URL) throws(LibraryError) -> (format: Format, candidates: [Candidate]) {
+    public func read(_ url: URL) throws(LibraryError) -> (format: Format, candidates: [Candidate], blankRows: [String]) {
         let display = SiteFolder.display(url)
         guard let data = try? Data(contentsOf: url) else {
             throw LibraryError("\(display): cannot read this file; check the path")
@@ -65,9 +69,11 @@ public struct AlbumImporter: Sendable {
         guard !bytes.isEmpty else { throw LibraryError("\(display): the file is empty; nothing to import") }
         let format = Self.format(of: bytes, name: url.lastPathComponent)
         switch format {
-        case .json: return (format, try readJSON(bytes, display: display))
-        case .csv: return (format, try readCSV(bytes, display: display))
-        case .keyedArchive: return (format, try KeyedArchiveReader.read(data, display: display))
+        case .json: return (format, try readJSON(bytes, display: display), [])
+        case .csv:
+            let (candidates, blankRows) = try readCSV(bytes, display: display)
+            return (format, candidates, blankRows)
+        case .keyedArchive: return (format, try KeyedArchiveReader.read(data, display: display), [])
         }
     }
 
@@ -89,7 +95,7 @@ public struct AlbumImporter: Sendable {
         return candidates
     }
 
-    private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
+    private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> (candidates: [Candidate], blankRows: [String]) {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw LibraryError("\(display): not UTF-8 text; save the CSV as UTF-8")
         }
@@ -101,9 +107,14 @@ public struct AlbumImporter: Sendable {
         }
         let columns = try columnFields(table.header, display: display)
         var candidates: [Candidate] = []
+        var blankRows: [String] = []
         var problems: [String] = []
         for (offset, row) in table.rows.enumerated() {
             let origin = "row \(offset + 1)"
+            guard !row.fields.allSatisfy(AlbumRules.isBlank) else {
+                blankRows.append("\(origin) (line \(row.line))")
+                continue
+            }
             var values: [String: String] = [:]
             for (column, field) in columns { values[field] = row.fields[column].trimmingCharacters(in: .whitespaces) }
             let yearText = values["year"] ?? ""
@@ -126,7 +137,7 @@ public struct AlbumImporter: Sendable {
             candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))", location: "\(display):\(row.line): \(origin)"))
         }
         guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
-        return candidates
+        return (candidates, blankRows)
     }
 
     /// Which column fills which field: `--map` first, then the recognised names.
