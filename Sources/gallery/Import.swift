@@ -26,6 +26,15 @@ struct Import: ParsableCommand {
         for mapping in mappings where !mapping.contains("=") {
             throw ValidationError("--map takes COLUMN=FIELD, e.g. --map \"Album Artist=artist\"; got '\(mapping)'.")
         }
+        // Columns match ignoring case, so `A=title` and `a=artist` name one column twice.
+        var seen: [String: String] = [:]
+        for mapping in mappings {
+            let column = String(mapping.prefix { $0 != "=" }).trimmingCharacters(in: .whitespaces)
+            if let earlier = seen[column.lowercased()] {
+                throw ValidationError("--map names the column '\(column)' twice (columns match ignoring case): '\(earlier)' and '\(mapping)'; keep one.")
+            }
+            seen[column.lowercased()] = mapping
+        }
     }
 
     func run() throws {

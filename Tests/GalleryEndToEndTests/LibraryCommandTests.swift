@@ -219,6 +219,15 @@ import Testing
         return archive?["albums"] as? [[String: Any]] ?? []
     }
 
+    @Test func oneColumnMappedTwiceIsRefused() async throws {
+        let folder = try await starter()
+        try folder.write("A,Artist,Genre,Year,Cover\nT,X,Pop,1999,c.png\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--map", "A=title", "--map", "a=artist"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--map names the column 'a' twice (columns match ignoring case): 'A=title' and 'a=artist'; keep one."), "\(run.stderr)")
+        #expect(try await self.run(["import", "in.csv", "--map", "A=title"], folder).status == 0)
+    }
+
     @Test func importsCSVWithFlexibleHeadersAndDates() async throws {
         let folder = try await starter()
         try folder.write("""
