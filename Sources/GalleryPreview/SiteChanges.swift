@@ -101,7 +101,7 @@ final class InotifyWatch: Sendable {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         let rootPath = site.root.standardizedFileURL.path
-        let inputs = [site.content, site.templates, site.assets].map { $0.standardizedFileURL.path }
+        let inputs = site.inputFolders.map { $0.standardizedFileURL.path }
         var initial = State()
         initial.rootWatch = inotify_add_watch(descriptor, rootPath, Self.folderEvents | UInt32(IN_ONLYDIR))
         guard initial.rootWatch >= 0, inputs.allSatisfy({ Self.watchTree($0, descriptor: descriptor, into: &initial.folders) }) else {

@@ -57,7 +57,7 @@ public struct SiteWatcher: Service {
     /// compares. It stats every file, so at 100,000 covers it costs about a tenth of a second.
     public static func fingerprint(of site: SiteFolder) -> UInt64 {
         var parts: [UInt64] = []
-        for folder in [site.content, site.templates, site.assets] {
+        for folder in site.inputFolders {
             collect(folder.standardizedFileURL.path, into: &parts)
         }
         add(site.configFile.standardizedFileURL.path, into: &parts)

@@ -8,7 +8,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site and preview it on http://127.0.0.1:1313/, rebuilding and reloading the browser on every change.",
         discussion: """
-        Builds into .gallery-cache/preview/ (or --output), never into public/. Watches content/, \
+        Builds into .gallery-cache/preview/ (or --output), never into public/. Watches content/, static/, \
         templates/, assets/ and gallery.toml through the kernel's file events (--poll to poll \
         instead). A failed rebuild is printed here and \
         shown over the page in the browser; the last good site stays served. The reload script is \

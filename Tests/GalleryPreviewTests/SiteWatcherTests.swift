@@ -46,7 +46,7 @@ import Testing
         #expect(SiteChanges(site: site, poll: .milliseconds(700)).interval == .milliseconds(700), "an interval asked for is kept")
     }
 
-    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "gallery.toml"])
+    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "static/robots.txt", "static/img/logo.png", "gallery.toml"])
     func anEditOfAnInputChangesTheToken(watching: Watching, path: String) throws {
         let changes = watching.changes(of: site)
         let before = changes.token()

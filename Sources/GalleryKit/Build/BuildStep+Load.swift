@@ -53,7 +53,7 @@ extension BuildStep {
             ), to: observer)
         }
         do throws(ArchiveError) {
-            state.assets = try AssetBundle(siteAssets: site.assets)
+            state.assets = try AssetBundle(siteAssets: site.assets, siteStatic: site.staticFolder)
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }

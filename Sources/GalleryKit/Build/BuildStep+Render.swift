@@ -11,7 +11,7 @@ extension BuildStep {
     /// few outputs at a time; the findings wait for the validate step. An output whose input key
     /// matches the previous build's manifest, and whose file is in place, is skipped. Nothing
     /// reaches the output folder yet.
-    public static let render = BuildStep(name: "render") { state, _ in
+    public static let render = BuildStep(name: "render") { state, observer in
         guard let plan = state.plan, let templates = state.templates, let assets = state.assets else {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
         }
@@ -27,6 +27,20 @@ extension BuildStep {
         let pages = plan.pages
         let pagePaths = pages.map(plan.path(of:))
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
+        if !assets.staticPaths.isEmpty {
+            // A static file may add to the site, never replace what gallery makes.
+            let made = Set(pagePaths + SiteFiles.generated + chunks)
+            var uses: [String: Int] = [:]
+            for file in state.files { uses[file.path, default: 0] += 1 }
+            let site = state.options.site
+            for path in assets.staticPaths where made.contains(path) || uses[path, default: 0] > 1 {
+                state.report(.error(
+                    "gallery writes \(path) itself, so this file would replace it; rename or remove it",
+                    path: site.display(site.staticFolder.appending(path: path))
+                ), to: observer)
+            }
+            if state.diagnostics.containsErrors { return }
+        }
         let outputPaths = Set(pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
         let validator = PageValidator(outputPaths: outputPaths, basePath: config.basePath)
         let keys = await pageKeys

@@ -21,6 +21,11 @@ public struct SiteFolder: Sendable, Hashable {
     public var templates: URL { root.appending(path: "templates", directoryHint: .isDirectory) }
     /// `assets/`: stylesheet, script and other files overriding or adding to the built-in assets.
     public var assets: URL { root.appending(path: "assets", directoryHint: .isDirectory) }
+    /// `static/`: files copied as they are to the top of the output (`CNAME`, `robots.txt`,
+    /// `favicon.ico`), as Hugo's `static/` is.
+    public var staticFolder: URL { root.appending(path: "static", directoryHint: .isDirectory) }
+    /// The folders a build reads, which `gallery serve` watches (and `gallery.toml`).
+    public var inputFolders: [URL] { [content, templates, assets, staticFolder] }
 
     /// The output folder: `output` if given (relative to the current directory), else the
     /// configured folder relative to the site.
@@ -31,7 +36,7 @@ public struct SiteFolder: Sendable, Hashable {
 
     /// Why a build must not write into `output`, or `nil` when it may: the output folder must
     /// not be the site folder or hold it, nor be or lie inside the folders the build reads
-    /// (`content/`, `templates/`, `assets/`), the cache (but for `gallery serve`'s `preview/` in
+    /// (`content/`, `templates/`, `assets/`, `static/`), the cache (but for `gallery serve`'s `preview/` in
     /// it) or `.git`, where its `albums.json`, `index.html` and `assets/` would overwrite the
     /// user's own files. Symbolic links are followed, so a link into `content/` is caught too.
     public func outputConflict(_ output: URL, cache: URL) -> String? {
@@ -43,7 +48,7 @@ public struct SiteFolder: Sendable, Hashable {
         if site.hasPrefix(output + "/") || output == "/" {
             return "the output folder holds the site folder, so the built pages would land among your content"
         }
-        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (cache, "the cache folder"), (root.appending(path: ".git"), ".git/")]
+        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (staticFolder, "static/"), (cache, "the cache folder"), (root.appending(path: ".git"), ".git/")]
         // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
         let preview = Self.resolved(cache.appending(path: "preview"))
         for (folder, name) in guarded {

@@ -9,8 +9,10 @@ public struct AssetBundle: Sendable {
     /// The built-in assets that are fingerprinted.
     static let fingerprinted: Set<String> = ["gallery.css", "gallery.js", "placeholder.svg"]
 
-    /// Every asset file to write, with its output path (`assets/…`).
+    /// Every asset file to write, with its output path (`assets/…`; a static file's own path).
     public let files: [OutputFile]
+    /// The output paths of the site's `static/` files, which no file gallery makes may share.
+    public let staticPaths: [String]
     /// The stylesheet and script paths.
     public let paths: AssetPaths
     /// The placeholder tile image's path.
@@ -33,8 +35,28 @@ public struct AssetBundle: Sendable {
         return Data((lines.joined(separator: "\n") + "\n").utf8)
     }
 
-    /// Gathers the built-in assets and the site's `assets/` folder (which may not exist).
-    public init(siteAssets folder: URL?) throws(ArchiveError) {
+    /// The files of `static/`, each at its own path, in path order.
+    static func staticFiles(in folder: URL?) throws(ArchiveError) -> [OutputFile] {
+        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        let base = folder.standardizedFileURL.path
+        var files: [OutputFile] = []
+        for case let url as URL in walker {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let path = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            do {
+                files.append(OutputFile(path: path, content: .bytes(Array(try Data(contentsOf: url)))))
+            } catch {
+                throw ArchiveError([.error("cannot read this static file: \(error.localizedDescription)", path: SiteFolder.display(url))])
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Gathers the built-in assets, the site's `assets/` folder and its `static/` folder (either
+    /// may not exist). Static files keep their paths and bytes (dot files such as `.nojekyll`
+    /// and `.well-known/` included, symbolic links followed).
+    public init(siteAssets folder: URL?, siteStatic staticFolder: URL? = nil) throws(ArchiveError) {
         var sources: [String: Data] = [:]
         for (name, path) in BuiltinResources.files(under: "assets") {
             if let data = BuiltinResources.data(at: path) { sources[name] = data }
@@ -65,6 +87,9 @@ public struct AssetBundle: Sendable {
             renamed[name] = output
             files.append(OutputFile(path: output, content: .bytes(Array(data))))
         }
+        let statics = try Self.staticFiles(in: staticFolder)
+        files += statics
+        self.staticPaths = statics.map(\.path)
         self.files = files
         self.fingerprint = FastHash.combine(files.flatMap { file -> [UInt64] in
             guard case .bytes(let bytes) = file.content else { return [FastHash.hash(file.path)] }
