@@ -123,8 +123,9 @@ public struct PreviewServer: Sendable {
 
     /// The port asked for is taken by another program.
     public struct AddressInUse: Error, CustomStringConvertible {
-        /// The address and port asked for.
+        /// The address asked for.
         public var host: String
+        /// The port asked for.
         public var port: Int
 
         public var description: String {

@@ -34,14 +34,12 @@ struct Check: ParsableCommand {
         let site = siteOptions.folder
         // The site's settings say where the build writes and under which path; a folder that is
         // not a site has none, and then `public` and `/` stand.
-        var config = SiteConfig()
-        if FileManager.default.fileExists(atPath: site.configFile.path) {
-            do throws(ArchiveError) {
-                config = try SiteConfig.load(from: site).config
-            } catch {
-                Diagnostic.print(error.diagnostics)
-                throw ExitCode.failure
-            }
+        var config: SiteConfig
+        do throws(ArchiveError) {
+            config = try SiteConfig.load(from: site).config
+        } catch {
+            Diagnostic.print(error.diagnostics)
+            throw ExitCode.failure
         }
         if let given = basePath ?? baseURL { config.baseURL = SiteConfig.normalizedBaseURL(given) }
         let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? site.output(configured: config.build.output, override: nil)

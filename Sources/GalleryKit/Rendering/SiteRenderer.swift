@@ -105,17 +105,18 @@ public struct SiteRenderer: Sendable {
             )
         }
         let canonical = config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil
+        let site = SiteContext(
+            title: Escape.xmlCharacters(config.title),
+            description: Escape.xmlCharacters(config.description),
+            language: Escape.xmlCharacters(config.language),
+            count: entries.count
+        )
         return PageContext(
-            site: SiteContext(
-                title: Escape.xmlCharacters(config.title),
-                description: Escape.xmlCharacters(config.description),
-                language: Escape.xmlCharacters(config.language),
-                count: entries.count
-            ),
+            site: site,
             root: root,
             canonical: canonical,
-            description: description(of: page, album: album),
-            social: canonical.map { socialCard(for: page, current: current, url: $0) },
+            description: description(of: page, album: album, site: site),
+            social: canonical.map { socialCard(for: page, album: album, image: entries.isEmpty ? nil : images[current], site: site, url: $0) },
             assets: AssetsContext(css: assets.css, js: assets.js),
             analytics: analytics,
             carousel: CarouselContext(layout: plan.layout, page: templateName(for: page), current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
@@ -128,29 +129,24 @@ public struct SiteRenderer: Sendable {
 
     /// What a search result shows of a page: on an album's page the album, elsewhere the site's
     /// `description` (none when it is empty).
-    private func description(of page: SitePlan.Page, album: AlbumContext?) -> String? {
+    private func description(of page: SitePlan.Page, album: AlbumContext?, site: SiteContext) -> String? {
         if case .album = page, let album {
             return "\(album.title) by \(album.artist) (\(album.genre), \(album.year))"
         }
-        return config.description.isEmpty ? nil : Escape.xmlCharacters(config.description)
+        return site.description.isEmpty ? nil : site.description
     }
 
-    /// The link preview of a page at `url` (absolute) whose current album is `current`: the
-    /// album's, on its page; the site's, with the current album's cover, on an index page.
-    private func socialCard(for page: SitePlan.Page, current: Int, url: String) -> SocialCard {
-        let siteName = Escape.xmlCharacters(config.title)
-        let count = plan.catalogue.count
-        let description = config.description.isEmpty ? (count == 1 ? "1 album" : "\(count) albums") : Escape.xmlCharacters(config.description)
-        var card = SocialCard(type: "website", siteName: siteName, title: siteName, description: description, url: url)
-        guard plan.catalogue.entries.indices.contains(current) else { return card }
-        let album = plan.catalogue.entries[current].album
-        let title = Escape.xmlCharacters(album.title)
-        let artist = Escape.xmlCharacters(album.artist)
-        card.image = SocialImage(images[current], size: config.thumbnails.large, baseURL: config.baseURL, alt: "Cover of \(title) by \(artist)")
+    /// The link preview of a page at `url` (absolute) showing `album` (the current one, with its
+    /// `image`): the album's, on its page; the site's, with the album's cover, on an index page.
+    private func socialCard(for page: SitePlan.Page, album: AlbumContext?, image: TileImage?, site: SiteContext, url: String) -> SocialCard {
+        let description = site.description.isEmpty ? (site.count == 1 ? "1 album" : "\(site.count) albums") : site.description
+        var card = SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
+        guard let album, let image else { return card }
+        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: "Cover of \(album.title) by \(album.artist)")
         if case .album = page {
             card.type = "music.album"
-            card.title = title
-            card.description = "\(artist) · \(Escape.xmlCharacters(album.genre)) · \(album.year)"
+            card.title = album.title
+            card.description = "\(album.artist) · \(album.genre) · \(album.year)"
         }
         return card
     }
