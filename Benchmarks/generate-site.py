@@ -26,6 +26,7 @@ Hugo site has the SVG three times, scaled by its width and height, under fingerp
 
 import hashlib
 import json
+import math
 import os
 import random
 import shutil
@@ -342,9 +343,45 @@ def carousel(page: str, root: str, tiles: str) -> str:
                DIMENSION, tiles))
 
 
-def tile(index: str, page: str, root: str, current: str) -> str:
-    """One tile as templates/partials/tile.mustache; `current` is "" or a template condition. The
-    tile shows the 100 px cover with the 200 px one for 2x screens."""
+OPENING_WIDTH = 1280  # gallery's SiteRenderer.openingViewportWidth
+
+
+def opening_range(i: int, n: int) -> range:
+    """The tiles a viewport OPENING_WIDTH wide shows when it opens centred on tile i of n, as
+    gallery's ScrollerLayout.initiallyVisibleRange: their images are not loaded lazily."""
+    content = 2 * OFFSET + n * STRIDE
+    x = OFFSET + PADDING + i * STRIDE + DIMENSION / 2 - OPENING_WIDTH / 2
+    x = min(max(0, x), max(0, content - OPENING_WIDTH))
+    start = OFFSET + PADDING
+    first = max(0, math.floor((x - start - DIMENSION) / STRIDE) + 1)
+    last = min(n, math.ceil((x + OPENING_WIDTH - start) / STRIDE))
+    return range(first, last) if first < last else range(0)
+
+
+# opening_range as Hugo computes it for page i of n (clamping commutes with the monotone range):
+# first = min(max(i + A, F0), n − E), last = min(max(i + B, L0), n). The constants come from a
+# tile far from both ends and from the ends; write_hugo checks them against opening_range.
+_MID = 1000
+OPENING_A = opening_range(_MID, 3 * _MID).start - _MID
+OPENING_B = opening_range(_MID, 3 * _MID).stop - _MID
+OPENING_F0, OPENING_L0 = opening_range(0, 3 * _MID).start, opening_range(0, 3 * _MID).stop
+OPENING_E = 3 * _MID - opening_range(3 * _MID - 1, 3 * _MID).start
+OPENING_HUGO = ("{{- $ef := add $i %d }}{{ $ef = cond (lt $ef %d) %d $ef }}{{ $ef = cond (gt $ef (sub $n %d)) (sub $n %d) $ef -}}\n"
+                "{{- $el := add $i %d }}{{ $el = cond (lt $el %d) %d $el }}{{ $el = cond (gt $el $n) $n $el -}}\n"
+                % (OPENING_A, OPENING_F0, OPENING_F0, OPENING_E, OPENING_E, OPENING_B, OPENING_L0, OPENING_L0))
+
+
+def opening_formula(i: int, n: int) -> range:
+    first = min(max(i + OPENING_A, OPENING_F0), n - OPENING_E)
+    last = min(max(i + OPENING_B, OPENING_L0), n)
+    return range(max(first, 0), last) if max(first, 0) < last else range(0)
+
+
+def tile(index: str, page: str, root: str, current: str, lazy: str = "true") -> str:
+    """One tile as templates/partials/tile.mustache; `current` is "" or a template condition, and
+    `lazy` "true", "" (never lazy) or a template condition. The tile shows the 100 px cover with
+    the 200 px one for 2x screens."""
+    loading = ' loading="lazy"' if lazy == "true" else "" if not lazy else '{{ if %s }} loading="lazy"{{ end }}' % lazy
     if current == "true":
         cls, aria = " current", ' aria-current="page"'
     elif current:
@@ -355,9 +392,9 @@ def tile(index: str, page: str, root: str, current: str) -> str:
             'aria-posinset="{{ add %s 1 }}" aria-setsize="{{ $n }}">'
             '<a href="%salbums/{{ %s.Slug }}/"%s><img src="%s{{ %s.Params.cover }}" '
             'srcset="%s{{ %s.Params.cover_2x }} 2x" width="%d" height="%d" '
-            'alt="{{ %s.Title }} by {{ %s.Params.artist }}" loading="lazy"/></a></li>\n'
+            'alt="{{ %s.Title }} by {{ %s.Params.artist }}"%s/></a></li>\n'
             % (cls, OFFSET + PADDING, index, STRIDE, PADDING, index, index, root, page, aria, root, page,
-               root, page, DIMENSION, DIMENSION, page, page))
+               root, page, DIMENSION, DIMENSION, page, page, loading))
 
 
 # Home: the whole strip in weight order, positions from the index, the first album's details.
@@ -365,19 +402,29 @@ def tile(index: str, page: str, root: str, current: str) -> str:
 HUGO_INDEX = ("""{{- define "main" -}}
 {{- $pages := site.RegularPages.ByWeight -}}
 {{- $n := len $pages -}}{{- $i := 0 -}}
-<h1>{{ site.Title }}</h1>
-""" + carousel("index", "./", "{{ range $k, $p := $pages }}" + tile("$k", "$p", "./", "eq $k $i") + "{{ end }}")
+""" + OPENING_HUGO + """<h1>{{ site.Title }}</h1>
+""" + carousel("index", "./", "{{ range $k, $p := $pages }}" + tile("$k", "$p", "./", "eq $k $i", "or (lt $k $ef) (ge $k $el)") + "{{ end }}")
     + """{{ template "details" index $pages 0 }}{{ end -}}
 """ + HUGO_DETAILS)
 
 # Every album's tile as album pages show it (not current), rendered once per build: album pages
 # slice their window out of this list. (partialCached; a partial can return a value.)
+# The tiles an album page opens showing (about eleven) are not lazy: those come from a second
+# list, the same tiles without loading="lazy".
 HUGO_ALBUM_TILES = ("""{{- $tiles := slice -}}
 {{- range site.RegularPages.ByWeight }}{{ $tiles = $tiles | append (partial "album-tile.html" .) }}{{ end -}}
 {{- return $tiles -}}
 """)
 HUGO_ALBUM_TILE = ("""{{- $n := len site.RegularPages -}}{{- $k := sub .Weight 1 -}}
 """ + tile("$k", "$", "../../", ""))
+HUGO_ALBUM_EAGER_TILES = ("""{{- $tiles := slice -}}
+{{- range site.RegularPages.ByWeight }}{{ $tiles = $tiles | append (partial "album-eager-tile.html" .) }}{{ end -}}
+{{- return $tiles -}}
+""")
+HUGO_ALBUM_EAGER_TILE = ("""{{- $n := len site.RegularPages -}}{{- $k := sub .Weight 1 -}}
+""" + tile("$k", "$", "../../", "", ""))
+# A window tile from the list that fits: `$j` is its index, `$t` the lazy one.
+PICK_TILE = "{{ if and (ge $j $ef) (lt $j $el) }}{{ index $eager $j }}{{ else }}{{ $t }}{{ end }}"
 
 # Album page: position = weight − 1; the ±15 window is two slices of the cached tile list around
 # the current tile, which is rendered here; previous and next by index. The large image is the
@@ -389,13 +436,14 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
 {{- $i := sub .Weight 1 -}}
 {{- $lo := cond (gt $i %d) (sub $i %d) 0 -}}
 {{- $tiles := partialCached "album-tiles.html" . "album-tiles" -}}
-{{- $p := . -}}
+{{- $eager := partialCached "album-eager-tiles.html" . "album-eager-tiles" -}}
+%s{{- $p := . -}}
 <h1><span data-field="title">{{ .Title }}</span> <span class="by">by <span data-field="artist">{{ .Params.artist }}</span></span></h1>
-<img class="cover" src="../../{{ .Params.cover_large }}" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
-""" % (WINDOW, WINDOW, 3 * DIMENSION, 3 * DIMENSION)
-    + carousel("album", "../../", "{{ range first (sub $i $lo) (after $lo $tiles) }}{{ . }}{{ end }}"
-               + tile("$i", "$p", "../../", "true")
-               + "{{ range first %d (after (add $i 1) $tiles) }}{{ . }}{{ end }}" % WINDOW)
+<img class="cover" src="../../{{ .Params.cover_large }}" fetchpriority="high" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
+""" % (WINDOW, WINDOW, OPENING_HUGO, 3 * DIMENSION, 3 * DIMENSION)
+    + carousel("album", "../../", "{{ range $k, $t := first (sub $i $lo) (after $lo $tiles) }}{{ $j := add $lo $k }}" + PICK_TILE + "{{ end }}"
+               + tile("$i", "$p", "../../", "true", "or (lt $i $ef) (ge $i $el)")
+               + "{{ range $k, $t := first %d (after (add $i 1) $tiles) }}{{ $j := add $i 1 $k }}" % WINDOW + PICK_TILE + "{{ end }}")
     + """{{ template "details" . -}}
 <nav class="album-nav" aria-label="Previous and next album">
 {{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/">← {{ .Title }}</a>
@@ -462,13 +510,17 @@ def toml_string(text: str) -> str:
 
 
 def write_hugo(root: str, albums) -> None:
+    for i in range(len(albums)):
+        assert opening_formula(i, len(albums)) == opening_range(i, len(albums)), f"the Hugo site's opening tiles differ at {i}"
     write(os.path.join(root, "hugo.toml"), HUGO_CONFIG)
     layouts = os.path.join(root, "layouts")
     for path, text in [("_default/baseof.html", HUGO_BASEOF), ("index.html", HUGO_INDEX),
                        ("_default/single.html", HUGO_SINGLE), ("404.html", HUGO_404),
                        ("index.albumsjson.json", HUGO_JSON), ("data/single.chunkjson.json", HUGO_CHUNK),
                        ("index.carouselsvg.svg", HUGO_SVG), ("partials/album-tiles.html", HUGO_ALBUM_TILES),
-                       ("partials/album-tile.html", HUGO_ALBUM_TILE), ("partials/album-json.html", HUGO_ALBUM_JSON)]:
+                       ("partials/album-tile.html", HUGO_ALBUM_TILE), ("partials/album-json.html", HUGO_ALBUM_JSON),
+                       ("partials/album-eager-tiles.html", HUGO_ALBUM_EAGER_TILES),
+                       ("partials/album-eager-tile.html", HUGO_ALBUM_EAGER_TILE)]:
         write(os.path.join(layouts, path), text)
     static = os.path.join(root, "static")
     cover_urls = write_covers(os.path.join(static, "covers"), sizes=THUMBNAIL_SIZES)

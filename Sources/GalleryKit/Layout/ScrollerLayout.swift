@@ -112,6 +112,16 @@ public struct ScrollerLayout: Sendable, Hashable {
         return first < lastExclusive ? first..<lastExclusive : 0..<0
     }
 
+    /// The tiles a viewport `width` wide shows when it opens centred on tile `index`, as the
+    /// browser script opens the strip: the centring offset, kept inside the strip's scrollable
+    /// width as a browser keeps `scrollLeft`.
+    public func initiallyVisibleRange(centredOn index: Int, viewportWidth width: Double) -> Range<Int> {
+        guard count > 0, width > 0, width.isFinite else { return 0..<0 }
+        let furthest = max(0, Double(contentWidth) - width)
+        let x = min(max(0, centringOffset(for: index, viewportWidth: width)), furthest)
+        return visibleRange(viewportX: x, width: width)
+    }
+
     /// The tiles within `radius` places of `index` (the window an album page carries).
     public func window(around index: Int, radius: Int) -> Range<Int> {
         guard count > 0 else { return 0..<0 }

@@ -144,12 +144,17 @@ struct TileContext: TemplateObject {
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
     var ownPage = false
+    /// Whether the browser may wait to load its image until it nears the viewport: every tile
+    /// but those the strip shows when the page opens (``SiteRenderer/openingViewportWidth``), so
+    /// the images a visitor sees first are fetched at once, as the largest of them should be.
+    var lazy = true
     /// Which root the links were made for (`nil`: not cacheable).
     var variant: Int?
 
-    /// The album, the root, whether it is current and on its own page identify a tile's values.
+    /// The album, the root, whether it is current, on its own page and lazy identify a tile's
+    /// values.
     var fragmentKey: Int? {
-        variant.map { index * 8 + $0 * 4 + (current ? 1 : 0) + (ownPage ? 2 : 0) }
+        variant.map { index * 16 + $0 * 8 + (lazy ? 4 : 0) + (ownPage ? 2 : 0) + (current ? 1 : 0) }
     }
 
     func value(forKey name: String) -> TemplateValue? {
@@ -168,6 +173,7 @@ struct TileContext: TemplateObject {
         case "title": .text(title)
         case "current": .bool(current)
         case "ownPage": .bool(ownPage)
+        case "lazy": .bool(lazy)
         default: nil
         }
     }

@@ -21,6 +21,11 @@ public struct SiteRenderer: Sendable {
     /// The analytics provider's scripts, the same on every page (their URLs are absolute).
     private let analytics: [TemplateValue]
 
+    /// The viewport width, in CSS pixels, assumed for the tiles a page shows when it opens: their
+    /// images load at once (no `loading="lazy"`). Wider than the built-in style's strip (60rem),
+    /// so a wider custom style still finds its first tiles loaded.
+    static let openingViewportWidth = 1280.0
+
     /// Creates a renderer; `images` must have one entry per album.
     public init(plan: SitePlan, templates: TemplateSet, config: SiteConfig, images: [TileImage], assets: AssetPaths) {
         precondition(images.count == plan.catalogue.count, "one tile image per album")
@@ -84,9 +89,11 @@ public struct SiteRenderer: Sendable {
         let contexts = table.map { table in
             table.tiles(tileRange) { Self.tile($0, plan: plan, images: images, root: table.root, variant: table.variant) }
         } ?? tileRange.map { Self.tile($0, plan: plan, images: images, root: root, variant: nil) }
+        let opening = plan.layout.initiallyVisibleRange(centredOn: current, viewportWidth: Self.openingViewportWidth)
         let tiles: [TemplateValue] = zip(tileRange, contexts).map { index, context in
             var tile = context
             tile.current = index == current
+            tile.lazy = !opening.contains(index)
             if case .album = page { tile.ownPage = tile.current }
             return .object(tile)
         }

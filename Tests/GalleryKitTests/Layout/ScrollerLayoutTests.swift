@@ -82,6 +82,26 @@ import Testing
         #expect(layout.visibleRange(viewportX: x, width: width) == range)
     }
 
+    @Test(arguments: [
+        // (tiles, centred on, tiles a 1280 px viewport shows when it opens there)
+        (100, 50, 45..<56), (100, 0, 0..<10), (100, 4, 0..<10), (100, 99, 90..<100),
+        (100, 95, 90..<100), (5, 3, 0..<5), (0, 0, 0..<0),
+    ])
+    func opensShowingTheTilesAroundTheCentredOne(count: Int, index: Int, range: Range<Int>) {
+        #expect(ScrollerLayout(count: count).initiallyVisibleRange(centredOn: index, viewportWidth: 1280) == range)
+    }
+
+    @Test func opensShowingTheCentredTileAndNoMoreThanFits() async {
+        await propertyCheck(input: Self.padding, Self.dimension, Self.offset, Gen.int(in: 1...80), Gen.int(in: 0...79), Gen.double(in: 300...3000)) { padding, dimension, offset, count, index, width in
+            let layout = ScrollerLayout(count: count, metrics: ScrollerMetrics(padding: padding, dimension: dimension, offset: offset))
+            let range = layout.initiallyVisibleRange(centredOn: index, viewportWidth: width)
+            if Double(dimension) <= width { #expect(range.contains(layout.clamped(index))) }
+            #expect(range.count <= Int((width / Double(layout.stride)).rounded(.up)) + 1)
+            // A strip narrower than the viewport shows every tile.
+            if Double(layout.contentWidth) <= width { #expect(range == 0..<count) }
+        }
+    }
+
     @Test func windowIsClampedToTheStrip() {
         let big = ScrollerLayout(count: 100)
         #expect(big.window(around: 50, radius: 15) == 35..<66)

@@ -89,7 +89,7 @@ import Testing
         #expect(page.contains("<a rel=\"prev\" href=\"../../albums/artist-first/\">← First</a>"))
         #expect(page.contains("<a rel=\"next\" href=\"../../albums/artist-third/\">Third →</a>"))
         #expect(page.contains("<td data-field=\"title\">Second</td>"))
-        #expect(page.contains("<img class=\"cover\" src=\"../../covers/1-300.png\" width=\"300\" height=\"300\" alt=\"Cover of Second by Artist\"/>"))
+        #expect(page.contains("<img class=\"cover\" src=\"../../covers/1-300.png\" fetchpriority=\"high\" width=\"300\" height=\"300\" alt=\"Cover of Second by Artist\"/>"))
         let first = text(renderer.render(.album(index: 0)))
         #expect(!first.contains("rel=\"prev\""))
         // Each album page describes its album to search engines; the index has the site's
@@ -97,6 +97,25 @@ import Testing
         #expect(page.contains("<meta name=\"description\" content=\"Second by Artist (Pop, 2001)\"/>"))
         #expect(first.contains("<meta name=\"description\" content=\"First by Artist (Pop, 2001)\"/>"))
         #expect(!text(renderer.render(.index(number: 1))).contains("name=\"description\""))
+    }
+
+    @Test func onlyTilesOffScreenWhenThePageOpensLoadLazily() throws {
+        let renderer = try Self.renderer(Self.catalogue((1...100).map { "Title \($0)" }), carousel: .init(window: 15, indexPageSize: 1000))
+        func eager(_ page: SitePlan.Page) -> [Int] {
+            text(renderer.render(page)).split(separator: "<li class=\"tile").dropFirst().compactMap { tile in
+                guard !tile.contains("loading=\"lazy\"") else { return nil }
+                let index = tile.split(separator: "data-index=\"")[1].prefix { $0 != "\"" }
+                return Int(index)
+            }
+        }
+        // A 1280 px viewport centred on tile i shows tiles whose 100 px frames at 110 + 120·i
+        // meet it: i − 5 to i + 5 in the middle, the first or last ten at the ends.
+        #expect(eager(.album(index: 50)) == Array(45...55))
+        #expect(eager(.album(index: 2)) == Array(0...9))
+        #expect(eager(.album(index: 97)) == Array(90...99))
+        #expect(eager(.index(number: 1)) == Array(0...9))
+        // The album page's cover is fetched first.
+        #expect(text(renderer.render(.album(index: 50))).contains("<img class=\"cover\" src=\"../../covers/50-300.png\" fetchpriority=\"high\""))
     }
 
     @Test func hostileTextIsEscapedAndThePageStaysValid() throws {
