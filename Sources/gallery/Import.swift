@@ -52,6 +52,13 @@ struct Import: ParsableCommand {
             lines += report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }
             let verb = dryRun ? "would import" : "imported"
             lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
+            if candidates.isEmpty {
+                // A header and nothing under it is most often the wrong export; say so plainly
+                // rather than "imported 0 of 0". Not an error: a scheduled import of an empty
+                // export has nothing to do.
+                lines.append("\(file) holds no albums\(format == .csv ? " under its header row" : ""); nothing was imported")
+                return lines.joined(separator: "\n")
+            }
             lines.append("\(verb) \(report.added.count) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")
         }

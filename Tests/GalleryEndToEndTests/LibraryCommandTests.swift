@@ -331,6 +331,23 @@ import Testing
         #expect(try albums(folder).count == 7)
     }
 
+    /// A file with a header row and no albums is most often the wrong export: it is said in
+    /// words, not as "imported 0 of 0", and nothing is recorded to undo.
+    @Test func aFileWithNoAlbumsSaysSo() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Genre,Year,Cover\n,,,,\n", to: "in.csv")
+        try folder.write("{\"version\": 1, \"albums\": []}", to: "in.json")
+        let before = try folder.read("site/content/albums.json")
+        let csv = try await run(["import", "in.csv"], folder)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout == "skipped row 1 (line 2): every field is empty\nin.csv holds no albums under its header row; nothing was imported\n")
+        let json = try await run(["import", "in.json"], folder)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout == "in.json holds no albums; nothing was imported\n")
+        #expect(try folder.read("site/content/albums.json") == before)
+        #expect(try await run(["undo"], folder).stderr.contains("there is nothing to undo"))
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try await starter()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,C,2000,d.png\n", to: "in.csv")
