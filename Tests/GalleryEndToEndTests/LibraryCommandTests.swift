@@ -29,7 +29,7 @@ import Testing
     }
 
     /// A published page keeps its address: a twin added before it, or an edit that gives
-    /// another album its title, takes another slug.
+    /// another album its title, takes another slug; deleting an original leaves its twin.
     @Test func noChangeMovesAnotherAlbumsPage() async throws {
         let folder = try await starter()
         let slugs = { () async throws -> [String] in
@@ -43,6 +43,16 @@ import Testing
         #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before)
         #expect(try await run(["edit", "2", "--title", "American Pie", "--artist", "Madonna"], folder).status == 0)
         #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before)
+        // Deleting an original leaves a twin added after it at its own address, not at the
+        // original's; undo puts both back as they were.
+        #expect(try await run(["add", "--title", "Staring at the Sun", "--artist", "U2", "--genre", "Pop", "--year", "2000", "--cover", "covers/staring-at-the-sun.svg"], folder).status == 0)
+        #expect(try await slugs().last == "u2-staring-at-the-sun-2")
+        let archive = try folder.read("site/content/albums.json")
+        let delete = try await run(["delete", "u2-staring-at-the-sun"], folder)
+        #expect(delete.stdout == "deleted album 5, \"Staring at the Sun\" by U2; album 6 keeps its page, albums/u2-staring-at-the-sun-2/, as its own slug\n")
+        #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before.filter { $0 != "u2-staring-at-the-sun" } + ["u2-staring-at-the-sun-2"])
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try folder.read("site/content/albums.json") == archive)
     }
 
     @Test func addEditDeleteAndUndoAcrossInvocations() async throws {

@@ -7,11 +7,17 @@ extension AlbumArchive {
         return (AlbumArchive(albums: albums), .added(index: position, album: album))
     }
 
-    /// The archive without the album at `index`.
+    /// The archive without the album at `index`; later albums of the same artist and title
+    /// whose derived slug would move into the one it leaves keep theirs, as their own.
     func deleting(at index: Int) -> (AlbumArchive, LibraryChange) {
         var albums = self.albums
         let album = albums.remove(at: index)
-        return (AlbumArchive(albums: albums), .deleted(index: index, album: album))
+        let pinned = LibraryEditor.keepingPageAddresses(deletingAt: index, from: self.albums)
+        for item in pinned { albums[item.index].slug = item.slug }
+        return (
+            AlbumArchive(albums: albums),
+            .deleted(index: index, album: album, pinned: pinned.isEmpty ? nil : pinned.map { LibraryChange.Placed(index: $0.index, album: albums[$0.index]) })
+        )
     }
 
     /// The archive with the album at `index` replaced.
@@ -30,7 +36,12 @@ extension AlbumArchive {
     func undoing(_ change: LibraryChange) throws(LibraryError) -> AlbumArchive {
         var albums = self.albums
         switch change {
-        case .deleted(let index, let album):
+        case .deleted(let index, let album, let pinned):
+            // The pinned albums lose the slugs the delete gave them, then the album comes back.
+            for item in pinned ?? [] {
+                let position = try Self.locate(item.album, near: item.index, in: albums)
+                albums[position].slug = nil
+            }
             albums.insert(album, at: min(max(index, 0), albums.count))
         case .added(let index, let album):
             let position = try Self.locate(album, near: index, in: albums)

@@ -3,8 +3,10 @@
 public enum LibraryChange: Sendable, Hashable, Codable {
     /// An album was inserted at `index`.
     case added(index: Int, album: Album)
-    /// The album at `index` was removed.
-    case deleted(index: Int, album: Album)
+    /// The album at `index` was removed; `pinned` are later albums of the same artist and title
+    /// as they were before the delete gave each its derived slug as its own, so that none moved
+    /// to the deleted album's page address (`nil` in histories written before there were any).
+    case deleted(index: Int, album: Album, pinned: [Placed]? = nil)
     /// The album at `index` changed from `before` to `after`.
     case edited(index: Int, before: Album, after: Album)
     /// Albums were appended by an import, at these indices.
@@ -28,7 +30,9 @@ public enum LibraryChange: Sendable, Hashable, Codable {
     public var summary: String {
         switch self {
         case .added(let index, let album): "added \(Self.name(album)) as album \(index + 1)"
-        case .deleted(let index, let album): "deleted album \(index + 1), \(Self.name(album))"
+        case .deleted(let index, let album, let pinned):
+            "deleted album \(index + 1), \(Self.name(album))"
+                + (pinned ?? []).map { "; album \($0.index + 1) keeps its page, \(SitePlan.albumFolder(slug: $0.album.slug ?? "")), as its own slug" }.joined()
         case .edited(let index, let before, let after) where before == after:
             "album \(index + 1), \(Self.name(after)), already has these values; nothing was changed"
         case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"

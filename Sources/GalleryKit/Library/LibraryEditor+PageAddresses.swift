@@ -29,4 +29,32 @@ extension LibraryEditor {
         pinned.slug = before[index]
         return pinned
     }
+
+    /// The albums that would move to another page address if the album at `index` of `albums`
+    /// were deleted (later ones whose derived slug would take the one it frees, or move down one
+    /// in a run of twins), with
+    /// their index after the delete and the slug they have now, to keep as their own.
+    static func keepingPageAddresses(deletingAt index: Int, from albums: [Album]) -> [(index: Int, slug: String)] {
+        var remaining = albums
+        remaining.remove(at: index)
+        let before = Catalogue(albums: albums).entries.map(\.slug)
+        let after = Catalogue(albums: remaining).entries.map(\.slug)
+        return remaining.indices.compactMap { position in
+            let old = before[position < index ? position : position + 1]
+            return remaining[position].slug == nil && after[position] != old ? (position, old) : nil
+        }
+    }
+
+    /// Refuses to take away the own slug of the album at `index` (`--slug ""`) when the slug it
+    /// would derive instead moves another album to another page address.
+    static func checkUnpinningMovesNobody(_ album: Album, at index: Int, in albums: [Album]) throws(LibraryError) {
+        var edited = albums
+        edited[index] = album
+        let before = Catalogue(albums: albums).entries.map(\.slug)
+        let after = Catalogue(albums: edited).entries.map(\.slug)
+        guard let moved = before.indices.first(where: { $0 != index && before[$0] != after[$0] }) else { return }
+        throw LibraryError(
+            "without its own slug album \(index + 1) would be at \(SitePlan.albumFolder(slug: after[index])) and album \(moved + 1)'s page would move from \(SitePlan.albumFolder(slug: before[moved])) to \(SitePlan.albumFolder(slug: after[moved])); keep album \(index + 1)'s slug, or give it another with --slug"
+        )
+    }
 }

@@ -47,6 +47,7 @@ public struct LibraryEditor: Sendable {
             apply(&album)
             try Self.check(album, changedFrom: archive.albums[index])
             if album.slug != archive.albums[index].slug { try Self.checkSlugIsFree(album, in: catalogue, except: index) }
+            if album.slug == nil, archive.albums[index].slug != nil { try Self.checkUnpinningMovesNobody(album, at: index, in: archive.albums) }
             return archive.replacing(at: index, with: Self.keepingPageAddresses(editing: album, at: index, in: archive.albums))
         }
     }

@@ -49,4 +49,38 @@ import Testing
         plain.title = "Stars"
         #expect(LibraryEditor.keepingPageAddresses(editing: plain, at: 1, in: albums).slug == nil)
     }
+
+    @Test func deletingTheFirstOfTwinsKeepsTheOthersWhereTheyAre() throws {
+        let twins = [Self.album("Sun"), Self.album("Moon"), Self.album("Sun"), Self.album("Sun")]
+        #expect(Self.slugs(twins) == ["sting-sun", "sting-moon", "sting-sun-2", "sting-sun-3"])
+        let (archive, change) = AlbumArchive(albums: twins).deleting(at: 0)
+        #expect(Self.slugs(archive.albums) == ["sting-moon", "sting-sun-2", "sting-sun-3"])
+        #expect(archive.albums.map(\.slug) == [nil, "sting-sun-2", "sting-sun-3"])
+        #expect(change.summary == "deleted album 1, \"Sun\" by Sting; album 2 keeps its page, albums/sting-sun-2/, as its own slug; album 3 keeps its page, albums/sting-sun-3/, as its own slug")
+        // Undo gives the twins back their derived slugs: the archive is as it was.
+        #expect(try archive.undoing(change).albums == twins)
+        // A delete that moves nobody pins nothing: the last twin, or an album with no twin.
+        #expect(AlbumArchive(albums: twins).deleting(at: 3).1 == .deleted(index: 3, album: twins[3]))
+        #expect(AlbumArchive(albums: twins).deleting(at: 1).1 == .deleted(index: 1, album: twins[1]))
+        // An album with a slug of its own frees it for a twin whose derived slug is the next.
+        let own = [Self.album("Sun", slug: "sting-sun"), Self.album("Sun")]
+        #expect(Self.slugs(AlbumArchive(albums: own).deleting(at: 0).0.albums) == ["sting-sun-2"])
+    }
+
+    @Test func takingAwayASlugThatWouldMoveAnotherAlbumIsRefused() throws {
+        // Album 1 was pinned at sting-stars when retitled to a later album's title.
+        let albums = [Self.album("Moon", slug: "sting-stars"), Self.album("Moon")]
+        var unpinned = albums[0]
+        unpinned.slug = nil
+        #expect(throws: LibraryError.self) { try LibraryEditor.checkUnpinningMovesNobody(unpinned, at: 0, in: albums) }
+        do {
+            try LibraryEditor.checkUnpinningMovesNobody(unpinned, at: 0, in: albums)
+        } catch {
+            #expect(error.reasons == ["without its own slug album 1 would be at albums/sting-moon/ and album 2's page would move from albums/sting-moon/ to albums/sting-moon-2/; keep album 1's slug, or give it another with --slug"])
+        }
+        // The last of the twins can let its slug go: nobody moves.
+        var last = albums[1]
+        last.slug = "own"
+        try LibraryEditor.checkUnpinningMovesNobody(Self.album("Moon"), at: 1, in: [albums[0], last])
+    }
 }
