@@ -140,7 +140,7 @@ public struct PreviewServer: Sendable {
     /// and always the same folder, so restarting the server rebuilds incrementally.
     public static func previewFolder(of site: SiteFolder) -> URL {
         let cache = (try? SiteConfig.load(from: site))?.config.build.cache ?? SiteConfig().build.cache
-        return site.root.appending(path: cache, directoryHint: .isDirectory).appending(path: "preview", directoryHint: .isDirectory).standardizedFileURL
+        return site.folder(configured: cache).appending(path: "preview", directoryHint: .isDirectory).standardizedFileURL
     }
 
     /// Unblocks SIGINT and SIGTERM for the calling thread, before the handlers are installed.

@@ -47,6 +47,50 @@ import Testing
         #expect(folder.exists("site/docs/index.html"))
     }
 
+    /// `[build] cache` is guarded like the output folder: a cache among the site's files would
+    /// be read as the site's own or published with it.
+    @Test func aCacheAmongTheSitesOwnFilesOrInTheOutputIsRefused() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        let settings = try folder.read("site/gallery.toml")
+        let cases = [
+            ("", "the cache folder is the site folder itself"),
+            ("static", "the cache folder is static/, whose files would mix with the cache's"),
+            ("content/cache", "the cache folder is inside content/"),
+            ("public/cache", "the cache folder is inside the output folder, which would publish the cache"),
+            ("..", "the cache folder holds the site folder"),
+        ]
+        for (cache, message) in cases {
+            try folder.write(settings.replacingOccurrences(of: "\ncache = \".gallery-cache\"", with: "\ncache = \"\(cache)\""), to: "site/gallery.toml")
+            let run = try await GalleryBinary.run(["build"], in: site)
+            #expect(run.status != 0, "\(cache)")
+            #expect(run.stderr.contains("gallery.toml: error: \(message)"), "\(cache): \(run.stderr)")
+            #expect(run.stderr.contains("name another with [build] cache"), "\(cache)")
+            #expect(!folder.exists("site/public/index.html") && !folder.exists("site/static/builds"), "\(cache)")
+        }
+    }
+
+    /// An absolute `[build] output` or `[build] cache` is taken as it is, as Hugo's `publishDir`,
+    /// not inside the site folder.
+    @Test func absoluteFoldersInSettingsAreAbsolute() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        let settings = try folder.read("site/gallery.toml")
+        let output = folder.url.appending(path: "out").path, cache = folder.url.appending(path: "cache").path
+        try folder.write(settings
+            .replacingOccurrences(of: "\noutput = \"public\"", with: "\noutput = \"\(output)\"")
+            .replacingOccurrences(of: "\ncache = \".gallery-cache\"", with: "\ncache = \"\(cache)\""), to: "site/gallery.toml")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(folder.exists("out/index.html"))
+        #expect(folder.exists("cache/builds") || folder.exists("cache/thumbnails"))
+        #expect(!folder.exists("site/public") && !folder.exists("site/.gallery-cache"))
+        #expect(!FileManager.default.fileExists(atPath: site.path + output))
+        #expect(try await GalleryBinary.run(["check"], in: site).status == 0)
+    }
+
     @Test func checkReadsTheOutputFolderAndBasePathFromTheSite() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")], config: "base_url = \"https://example.org/music/\"\n[build]\noutput = \"docs\"\n")
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

@@ -50,9 +50,9 @@ public struct BuildState: Sendable {
         options.site.output(configured: config.build.output, override: options.output)
     }
 
-    /// The cache folder: `[build] cache` in the site folder.
+    /// The cache folder: `[build] cache`, in the site folder unless absolute.
     public var cacheFolder: URL {
-        options.site.root.appending(path: config.build.cache, directoryHint: .isDirectory).standardizedFileURL
+        options.site.folder(configured: config.build.cache)
     }
 
     /// Records a finding and tells observers.

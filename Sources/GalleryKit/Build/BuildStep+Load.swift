@@ -29,9 +29,23 @@ extension BuildStep {
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }
+        // The cache among the site's files first, then the output folder (among them, or in
+        // the cache), then the cache in the output folder: each conflict told by its cause.
+        let cacheFolder = state.cacheFolder
+        let cacheProblem = { (output: URL?) in
+            site.cacheConflict(cacheFolder, output: output).map { "\($0); name another with [build] cache (the default is .gallery-cache)" }
+        }
+        if let conflict = cacheProblem(nil) {
+            state.report(.error(conflict, path: site.display(site.configFile)), to: observer)
+            return
+        }
         let outputPath = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
         if let conflict = site.outputConflict(state.outputFolder, cache: state.cacheFolder) {
             state.report(.error("\(conflict); write the site to another folder with --output or [build] output (the default is public)", path: outputPath), to: observer)
+            return
+        }
+        if let conflict = cacheProblem(state.outputFolder) {
+            state.report(.error(conflict, path: site.display(site.configFile)), to: observer)
             return
         }
         var isFolder: ObjCBool = false

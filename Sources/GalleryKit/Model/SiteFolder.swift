@@ -28,10 +28,42 @@ public struct SiteFolder: Sendable, Hashable {
     public var inputFolders: [URL] { [content, templates, assets, staticFolder] }
 
     /// The output folder: `output` if given (relative to the current directory), else the
-    /// configured folder relative to the site.
+    /// configured folder (see ``folder(configured:)``).
     public func output(configured: String, override: URL?) -> URL {
         if let override { return override.standardizedFileURL }
+        return folder(configured: configured)
+    }
+
+    /// A folder named in `gallery.toml` (`[build] output`, `[build] cache`): relative to the
+    /// site folder, or absolute when it starts with `/` (as Hugo's `publishDir`).
+    public func folder(configured: String) -> URL {
+        if configured.hasPrefix("/") { return URL(fileURLWithPath: configured, isDirectory: true).standardizedFileURL }
         return root.appending(path: configured, directoryHint: .isDirectory).standardizedFileURL
+    }
+
+    /// Why the cache must not be `cache`, or `nil` when it may: like the output folder (see
+    /// ``outputConflict(_:cache:)``) it must not be the site folder or hold it, nor be or lie
+    /// inside `content/`, `templates/`, `assets/`, `static/` or `.git`, where the build would
+    /// read its own manifests and thumbnails as the site's files or publish them; nor, when
+    /// `output` is given, inside the output folder, which would publish it.
+    public func cacheConflict(_ cache: URL, output: URL?) -> String? {
+        let cache = Self.resolved(cache)
+        let site = Self.resolved(root)
+        if cache == site {
+            return "the cache folder is the site folder itself, so its files would land among your content"
+        }
+        if site.hasPrefix(cache + "/") || cache == "/" {
+            return "the cache folder holds the site folder, so its files would land among your content"
+        }
+        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (staticFolder, "static/"), (root.appending(path: ".git"), ".git/")] + (output.map { [($0, "the output folder")] } ?? [])
+        for (folder, name) in guarded {
+            let folder = Self.resolved(folder)
+            if cache == folder || cache.hasPrefix(folder + "/") {
+                let why = name == "the output folder" ? "which would publish the cache" : "whose files would mix with the cache's"
+                return "the cache folder is \(cache == folder ? "" : "inside ")\(name), \(why)"
+            }
+        }
+        return nil
     }
 
     /// Why a build must not write into `output`, or `nil` when it may: the output folder must
