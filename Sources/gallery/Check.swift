@@ -28,6 +28,14 @@ struct Check: ParsableCommand {
         if basePath != nil, baseURL != nil {
             throw ValidationError("give --base-path or --base-url, not both")
         }
+        // The same rules as `gallery build --base-url`: a check under another base than the
+        // build would accept proves nothing.
+        if let baseURL, let problem = SiteConfig.baseURLProblem(baseURL) {
+            throw ValidationError("--base-url \(problem)")
+        }
+        if let basePath, !basePath.hasPrefix("/") || SiteConfig.baseURLProblem(basePath) != nil {
+            throw ValidationError("--base-path \"\(basePath)\" must be a path that starts with /, such as /albums/, with no spaces, query or fragment")
+        }
     }
 
     func run() throws {

@@ -107,6 +107,13 @@ import Testing
         #expect(wrong.stderr.contains("docs/404.html:"), "\(wrong.stderr)")
         let given = try await GalleryBinary.run(["check", "docs", "--base-url", "https://example.org/music"], in: site.url)
         #expect(given.status == 0, "\(given.stderr)")
+        // A base that `gallery build` would refuse is refused here too.
+        let ftp = try await GalleryBinary.run(["check", "docs", "--base-url", "ftp://example.org/music/"], in: site.url)
+        #expect(ftp.status != 0)
+        #expect(ftp.stderr.contains("--base-url \"ftp://example.org/music/\" is not an http or https URL"), "\(ftp.stderr)")
+        let relative = try await GalleryBinary.run(["check", "docs", "--base-path", "music/"], in: site.url)
+        #expect(relative.status != 0)
+        #expect(relative.stderr.contains("--base-path \"music/\" must be a path that starts with /"), "\(relative.stderr)")
     }
 
     @Test func checkRefusesWhatIsNotABuiltSite() async throws {

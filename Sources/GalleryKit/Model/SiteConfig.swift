@@ -137,12 +137,23 @@ extension SiteConfig {
         if let scheme = url.range(of: "://") {
             let name = url[..<scheme.lowerBound].lowercased()
             guard name == "http" || name == "https" else { return "\"\(text)\" is not an http or https URL; \(advice)" }
+            if let problem = queryOrFragment(url, text: text, advice: advice) { return problem }
             let host = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             guard !host.isEmpty else { return "\"\(text)\" has no host; \(advice)" }
             return nil
         }
-        if url.isEmpty || url.hasPrefix("/") { return url.hasPrefix("//") ? "\"\(text)\" starts with //; \(advice)" : nil }
+        if url.isEmpty || url.hasPrefix("/") {
+            if url.hasPrefix("//") { return "\"\(text)\" starts with //; \(advice)" }
+            return queryOrFragment(url, text: text, advice: advice)
+        }
         return "\"\(text)\" is neither a URL nor a path that starts with /; \(advice)"
+    }
+
+    /// A base URL is a folder every page's path is appended to: a query (`?q=1`) or fragment
+    /// (`#f`) in it would end up in the middle of every link.
+    private static func queryOrFragment(_ url: String, text: String, advice: String) -> String? {
+        guard let mark = url.first(where: { $0 == "?" || $0 == "#" }) else { return nil }
+        return "\"\(text)\" has a \(mark == "?" ? "query (?…)" : "fragment (#…)"), which every link would carry in its middle; \(advice)"
     }
 
     /// Whether `text` is shaped as a BCP 47 language tag (`en`, `pt-BR`, `zh-Hant-TW`), as

@@ -120,6 +120,8 @@ import Testing
             ("albums/", "is neither a URL nor a path that starts with /"),
             ("https:///albums/", "has no host"),
             ("//example.org/", "starts with //"),
+            ("https://x.org/albums/?q=1#f", "has a query (?…), which every link would carry in its middle"),
+            ("/albums#top", "has a fragment (#…), which every link would carry in its middle"),
         ]
         for (url, problem) in bad {
             do {
