@@ -99,5 +99,15 @@ extension BuildStep {
                 path: site.display(site.configFile)
             ), to: observer)
         }
+        // The home page shows the first index page's albums; an initial album beyond them opens
+        // only the index page that holds it.
+        if let plan = state.plan, plan.indexPageCount > 1, !plan.albums(onIndexPage: 1).contains(plan.initialIndex) {
+            let site = state.options.site
+            let page = (1...plan.indexPageCount).first { plan.albums(onIndexPage: $0).contains(plan.initialIndex) } ?? 1
+            state.report(.warning(
+                "[carousel] initial_album is album \(plan.initialIndex + 1), which is on index page \(page) (\(plan.path(of: .index(number: page)))), not on the home page, which opens on album 1; raise index_page_size to \(plan.initialIndex + 1) or more, or choose an album from 1 to \(plan.albums(onIndexPage: 1).upperBound)",
+                path: site.display(site.configFile)
+            ), to: observer)
+        }
     }
 }
