@@ -9,7 +9,8 @@ struct Check: ParsableCommand {
         discussion: """
         Run in a site folder (or with --site), it checks the folder `gallery build` writes to and \
         resolves links that start with `/` against the path of the site's `base_url`, both read \
-        from gallery.toml; --base-path or --base-url say otherwise.
+        from gallery.toml; --base-path or --base-url say otherwise. Files the site's static/ \
+        folder publishes as they are are not checked, as the build does not check them.
         """
     )
 
@@ -54,7 +55,7 @@ struct Check: ParsableCommand {
         let display = directory ?? SiteFolder.display(folder)
         let diagnostics: [Diagnostic]
         do {
-            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: config.basePath, displayPrefix: display)
+            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: config.basePath, displayPrefix: display, publishedAsIs: site.staticPaths())
         } catch {
             Diagnostic.print([.error(error.message, path: error.path)])
             throw ExitCode.failure

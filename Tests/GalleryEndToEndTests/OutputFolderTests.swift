@@ -116,6 +116,23 @@ import Testing
         #expect(relative.stderr.contains("--base-path \"music/\" must be a path that starts with /"), "\(relative.stderr)")
     }
 
+    /// `static/` files are published as they are, unchecked by the build; check agrees, so a
+    /// `build && check` job passes with a search console's verification file.
+    @Test func checkLeavesStaticFilesUnchecked() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("google-site-verification: google123.html\n", to: "static/google123.html")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try site.read("public/google123.html").hasPrefix("google-site-verification"))
+        let run = try await GalleryBinary.run(["check"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        // The same file written by something else is checked, and faulted.
+        try site.write("not xhtml\n", to: "public/other.html")
+        let other = try await GalleryBinary.run(["check"], in: site.url)
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("public/other.html:1:1: error:"), "\(other.stderr)")
+        #expect(!other.stderr.contains("google123"), "\(other.stderr)")
+    }
+
     @Test func checkRefusesWhatIsNotABuiltSite() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try FileManager.default.createDirectory(at: site.url.appending(path: "empty"), withIntermediateDirectories: true)

@@ -24,6 +24,20 @@ public struct SiteFolder: Sendable, Hashable {
     /// `static/`: files copied as they are to the top of the output (`CNAME`, `robots.txt`,
     /// `favicon.ico`), as Hugo's `static/` is.
     public var staticFolder: URL { root.appending(path: "static", directoryHint: .isDirectory) }
+    /// The paths of the files in `static/` (relative to it, dot files included), which a build
+    /// publishes as they are; empty when there is no such folder.
+    public func staticPaths() -> Set<String> {
+        guard let walker = FileManager.default.enumerator(at: staticFolder, includingPropertiesForKeys: nil) else { return [] }
+        let base = staticFolder.standardizedFileURL.path
+        var paths: Set<String> = []
+        for case let url as URL in walker {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            paths.insert(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
+        }
+        return paths
+    }
+
     /// The folders a build reads, which `gallery serve` watches (and `gallery.toml`).
     public var inputFolders: [URL] { [content, templates, assets, staticFolder] }
 

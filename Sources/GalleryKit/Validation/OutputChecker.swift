@@ -46,15 +46,19 @@ public enum OutputChecker {
     ///   - displayPrefix: What diagnostics put before each file's relative path: the folder as the
     ///     user typed it (`public` gives `public/albums/x/index.html:12:7: error: …`). By default,
     ///     the folder URL's relative path.
-    public static func check(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil) throws(CheckError) -> [Diagnostic] {
+    ///
+    /// Files at `publishedAsIs` (the paths of the site's `static/` files) are not checked, only
+    /// counted as link targets: a build copies them as they are, as Hugo does (a search console's
+    /// `google123.html` is not XHTML), so a check that faulted them would fail a good build.
+    public static func check(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil, publishedAsIs: Set<String> = []) throws(CheckError) -> [Diagnostic] {
         let prefix = displayPrefix ?? outputFolder.relativePath
         let listing = try OutputListing(folder: outputFolder, displayPrefix: prefix)
-        guard listing.files.contains(where: isPage) else { throw CheckError(path: prefix, reason: .noPages) }
+        guard listing.files.contains(where: { isPage($0) && !publishedAsIs.contains($0) }) else { throw CheckError(path: prefix, reason: .noPages) }
         let validator = PageValidator(outputPaths: Set(listing.files), basePath: basePath)
         let collected = Collected(count: listing.files.count)
         DispatchQueue.concurrentPerform(iterations: listing.files.count) { index in
             let relative = listing.files[index]
-            var diagnostics = check(relative, in: outputFolder, with: validator)
+            var diagnostics = publishedAsIs.contains(relative) ? [] : check(relative, in: outputFolder, with: validator)
             let display = listing.display(relative)
             for index in diagnostics.indices { diagnostics[index].path = display }
             collected.store(diagnostics, at: index)
