@@ -305,7 +305,7 @@ HUGO_BASEOF = """{{- $root := "../../" -}}{{ if .IsHome }}{{ $root = "./" }}{{ e
 {{ block "main" . }}{{ end }}
 </main>
 <footer class="site-footer">
-<p>{{ len site.RegularPages }} albums · <a href="{{ $root }}carousel.svg">carousel as SVG</a> · <a href="{{ $root }}albums.json">data</a></p>
+<p>{{ len site.RegularPages }} {{ cond (eq (len site.RegularPages) 1) "album" "albums" }} · <a href="{{ $root }}carousel.svg">carousel as SVG</a> · <a href="{{ $root }}albums.json">data</a></p>
 </footer>
 </body>
 </html>
@@ -488,7 +488,7 @@ HUGO_CHUNK = json_file('{"start":{{ .Params.start }},"albums":[', "first %d (aft
 # carousel.svg, as gallery writes it: plain text, so text goes through htmlEscape.
 HUGO_SVG = """{{- $pages := site.RegularPages.ByWeight -}}{{- $w := add %d (mul (len $pages) %d) -}}
 <?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" aria-label="{{ site.Title }}: {{ len $pages }} albums">
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" aria-label="{{ site.Title }}: {{ len $pages }} {{ cond (eq (len $pages) 1) "album" "albums" }}">
 <title>{{ site.Title }}</title>
 <defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>
 <g class="strip">

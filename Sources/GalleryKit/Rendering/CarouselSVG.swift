@@ -18,8 +18,8 @@ public enum CarouselSVG {
         svg.write("\" aria-label=\"")
         svg.writeXML(title)
         svg.write(": ")
-        svg.write(layout.count)
-        svg.write(" albums\">\n<title>")
+        svg.write(SiteContext.albums(layout.count))
+        svg.write("\">\n<title>")
         svg.writeXML(title)
         svg.write("</title>\n<defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>\n<g class=\"strip\">\n")
         for entry in plan.catalogue.entries {

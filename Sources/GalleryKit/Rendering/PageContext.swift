@@ -51,8 +51,14 @@ struct SiteContext: TemplateObject {
         case "description": description.isEmpty ? .null : .text(description)
         case "language": .text(language)
         case "count": .number(count)
+        case "countText": .text(Self.albums(count))
         default: nil
         }
+    }
+
+    /// "1 album", "5 albums".
+    static func albums(_ count: Int) -> String {
+        "\(count) album\(count == 1 ? "" : "s")"
     }
 }
 

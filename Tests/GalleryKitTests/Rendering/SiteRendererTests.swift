@@ -118,6 +118,15 @@ import Testing
         #expect(text(renderer.render(.album(index: 50))).contains("<img class=\"cover\" src=\"../../covers/50-300.png\" fetchpriority=\"high\""))
     }
 
+    @Test func theNumberOfAlbumsIsInWords() throws {
+        for (count, words) in [(1, "1 album"), (2, "2 albums"), (0, "0 albums")] {
+            let renderer = try Self.renderer(Self.catalogue((0..<count).map { "T\($0)" }))
+            #expect(text(renderer.render(.index(number: 1))).contains("<p>\(words) · "), "\(count)")
+            let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: "Albums")
+            #expect(text(svg).contains("aria-label=\"Albums: \(words)\""), "\(count)")
+        }
+    }
+
     @Test func hostileTextIsEscapedAndThePageStaysValid() throws {
         let hostile = "<script>alert(1)</script> AT&T \"q\" 'a' 🎸 مرحبا \u{1}"
         let renderer = try Self.renderer(Self.catalogue([hostile, "Plain"], artist: "<b>&amp;</b>"))
