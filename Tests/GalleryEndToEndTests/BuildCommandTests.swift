@@ -234,7 +234,10 @@ import Testing
             Fixture.album("Abs", "A", cover: outside.url.appending(path: "secret.svg").path),
             Fixture.album("Scheme", "A", cover: "ftp://example.org/x.png"),
             Fixture.album("Link", "A", cover: "link.svg"),
+            Fixture.album("Folder", "A", cover: "covers/"),
+            Fixture.album("NoSlashes", "A", cover: "file:covers/a.svg"),
         ]), to: "content/albums.json")
+        try FileManager.default.createDirectory(at: site.url.appending(path: "content/covers"), withIntermediateDirectories: true)
         let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status == 0)
         #expect(run.stderr.contains("album 1 (\"Up\" by A) shows a placeholder: cover '../../"))
@@ -243,6 +246,8 @@ import Testing
         #expect(run.stderr.contains("absolute paths are refused"))
         #expect(run.stderr.contains("album 3 (\"Scheme\" by A) shows a placeholder: cover 'ftp://example.org/x.png': the scheme 'ftp:' is not supported"))
         #expect(run.stderr.contains("album 4 (\"Link\" by A) shows a placeholder: cover 'link.svg': the cover path leads outside the site folder"))
+        #expect(run.stderr.contains("album 5 (\"Folder\" by A) shows a placeholder: cover 'covers/': content/covers is a folder, not an image; name the image file in it"), "\(run.stderr)")
+        #expect(run.stderr.contains("album 6 (\"NoSlashes\" by A) shows a placeholder: cover 'file:covers/a.svg': 'file:covers/a.svg' is not a file URL; write file:///path/inside/the/site (three slashes), or the path relative to content/ without file:"), "\(run.stderr)")
         #expect(site.files(under: "public/covers").isEmpty)
     }
 

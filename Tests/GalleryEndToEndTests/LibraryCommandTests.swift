@@ -93,6 +93,10 @@ import Testing
         let missing = try await run(["add", "--title", "Low", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/low.jpg"], folder)
         #expect(missing.status == 0)
         #expect(missing.stderr == "warning: album 7's cover site/content/covers/low.jpg does not exist yet; the album shows a placeholder until it does\n")
+        let folderCover = try await run(["edit", "7", "--cover", "covers"], folder)
+        #expect(folderCover.status == 0)
+        #expect(folderCover.stderr == "warning: album 7's cover site/content/covers is a folder, not an image; the album shows a placeholder until cover_url names an image\n")
+        #expect(try await run(["edit", "7", "--cover", "covers/low.jpg"], folder).status == 0)
 
         let remote = try await run(["add", "--title", "Lodger", "--artist", "David Bowie", "--genre", "Rock", "--year", "1979", "--cover", "https://example.org/lodger.jpg"], folder)
         #expect(remote.status == 0)

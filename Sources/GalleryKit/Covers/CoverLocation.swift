@@ -56,6 +56,10 @@ public struct CoverLocator: Sendable {
                 }
                 return .success(.remote(url))
             case "file":
+                // `file:covers/a.png` is no file URL: it would be read from wherever gallery runs.
+                guard trimmed.lowercased().hasPrefix("file://") else {
+                    return .failure(Refusal(reason: "'\(coverURL)' is not a file URL; write file:///path/inside/the/site (three slashes), or the path relative to content/ without file:"))
+                }
                 guard let url = URL(string: trimmed), url.isFileURL else {
                     return .failure(Refusal(reason: "'\(coverURL)' is not a valid file URL"))
                 }

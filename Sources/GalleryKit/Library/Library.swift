@@ -108,8 +108,12 @@ public struct Library: Sendable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            let missing = !FileManager.default.fileExists(atPath: file.path)
-            return .failure(CoverFailure(url: url, reason: missing ? "no such file (\(SiteFolder.display(file))); check the path, which is relative to content/" : "cannot read \(SiteFolder.display(file)): \(error.localizedDescription)"))
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder)
+            let reason = !exists ? "no such file (\(SiteFolder.display(file))); check the path, which is relative to content/"
+                : isFolder.boolValue ? "\(SiteFolder.display(file)) is a folder, not an image; name the image file in it"
+                : "cannot read \(SiteFolder.display(file)): \(String(cString: strerror(access(file.path, R_OK) == 0 ? EIO : errno))); check its permissions"
+            return .failure(CoverFailure(url: url, reason: reason))
         }
         guard let kind = ImageKind.sniff(data) else {
             return .failure(CoverFailure(url: url, reason: "\(SiteFolder.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image"))

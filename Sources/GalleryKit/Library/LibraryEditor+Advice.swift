@@ -24,6 +24,8 @@ extension LibraryEditor {
             switch CoverLocator(site: site).locate(album.coverURL) {
             case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
                 notes.append("album \(number)'s cover \(site.display(file)) does not exist yet; the album shows a placeholder until it does")
+            case .success(.file(let file)) where (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true:
+                notes.append("album \(number)'s cover \(site.display(file)) is a folder, not an image; the album shows a placeholder until cover_url names an image")
             case .failure(let refusal):
                 notes.append("album \(number)'s cover cannot be used: \(refusal.reason); the album shows a placeholder until it is changed")
             case .success:
