@@ -43,4 +43,29 @@ import Testing
         #expect(into.status != 0)
         #expect(into.stderr.contains("the output folder is inside static/"), "\(into.stderr)")
     }
+
+    /// A symbolic link is followed only to a file inside the site folder, as a cover's is: a
+    /// cloned site linking `static/key` to `~/.ssh/…` must not publish it.
+    @Test func linksOutOfTheSiteAndFolderLinksAreLeftOutAndSaidSo() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let outside = try TemporaryFolder()
+        try outside.write("secret\n", to: "secret.txt")
+        try site.write("shared\n", to: "shared/inside.txt")
+        try site.write("x\n", to: "static/plain.txt")
+        let links = [("static/leak.txt", outside.url.appending(path: "secret.txt").path), ("static/outdir", outside.url.path),
+                     ("static/inside.txt", "../shared/inside.txt"), ("static/shared", "../shared"), ("assets/leak.css", outside.url.appending(path: "secret.txt").path)]
+        for (link, target) in links {
+            try FileManager.default.createDirectory(at: site.url.appending(path: link).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: link).path, withDestinationPath: target)
+        }
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("static/leak.txt: warning: this static file is a symbolic link that leads outside the site folder (to "), "\(run.stderr)")
+        #expect(run.stderr.contains("static/outdir: warning: this static file is a symbolic link that leads outside the site folder"), "\(run.stderr)")
+        #expect(run.stderr.contains("static/shared: warning: this static file is a symbolic link to a folder, which gallery does not follow"), "\(run.stderr)")
+        #expect(run.stderr.contains("assets/leak.css: warning: this asset is a symbolic link that leads outside the site folder"), "\(run.stderr)")
+        #expect(!site.exists("public/leak.txt") && !site.exists("public/outdir") && !site.exists("public/shared") && !site.exists("public/assets/leak.css"))
+        #expect(try site.read("public/inside.txt") == "shared\n")
+        #expect(try site.read("public/plain.txt") == "x\n")
+    }
 }

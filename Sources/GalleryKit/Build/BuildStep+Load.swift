@@ -67,7 +67,9 @@ extension BuildStep {
             ), to: observer)
         }
         do throws(ArchiveError) {
-            state.assets = try AssetBundle(siteAssets: site.assets, siteStatic: site.staticFolder)
+            let assets = try AssetBundle(siteAssets: site.assets, siteStatic: site.staticFolder, siteRoot: site.root)
+            assets.warnings.forEach { state.report($0, to: observer) }
+            state.assets = assets
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }

@@ -19,6 +19,9 @@ public struct AssetBundle: Sendable {
     public let placeholder: String
     /// A hash of every asset's output path and bytes.
     public let fingerprint: UInt64
+    /// Files of `assets/` and `static/` left out, each with why: symbolic links that lead out of
+    /// the site folder, and links to folders.
+    public let warnings: [Diagnostic]
 
     /// A script or stylesheet without its indentation, blank lines and whole-line comments: a
     /// safe, simple shrink (no line is rewritten), which keeps the script well under 10 KB.
@@ -36,13 +39,13 @@ public struct AssetBundle: Sendable {
     }
 
     /// The files of `static/`, each at its own path, in path order.
-    static func staticFiles(in folder: URL?) throws(ArchiveError) -> [OutputFile] {
+    static func staticFiles(in folder: URL?, links: inout LinkRule) throws(ArchiveError) -> [OutputFile] {
         guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         let base = folder.standardizedFileURL.path
         var files: [OutputFile] = []
         for case let url as URL in walker {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), links.allows(url, isFolder: isFolder.boolValue, kind: "static file"), !isFolder.boolValue else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             do {
                 files.append(OutputFile(path: path, content: .bytes(Array(try Data(contentsOf: url)))))
@@ -56,7 +59,12 @@ public struct AssetBundle: Sendable {
     /// Gathers the built-in assets, the site's `assets/` folder and its `static/` folder (either
     /// may not exist). Static files keep their paths and bytes (dot files such as `.nojekyll`
     /// and `.well-known/` included, symbolic links followed).
-    public init(siteAssets folder: URL?, siteStatic staticFolder: URL? = nil) throws(ArchiveError) {
+    ///
+    /// A symbolic link is followed only to a file inside `siteRoot` (when given), as covers are:
+    /// a link to `/etc/…` or `~/.ssh/…` in a cloned site would otherwise be published. Such
+    /// links, and links to folders, are left out with a warning.
+    public init(siteAssets folder: URL?, siteStatic staticFolder: URL? = nil, siteRoot: URL? = nil) throws(ArchiveError) {
+        var links = LinkRule(root: siteRoot)
         var sources: [String: Data] = [:]
         for (name, path) in BuiltinResources.files(under: "assets") {
             if let data = BuiltinResources.data(at: path) { sources[name] = data }
@@ -64,7 +72,10 @@ public struct AssetBundle: Sendable {
         if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
             let base = folder.standardizedFileURL.path
             for case let url as URL in walker {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
+                      links.allows(url, isFolder: isFolder.boolValue, kind: "asset"),
+                      (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
                 let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
                 do {
@@ -87,7 +98,8 @@ public struct AssetBundle: Sendable {
             renamed[name] = output
             files.append(OutputFile(path: output, content: .bytes(Array(data))))
         }
-        let statics = try Self.staticFiles(in: staticFolder)
+        let statics = try Self.staticFiles(in: staticFolder, links: &links)
+        self.warnings = links.warnings
         files += statics
         self.staticPaths = statics.map(\.path)
         self.files = files
@@ -97,5 +109,33 @@ public struct AssetBundle: Sendable {
         })
         self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js")
         self.placeholder = renamed["placeholder.svg"] ?? "assets/placeholder.svg"
+    }
+}
+
+/// Which symbolic links in `assets/` and `static/` a build follows: links to files inside the
+/// site folder; the others are left out, each with a warning.
+struct LinkRule {
+    /// The site folder's real path (`nil`: follow every link to a file).
+    let root: String?
+    private(set) var warnings: [Diagnostic] = []
+
+    init(root: URL?) {
+        self.root = root.flatMap { CoverLocator.realPath($0.standardizedFileURL.path) }
+    }
+
+    /// Whether to take `url` (a folder to walk, or a file to publish); a symbolic link that
+    /// leads out of the site folder, or to a folder, is left out and warned about.
+    mutating func allows(_ url: URL, isFolder: Bool, kind: String) -> Bool {
+        guard (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true else { return true }
+        let target = CoverLocator.realPath(url.path) ?? url.path
+        if let root, target != root, !target.hasPrefix(root + "/") {
+            warnings.append(.warning("this \(kind) is a symbolic link that leads outside the site folder (to \(target)), so it is not published; copy the file into the site if it is meant to be", path: SiteFolder.display(url)))
+            return false
+        }
+        if isFolder {
+            warnings.append(.warning("this \(kind) is a symbolic link to a folder, which gallery does not follow, so nothing in it is published; link the files one by one, or copy the folder", path: SiteFolder.display(url)))
+            return false
+        }
+        return true
     }
 }
