@@ -99,7 +99,14 @@ public enum AlbumRules {
             }
         }
         if before?.year != album.year, let reason = yearProblem(album.year) { problems.append(Problem(field: "year", reason: reason)) }
-        if before?.slug != album.slug, let slug = album.slug, let reason = slugProblem(slug) { problems.append(Problem(field: "slug", reason: reason)) }
+        if before?.slug != album.slug, let slug = album.slug {
+            if let reason = slugProblem(slug) {
+                problems.append(Problem(field: "slug", reason: reason))
+            } else if slug.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                // `gallery edit 3` means album 3; a page named 3 could never be told apart.
+                problems.append(Problem(field: "slug", reason: "\"\(slug)\" is only digits, which `gallery edit` and `delete` read as an album's number; try \"album-\(slug)\""))
+            }
+        }
         return problems
     }
 

@@ -47,10 +47,13 @@ public struct Catalogue: Sendable, Hashable {
     }
 
     /// The slug an album gets when the archive gives none: from the artist and the title, or, when
-    /// they hold no Latin letters or digits at all, from a hash of them (stable across builds).
+    /// they hold no Latin letters (only other scripts, and perhaps digits), from a hash of them
+    /// (stable across builds). A slug of digits alone (`1984` from "אלבום 1984") would put
+    /// unrelated albums in one `1984`, `1984-2` series and read as an album number on the
+    /// command line.
     public static func derivedSlug(for album: Album) -> String {
         let slug = Slug.make(from: album.artist + " " + album.title)
-        if !slug.isEmpty { return slug }
+        if slug.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { return slug }
         return "album-" + String(ContentHash.of(album.artist + "\u{0}" + album.title).prefix(10))
     }
 

@@ -56,4 +56,17 @@ import Testing
         #expect(Set(slugs).count == slugs.count)
         #expect(Catalogue(albums: catalogue.albums).entries.map(\.slug) == slugs)
     }
+
+    /// Digits are no Latin letters: names in other scripts with a number in them get a hash slug
+    /// each, not `1984`, `1984-2` for unrelated albums, nor a slug that reads as an album number.
+    @Test func namesWithDigitsButNoLatinLettersGetHashSlugs() {
+        let album = { (artist: String, title: String) in Album(title: title, artist: artist, genre: "Pop", year: 2000, coverURL: "c") }
+        let slugs = Catalogue(albums: [album("עידן", "אלבום 1984"), album("שלמה", "שירים 1984"), album("Кино", "Песни 2"), album("Prince", "1999")]).entries.map(\.slug)
+        #expect(slugs[0].hasPrefix("album-") && slugs[1].hasPrefix("album-") && slugs[2].hasPrefix("album-"), "\(slugs)")
+        #expect(Set(slugs[0...2]).count == 3)
+        #expect(slugs[3] == "prince-1999")
+        // Nor may the library commands give an album a slug of digits alone.
+        let problems = AlbumRules.problems(in: Album(title: "5", artist: "Maroon", genre: "Pop", year: 2002, coverURL: "c", slug: "3"))
+        #expect(problems.map(\.reason) == ["\"3\" is only digits, which `gallery edit` and `delete` read as an album's number; try \"album-3\""])
+    }
 }
