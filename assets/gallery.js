@@ -142,6 +142,12 @@
   }
 
   function mark(i) {
+    // At either end its button does nothing: said with aria-disabled, which, unlike disabled,
+    // keeps the focus on the button that has it.
+    each.call(carousel.querySelectorAll(".carousel-previous, .carousel-next"), function (button) {
+      var end = button.classList.contains("carousel-next") ? i >= count - 1 : i <= 0;
+      if (end) button.setAttribute("aria-disabled", "true"); else button.removeAttribute("aria-disabled");
+    });
     each.call(strip.querySelectorAll(".current"), function (tile) {
       tile.classList.remove("current");
       tile.querySelector("a").removeAttribute("aria-current");
@@ -174,12 +180,9 @@
     var url = new URL(a.url, root).href;
     if (url !== location.href) history.replaceState({ index: i }, "", url);
     if (titleTail !== null) document.title = a.title + " · " + a.artist + titleTail;
-    if (cover) {
-      cover.hidden = !a.cover;
-      if (a.cover) {
-        cover.src = new URL(a.cover, root).href;
-        cover.alt = "Cover of " + a.title + " by " + a.artist;
-      }
+    if (cover && a.cover) {
+      cover.src = new URL(a.cover, root).href;
+      cover.alt = (a.placeholder ? "No cover for " : "Cover of ") + a.title + " by " + a.artist;
     }
     neighbour("prev", i - 1, function (b) { return "← " + b.title; });
     neighbour("next", i + 1, function (b) { return b.title + " →"; });

@@ -478,12 +478,45 @@ def works_without_javascript():
         driver.quit()
 
 
+def placeholder_albums_keep_the_page_still(driver):
+    """An album page shows the placeholder where an album has no cover, so selecting an album
+    with one, or without, shows its cover and moves nothing below it; the previous and next
+    buttons say when they can go no further."""
+    start = 37  # album 38: no cover
+    driver.get(BASE + ALBUMS[start]["url"])
+    settled_on(driver, start)
+    state = lambda d: d.execute_script("""
+        var c = document.querySelector('main img.cover'), s = document.querySelector('#carousel .viewport');
+        return c ? [c.getAttribute('src'), c.alt, Math.round(s.getBoundingClientRect().top)] : null;""")
+    first = state(driver)
+    assert first is not None, "the album page of an album without a cover has no cover image"
+    assert "placeholder" in first[0], f"cover {first[0]} is not the placeholder"
+    assert first[1] == "No cover for " + ALBUMS[start]["title"] + " by " + ALBUMS[start]["artist"], f"alt {first[1]!r}"
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.ARROW_LEFT)
+    settled_on(driver, start - 1)
+    wait(driver, lambda d: state(d)[0] == BASE + ALBUMS[start - 1]["cover"],
+         f"album {start - 1}'s cover (saw {state(driver)})")
+    after = state(driver)
+    assert after[1] == "Cover of " + ALBUMS[start - 1]["title"] + " by " + ALBUMS[start - 1]["artist"], f"alt {after[1]!r}"
+    assert after[2] == first[2], f"the strip moved from y = {first[2]} to y = {after[2]}"
+    disabled = lambda d: d.execute_script("""
+        return [].map.call(document.querySelectorAll('.carousel-previous, .carousel-next'),
+                           function (b) { return b.getAttribute('aria-disabled') === 'true'; });""")
+    assert disabled(driver) == [False, False], f"buttons in the middle: {disabled(driver)}"
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.END)
+    settled_on(driver, len(ALBUMS) - 1)
+    wait(driver, lambda d: disabled(d) == [False, True], f"the next button disabled at the end (saw {disabled(driver)})")
+    driver.find_element(By.CSS_SELECTOR, ".carousel-next").click()
+    time.sleep(0.3)
+    assert current(driver) == len(ALBUMS) - 1, f"the disabled next button moved to {current(driver)}"
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     failures = 0
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
-              album_page_follows_the_selection, focus_follows_the_selection,
+              album_page_follows_the_selection, placeholder_albums_keep_the_page_still, focus_follows_the_selection,
               deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
               follows_the_aria_carousel_pattern, axe_finds_no_violations, reduced_motion_moves_at_once, screenshots,

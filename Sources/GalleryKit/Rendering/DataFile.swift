@@ -79,10 +79,9 @@ public enum DataFile {
             json.write(",\"srcset\":")
             json.writeJSON(srcset, htmlSafe: true)
         }
-        if let large = image.large {
-            json.write(",\"cover\":")
-            json.writeJSON(large, htmlSafe: true)
-        }
+        json.write(",\"cover\":")
+        json.writeJSON(image.large ?? image.src, htmlSafe: true)
+        if image.isPlaceholder { json.write(",\"placeholder\":true") }
         json.write("}")
     }
 }

@@ -193,10 +193,13 @@ struct AlbumContext: TemplateObject {
     var year: Int
     var slug: String
     var number: Int
-    /// The album page's cover image (the large thumbnail), if there is one.
+    /// The album page's cover image: the large thumbnail, or the placeholder when the album has
+    /// no usable cover (so a page shows the same at any album, and nothing below it moves).
     var image: String?
     /// Its width and height in pixels.
     var imageSize: Int
+    /// Whether `image` is the placeholder, not the album's cover.
+    var placeholder = false
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -208,6 +211,7 @@ struct AlbumContext: TemplateObject {
         case "number": .number(number)
         case "image": .text(image)
         case "imageSize": .number(imageSize)
+        case "placeholder": .bool(placeholder)
         default: nil
         }
     }

@@ -107,8 +107,9 @@ public struct SiteRenderer: Sendable {
                 year: entry.album.year,
                 slug: entry.slug,
                 number: current + 1,
-                image: images[current].large.map { root + $0 },
-                imageSize: config.thumbnails.large
+                image: root + (images[current].large ?? images[current].src),
+                imageSize: config.thumbnails.large,
+                placeholder: images[current].isPlaceholder
             )
         }
         let canonical = config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil

@@ -118,6 +118,30 @@ import Testing
         #expect(text(renderer.render(.album(index: 50))).contains("<img class=\"cover\" src=\"../../covers/50-300.png\" fetchpriority=\"high\""))
     }
 
+    /// An album without a cover shows the placeholder at the cover's size, said so in its alt
+    /// text and in the data files, so the script can show it too and nothing moves.
+    @Test func anAlbumWithoutACoverShowsThePlaceholderAsItsCover() throws {
+        let catalogue = Self.catalogue(["First", "Second"])
+        let plan = SitePlan(catalogue: catalogue, carousel: .init())
+        let images = [TileImage(src: "covers/0.png", large: "covers/0-300.png"), TileImage(src: "assets/placeholder.1.svg", isPlaceholder: true)]
+        let renderer = SiteRenderer(plan: plan, templates: try TemplateSet.load(overridesIn: nil), config: SiteConfig(), images: images, assets: AssetPaths(css: "a.css", js: "a.js"))
+        let page = text(renderer.render(.album(index: 1)))
+        #expect(page.contains("<img class=\"cover\" src=\"../../assets/placeholder.1.svg\" fetchpriority=\"high\" width=\"300\" height=\"300\" alt=\"No cover for Second by Artist\"/>"))
+        #expect(text(renderer.render(.album(index: 0))).contains("alt=\"Cover of First by Artist\"/>"))
+        let data = text(DataFile.render(plan: plan, images: images))
+        #expect(data.contains("\"cover\":\"assets/placeholder.1.svg\",\"placeholder\":true}"), "\(data)")
+        #expect(data.contains("\"cover\":\"covers/0-300.png\"}"), "\(data)")
+    }
+
+    /// A site with no albums says so, instead of an empty strip and an empty table.
+    @Test func anEmptySiteSaysSo() throws {
+        let renderer = try Self.renderer(Self.catalogue([]))
+        let index = text(renderer.render(.index(number: 1)))
+        #expect(index.contains("<p class=\"empty\">There are no albums here yet.</p>"))
+        #expect(!index.contains("id=\"carousel\"") && !index.contains("id=\"details\""))
+        #expect(PageValidator(outputPaths: Self.outputs(renderer)).validateXHTML(renderer.render(.index(number: 1)), path: "index.html").isEmpty)
+    }
+
     @Test func theNumberOfAlbumsIsInWords() throws {
         for (count, words) in [(1, "1 album"), (2, "2 albums"), (0, "0 albums")] {
             let renderer = try Self.renderer(Self.catalogue((0..<count).map { "T\($0)" }))
