@@ -5,10 +5,14 @@
 /// diagnostic's line and column pick the run.
 enum TemplateAttribution {
     /// The diagnostics with the template's file and line that wrote the faulty spot.
+    ///
+    /// libxml2 reports an element left open where the element around it ends ("Opening and
+    /// ending tag mismatch: br line 45 and main", at `</main>`), which the base layout wrote; the
+    /// mistake is where the open one began, so such a finding is traced from its opening tag.
     static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet) -> [Diagnostic] {
         diagnostics.map { diagnostic in
             guard let position = diagnostic.position,
-                  let offset = byteOffset(of: position, in: output),
+                  let offset = openingTag(named: diagnostic.message, in: output) ?? byteOffset(of: position, in: output),
                   let entry = entry(at: offset, in: trace),
                   let source = templates.sources[entry.template]
             else { return diagnostic }
@@ -16,6 +20,29 @@ enum TemplateAttribution {
             attributed.template = "\(source.displayPath(name: entry.template)):\(entry.line)"
             return attributed
         }
+    }
+
+    /// For "Opening and ending tag mismatch: NAME line N and …", the byte offset of the last
+    /// `<NAME` on line N of the output that is not closed on the spot (`<NAME …/>`).
+    static func openingTag(named message: String, in bytes: [UInt8]) -> Int? {
+        let prefix = "Opening and ending tag mismatch: "
+        guard message.hasPrefix(prefix) else { return nil }
+        let parts = message.dropFirst(prefix.count).split(separator: " ", maxSplits: 3)
+        guard parts.count >= 3, parts[1] == "line", let line = Int(parts[2]), line > 0,
+              let start = byteOffset(of: SourcePosition(line: line, column: 1), in: bytes) else { return nil }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        let tag = Array(("<" + parts[0]).utf8)
+        var found: Int?
+        var index = start
+        while index + tag.count <= end {
+            if Array(bytes[index..<index + tag.count]) == tag, index + tag.count < end,
+               [0x20, 0x3E, 0x2F, 0x09].contains(bytes[index + tag.count]) {
+                let close = bytes[index..<end].firstIndex(of: 0x3E)
+                if close == nil || bytes[close! - 1] != 0x2F { found = index }
+            }
+            index += 1
+        }
+        return found
     }
 
     /// The trace entry covering a byte offset: the last one starting at or before it.

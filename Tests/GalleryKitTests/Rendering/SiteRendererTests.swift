@@ -199,6 +199,24 @@ import Testing
         #expect(attributed.first?.template == "templates/partials/details.mustache:2")
     }
 
+    /// An element left open is reported where the element around it closes, in the base
+    /// layout; the finding names the template that opened it.
+    @Test func anElementLeftOpenIsTracedToTheTemplateThatOpenedIt() throws {
+        var sources = try TemplateSet.load(overridesIn: nil).sources
+        let album = try #require(sources["album"]).text
+        let lines = album.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("{{>partials/details}}") }) + 1
+        sources["album"] = .init(text: album.replacingOccurrences(of: "{{>partials/details}}", with: "{{>partials/details}}<br>"), origin: .site(path: "templates/album.mustache"))
+        let renderer = try Self.renderer(Self.catalogue(["A", "B"]), templates: TemplateSet(sources: sources))
+        let page = SitePlan.Page.album(index: 1)
+        let bytes = renderer.render(page)
+        let diagnostics = PageValidator(outputPaths: Self.outputs(renderer)).validateXHTML(bytes, path: renderer.plan.path(of: page))
+        #expect(diagnostics.first?.message.hasPrefix("Opening and ending tag mismatch: br line ") == true, "\(diagnostics)")
+        let (output, trace) = renderer.renderTraced(page)
+        let attributed = TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: renderer.templates)
+        #expect(attributed.first?.template == "templates/album.mustache:\(line)", "\(attributed)")
+    }
+
     @Test func plansPathsRootsAndPages() {
         let plan = SitePlan(catalogue: Self.catalogue((1...5).map { "T\($0)" }), carousel: .init(initialAlbum: .slug("artist-t4"), window: 1, indexPageSize: 2), basePath: "/sub/")
         #expect(plan.pagePaths == [
