@@ -165,6 +165,12 @@ import Testing
         let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("content/albums.json: error: there is no album archive here; run `gallery init DIR`"))
+        // --site naming no folder, or a file, says so rather than "no archive here".
+        let nowhere = try await GalleryBinary.run(["build", "--site", "nope"], in: folder.url)
+        #expect(nowhere.stderr.contains("nope/content/albums.json: error: the site folder nope does not exist; check the path, or create a site there with `gallery init nope`"), "\(nowhere.stderr)")
+        try folder.write("x", to: "afile")
+        let file = try await GalleryBinary.run(["build", "--site", "afile"], in: folder.url)
+        #expect(file.stderr.contains("error: afile is a file, not a site folder; name the folder that holds content/albums.json"), "\(file.stderr)")
     }
 
     @Test func aTemplateThatDoesNotParseIsNamedWithItsPosition() async throws {

@@ -48,7 +48,7 @@ import Testing
         for command in commands {
             let run = try await run(command, folder, site: "nowhere/deep")
             #expect(run.status != 0)
-            #expect(run.stderr == "nowhere/deep/content/albums.json: error: there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere\n", "\(command[0]): \(run.stderr)")
+            #expect(run.stderr == "nowhere/deep/content/albums.json: error: the site folder nowhere/deep does not exist; check the path, or create a site there with `gallery init nowhere/deep`\n", "\(command[0]): \(run.stderr)")
             #expect(!folder.exists("nowhere"), "\(command[0]) left files behind")
         }
         // An empty folder stays empty, and `gallery init` still takes it.

@@ -55,7 +55,15 @@ public struct ArchiveStore: Sendable {
 
     /// What every command says in a folder with no archive (suggesting `gallery init`).
     public var missing: Diagnostic {
-        .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
+        let root = url.deletingLastPathComponent().deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) {
+            return .error("the site folder \(SiteFolder.display(root)) does not exist; check the path, or create a site there with `gallery init \(SiteFolder.display(root))`", path: displayPath)
+        }
+        if !isFolder.boolValue {
+            return .error("\(SiteFolder.display(root)) is a file, not a site folder; name the folder that holds content/albums.json", path: displayPath)
+        }
+        return .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
     /// The previous version of the archive, kept by every save: `content/albums.json.bak`.

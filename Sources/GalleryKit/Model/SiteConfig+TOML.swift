@@ -31,15 +31,30 @@ extension SiteConfig {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let position = SourcePosition(line: error.source.begin.line, column: error.source.begin.column)
-            throw ArchiveError([.error("malformed TOML: \(error.description)", path: path, at: position)])
+            // toml++ words a string left open as "unescaped control characters…" (it read on to
+            // the line's end); say what the user most likely did.
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(max(0, position.line - 1)).first ?? ""
+            let quotes = line.prefix { $0 != "#" }.filter { $0 == "\"" }.count
+            let hint = error.description.contains("unescaped control characters") && quotes % 2 == 1 ? "; is a closing quote missing?" : ""
+            throw ArchiveError([.error("malformed TOML: \(error.description)\(hint)", path: path, at: position)])
         } catch {
             throw ArchiveError([.error("malformed TOML: \(error)", path: path)])
         }
         var reader = TOMLReader(text: text, path: path)
         var config = SiteConfig()
+        // gallery's names and Hugo's: keys are read in sorted order, so Hugo's comes first.
+        for (ours, hugos) in [("base_url", "baseURL"), ("language", "languageCode")] where table.contains(key: ours) && table.contains(key: hugos) {
+            reader.diagnostics.append(.warning("both \(ours) and \(hugos) (Hugo's name for it) are set; \(ours) is used, so delete one", path: path, at: reader.position(of: hugos, in: nil)))
+        }
         reader.read(table, section: nil) { reader, key, value in
             switch key {
-            case "title": reader.string(value, key: key).map { config.title = $0 }
+            case "title":
+                guard let title = reader.string(value, key: key) else { return true }
+                if title.allSatisfy(\.isWhitespace) {
+                    reader.error("title is empty; every page's <title> and header show it, so give the site a name", key: key, section: nil)
+                } else {
+                    config.title = title
+                }
             case "description": reader.string(value, key: key).map { config.description = $0 }
             case "base_url", "baseURL":
                 guard let url = reader.string(value, key: key) else { return true }
@@ -147,10 +162,33 @@ struct TOMLReader {
             guard let value = table[key] else { continue }
             if !handle(&self, key, value) {
                 let name = section.map { "[\($0)] \(key)" } ?? key
-                diagnostics.append(.warning("unknown setting \(name) is ignored; README.md lists every gallery.toml key", path: path, at: position(of: key, in: section)))
+                let known = Self.documentedKeys[section ?? ""] ?? []
+                let hint = TemplateSet.nearest(key, among: known).map { "; did you mean \($0)?" }
+                    ?? "; README.md lists every gallery.toml key"
+                diagnostics.append(.warning("unknown setting \(name) is ignored\(hint)", path: path, at: position(of: key, in: section)))
             }
         }
     }
+
+    /// The keys of each section (`""`: the top level, whose keys include the sections), as the
+    /// starter `gallery.toml` shows them, commented-out ones too: the names a misspelt key is
+    /// compared with.
+    static let documentedKeys: [String: Set<String>] = {
+        var keys: [String: Set<String>] = ["": ["baseURL", "languageCode"]]
+        var section = ""
+        for line in (BuiltinResources.text(at: "gallery.toml") ?? "").split(separator: "\n") {
+            var text = line.drop { $0 == " " }
+            if text.hasPrefix("#") { text = text.dropFirst().drop { $0 == " " } }
+            if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+                section = String(text[text.index(after: text.startIndex)..<end])
+                keys[""]?.insert(section)
+            } else if let equals = text.range(of: " = ") {
+                let key = text[..<equals.lowerBound]
+                if !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "_" }) { keys[section, default: []].insert(String(key)) }
+            }
+        }
+        return keys
+    }()
 
     /// The line where `key` is set, found by looking for `key =` inside its section.
     func position(of key: String, in section: String?) -> SourcePosition? {

@@ -145,20 +145,31 @@ import Testing
     }
 
     @Test func unknownKeysWarnAndSyntaxErrorsHavePositions() throws {
-        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"x\"\n[carousel]\npaddin = 3\n[carousels]\nwindow = 3\n[covers.extra]\n", path: "gallery.toml")
+        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"x\"\n[carousel]\npaddin = 3\n[carousels]\nwindow = 3\n[covers.extra]\n[build]\nouput = \"o\"\nbaseurl = 1\n[analytics]\nprovidr = \"x\"\n[library]\nwhatever = 1\n", path: "gallery.toml")
         #expect(warnings.map(\.description) == [
-            "gallery.toml:1:1: warning: unknown setting titel is ignored; README.md lists every gallery.toml key",
-            "gallery.toml:3:1: warning: unknown setting [carousel] paddin is ignored; README.md lists every gallery.toml key",
-            "gallery.toml:4:1: warning: unknown setting carousels is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:1:1: warning: unknown setting titel is ignored; did you mean title?",
+            "gallery.toml:3:1: warning: unknown setting [carousel] paddin is ignored; did you mean padding?",
+            "gallery.toml:4:1: warning: unknown setting carousels is ignored; did you mean carousel?",
             "gallery.toml:6:1: warning: unknown setting [covers] extra is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:8:1: warning: unknown setting [build] ouput is ignored; did you mean output?",
+            "gallery.toml:9:1: warning: unknown setting [build] baseurl is ignored; README.md lists every gallery.toml key",
+            "gallery.toml:11:1: warning: unknown setting [analytics] providr is ignored; did you mean provider?",
+            "gallery.toml:13:1: warning: unknown setting [library] whatever is ignored; README.md lists every gallery.toml key",
         ])
+        #expect(try SiteConfig.parse(toml: "baseurl = \"/\"\n", path: "gallery.toml").warnings.map(\.message) == ["unknown setting baseurl is ignored; did you mean base_url?"])
+        // Both a key and its Hugo name: said, and gallery's wins.
+        let (both, bothWarnings) = try SiteConfig.parse(toml: "base_url = \"/a/\"\nbaseURL = \"/b/\"\n", path: "gallery.toml")
+        #expect(both.baseURL == "/a/")
+        #expect(bothWarnings.map(\.description) == ["gallery.toml:2:1: warning: both base_url and baseURL (Hugo's name for it) are set; base_url is used, so delete one"])
         do {
             _ = try SiteConfig.parse(toml: "title = \"x\n", path: "gallery.toml")
             Issue.record("expected an error")
         } catch {
             #expect(error.diagnostics.first?.position?.line == 1)
             #expect(error.diagnostics.first?.message.hasPrefix("malformed TOML") == true)
+            #expect(error.diagnostics.first?.message.hasSuffix("; is a closing quote missing?") == true, "\(error.diagnostics)")
         }
+        #expect(throws: ArchiveError.self) { try SiteConfig.parse(toml: "title = \" \"\n", path: "gallery.toml") }
     }
 
     @Test func readsTheThumbnailKeys() throws {
