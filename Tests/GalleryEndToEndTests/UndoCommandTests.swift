@@ -49,6 +49,32 @@ import Testing
         #expect(kept.contains("      \"year\": 2001,\n      \"cover_url\": \"covers/staring-at-the-sun.svg\",\n      \"label\": \"Island\",\n      \"tracks\": [1,2]\n"), "\(kept)")
     }
 
+    /// Top-level keys of the archive are the owner's data too: every command keeps them, in
+    /// order, and the build warns of each with its line and column.
+    @Test func libraryCommandsKeepTheArchivesTopLevelKeys() async throws {
+        let folder = try await starter()
+        let archive = try folder.read("site/content/albums.json")
+        let marked = archive.replacingOccurrences(of: "{\n  \"version\": 1,\n", with: "{\n  \"comment\": \"my note\",\n  \"version\": 1,\n  \"label\": {\"name\": \"Island\"},\n")
+        #expect(marked != archive)
+        try folder.write(marked, to: "site/content/albums.json")
+        let kept = "{\n  \"version\": 1,\n  \"comment\": \"my note\",\n  \"label\": {\"name\":\"Island\"},\n  \"albums\": [\n"
+        try folder.write("{\"version\": 1, \"albums\": [{\"title\": \"Q\", \"artist\": \"Q\", \"genre\": \"G\", \"year\": 2000, \"cover_url\": \"c.png\"}]}", to: "j.json")
+        let commands = [
+            ["add", "--title", "Z", "--artist", "Z", "--genre", "G", "--year", "2000", "--cover", "c.png"],
+            ["edit", "6", "--year", "2001"], ["delete", "1"], ["import", "j.json"],
+            ["undo"], ["undo"], ["undo"], ["undo"],
+        ]
+        for command in commands {
+            let run = try await run(command, folder)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+            #expect(try folder.read("site/content/albums.json").hasPrefix(kept), "\(command)")
+        }
+        let build = try await GalleryBinary.run(["build", "-q"], in: folder.url.appending(path: "site"))
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stderr.contains("content/albums.json:3:3: warning: the archive has an unknown top-level key \"comment\", which is ignored\n"), "\(build.stderr)")
+        #expect(build.stderr.contains("content/albums.json:4:3: warning: the archive has an unknown top-level key \"label\", which is ignored\n"), "\(build.stderr)")
+    }
+
     @Test func anEditThatChangesNothingIsSaidAndNotRecorded() async throws {
         let folder = try await starter()
         let before = try folder.read("site/content/albums.json")

@@ -24,7 +24,7 @@ extension AlbumArchive {
         var decoder = ArchiveDecoder(path: path)
         let albums = decoder.decodeRoot(root)
         if decoder.diagnostics.containsErrors { throw ArchiveError(decoder.diagnostics) }
-        return (AlbumArchive(albums: albums.map(\.album), positions: albums.map(\.position)), decoder.diagnostics)
+        return (AlbumArchive(albums: albums.map(\.album), positions: albums.map(\.position), extras: decoder.extras), decoder.diagnostics)
     }
 }
 
@@ -32,6 +32,8 @@ extension AlbumArchive {
 private struct ArchiveDecoder {
     let path: String
     var diagnostics: [Diagnostic] = []
+    /// The top-level keys gallery does not use, each with its first value, in order.
+    var extras: [Album.Extra] = []
 
     mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(.error(message, path: path, at: position))
@@ -42,6 +44,7 @@ private struct ArchiveDecoder {
             error("the archive must be an object {\"version\": 1, \"albums\": [...]}, not \(root.typeDescription)", at: root.position)
             return []
         }
+        noteUnknownKeys(of: root)
         guard let version = root.member("version") else {
             error("the archive has no \"version\"; add \"version\": \(AlbumArchive.currentVersion)", at: root.position)
             return []
@@ -78,6 +81,19 @@ private struct ArchiveDecoder {
             albums.append((album, element.position))
         }
         return albums
+    }
+
+    /// Warns of each top-level key that is neither `"version"` nor `"albums"` (a slip such as
+    /// `"album"` gets a hint) and keeps the first value of each in ``extras``.
+    mutating func noteUnknownKeys(of root: JSONNode) {
+        guard case .object(let members) = root.value else { return }
+        for member in members where member.key != "version" && member.key != "albums" {
+            let hint = TemplateSet.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
+            diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
+            if !extras.contains(where: { $0.key == member.key }) {
+                extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
+            }
+        }
     }
 
     /// Decodes one album, or reports why it cannot be; with the album, where its slug's value

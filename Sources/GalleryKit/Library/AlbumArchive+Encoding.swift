@@ -1,9 +1,15 @@
 extension AlbumArchive {
-    /// The archive as the store writes it: two-space indented, keys in a fixed order (the keys
-    /// gallery does not use last, as they came), one album per object, ending with a newline. The same albums always give the same bytes, so the
-    /// archive diffs well under version control.
+    /// The archive as the store writes it: two-space indented, keys in a fixed order (an
+    /// album's keys that gallery does not use last, as they came), one album per object, ending with a newline.
+    /// The same albums always give the same bytes, so the archive diffs well under version
+    /// control.
+    ///
+    /// Top-level keys gallery does not use stand between `"version"` and `"albums"`, as they
+    /// came: above the long list, where a note about the archive is seen.
     public func encoded() -> [UInt8] {
-        var text = "{\n  \"version\": \(Self.currentVersion),\n  \"albums\": ["
+        var text = "{\n  \"version\": \(Self.currentVersion),\n"
+        for extra in extras { text += "  \(Escape.jsonString(extra.key)): \(extra.json),\n" }
+        text += "  \"albums\": ["
         for (offset, album) in albums.enumerated() {
             text += offset == 0 ? "\n" : ",\n"
             text += "    {\n"

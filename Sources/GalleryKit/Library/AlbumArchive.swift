@@ -8,11 +8,21 @@ public struct AlbumArchive: Sendable, Hashable {
     /// Where each album's object starts in the file it was read from (empty for archives made in
     /// code), so later steps can point at an album's line.
     public var positions: [SourcePosition]
+    /// Top-level keys gallery does not use (`"comment"`, `"label"`), in their order: kept, as an
+    /// album's ``Album/extras`` are, so a library command that rewrites the archive loses none of
+    /// the owner's data.
+    public var extras: [Album.Extra]
 
     /// Creates an archive of albums.
-    public init(albums: [Album], positions: [SourcePosition] = []) {
+    public init(albums: [Album], positions: [SourcePosition] = [], extras: [Album.Extra] = []) {
         self.albums = albums
         self.positions = positions
+        self.extras = extras
+    }
+
+    /// The same archive (its top-level keys included) holding other albums.
+    func with(albums: [Album]) -> AlbumArchive {
+        AlbumArchive(albums: albums, extras: extras)
     }
 }
 

@@ -4,7 +4,7 @@ extension AlbumArchive {
         var albums = self.albums
         let position = min(max(index ?? albums.count, 0), albums.count)
         albums.insert(album, at: position)
-        return (AlbumArchive(albums: albums), .added(index: position, album: album))
+        return (with(albums: albums), .added(index: position, album: album))
     }
 
     /// The archive without the album at `index`; later albums of the same artist and title
@@ -15,7 +15,7 @@ extension AlbumArchive {
         let pinned = LibraryEditor.keepingPageAddresses(deletingAt: index, from: self.albums)
         for item in pinned { albums[item.index].slug = item.slug }
         return (
-            AlbumArchive(albums: albums),
+            with(albums: albums),
             .deleted(index: index, album: album, pinned: pinned.isEmpty ? nil : pinned.map { LibraryChange.Placed(index: $0.index, album: albums[$0.index]) })
         )
     }
@@ -25,7 +25,7 @@ extension AlbumArchive {
         var albums = self.albums
         let before = albums[index]
         albums[index] = album
-        return (AlbumArchive(albums: albums), .edited(index: index, before: before, after: album))
+        return (with(albums: albums), .edited(index: index, before: before, after: album))
     }
 
     /// The archive with a change reversed.
@@ -55,7 +55,7 @@ extension AlbumArchive {
                 albums.remove(at: position)
             }
         }
-        return AlbumArchive(albums: albums)
+        return with(albums: albums)
     }
 
     private static func locate(_ album: Album, near index: Int, in albums: [Album]) throws(LibraryError) -> Int {

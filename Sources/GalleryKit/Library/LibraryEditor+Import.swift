@@ -31,7 +31,7 @@ extension LibraryEditor {
             try Self.checkSlugsAreFree(report.added, in: catalogue)
             let start = archive.albums.count
             let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }
-            return (AlbumArchive(albums: archive.albums + report.added.map(\.album)), .imported(placed))
+            return (archive.with(albums: archive.albums + report.added.map(\.album)), .imported(placed))
         }
         report.change = report.added.isEmpty ? nil : change
         return report

@@ -131,6 +131,50 @@ import Testing
         #expect(try AlbumArchive.decode(archive.encoded(), path: "x").archive.albums == archive.albums)
     }
 
+    /// A top-level key gallery does not use is the owner's data, as an album's is: the load
+    /// warns of it (with a hint for a slip), every change keeps it, in order.
+    @Test func topLevelKeysGalleryDoesNotUseWarnAndAreKeptThroughEveryChange() throws {
+        let (archive, warnings) = try decode("""
+        {"comment": "my note", "version": 1,
+          "album": [],
+          "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png"}],
+          "label": {"name": "Island", "since": 1959}, "comment": "again", "Version": 2}
+        """)
+        #expect(warnings.map(\.description) == [
+            "content/albums.json:1:2: warning: the archive has an unknown top-level key \"comment\", which is ignored",
+            "content/albums.json:2:3: warning: the archive has an unknown top-level key \"album\", which is ignored; did you mean \"albums\"?",
+            "content/albums.json:4:3: warning: the archive has an unknown top-level key \"label\", which is ignored",
+            "content/albums.json:4:47: warning: the archive has an unknown top-level key \"comment\", which is ignored",
+            "content/albums.json:4:67: warning: the archive has an unknown top-level key \"Version\", which is ignored; did you mean \"version\"?",
+        ])
+        #expect(archive.extras == [
+            Album.Extra(key: "comment", json: "\"my note\""),
+            Album.Extra(key: "album", json: "[]"),
+            Album.Extra(key: "label", json: "{\"name\":\"Island\",\"since\":1959}"),
+            Album.Extra(key: "Version", json: "2"),
+        ])
+        let saved = String(decoding: archive.encoded(), as: UTF8.self)
+        #expect(saved.hasPrefix("""
+        {
+          "version": 1,
+          "comment": "my note",
+          "album": [],
+          "label": {"name":"Island","since":1959},
+          "Version": 2,
+          "albums": [
+            {
+        """), "\(saved)")
+        #expect(try AlbumArchive.decode(archive.encoded(), path: "x").archive.extras == archive.extras)
+
+        let album = Album(title: "B", artist: "Y", genre: "Pop", year: 2000, coverURL: "b.png")
+        let (added, addition) = archive.adding(album, at: nil)
+        let (edited, edit) = added.replacing(at: 1, with: Album(title: "C", artist: "Y", genre: "Pop", year: 2000, coverURL: "b.png"))
+        let (deleted, deletion) = edited.deleting(at: 0)
+        for changed in [added, edited, deleted, try deleted.undoing(deletion), try edited.undoing(edit), try added.undoing(addition)] {
+            #expect(changed.extras == archive.extras)
+        }
+    }
+
     @Test func theUndoHistoryKeepsExtrasAndReadsAlbumsWrittenWithout() throws {
         let album = Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png", extras: [.init(key: "label", json: "\"Island\"")])
         let data = try JSONEncoder().encode(album)
