@@ -73,7 +73,8 @@ public struct ArchiveStore: Sendable {
     public var lock: ArchiveLock { ArchiveLock(archive: url) }
 
     /// Writes the archive atomically (temporary file, `fsync`, rename), creating `content/` if
-    /// needed, after keeping the current version as ``backup``.
+    /// needed, after keeping the current version as ``backup``; the new file has the old one's
+    /// ``permissions``.
     ///
     /// A process killed at any moment leaves the archive as it was or as it is now; the backup is
     /// replaced the same way, by a rename.
@@ -89,6 +90,7 @@ public struct ArchiveStore: Sendable {
         }
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: holdingLock)
         AtomicFile.removeAbandonedTemporaries(besides: backup, holdingLock: holdingLock)
+        let permissions = self.permissions
         if FileManager.default.fileExists(atPath: url.path) {
             let staged = folder.appending(path: ".\(backup.lastPathComponent).tmp-\(getpid())")
             unlink(staged.path)
@@ -96,7 +98,7 @@ public struct ArchiveStore: Sendable {
                 guard let data = try? Data(contentsOf: url) else {
                     throw AtomicFile.WriteError(path: backup.path, reason: "cannot keep a backup: \(AtomicFile.systemError())")
                 }
-                try AtomicFile.write(data, to: staged)
+                try AtomicFile.write(data, to: staged, permissions: permissions)
             }
             if rename(staged.path, backup.path) != 0 {
                 throw AtomicFile.WriteError(path: backup.path, reason: AtomicFile.systemError())
@@ -106,6 +108,11 @@ public struct ArchiveStore: Sendable {
             // to one file does nothing: the staged name would stay behind.
             unlink(staged.path)
         }
-        try AtomicFile.write(archive.encoded(), to: url)
+        try AtomicFile.write(archive.encoded(), to: url, permissions: permissions)
     }
+
+    /// The archive's permission bits, which every save keeps (a private archive stays private,
+    /// a group-editable one group-editable); `nil` when there is no archive yet, whose first
+    /// save gets a new file's default.
+    public var permissions: mode_t? { AtomicFile.permissions(of: url.path) }
 }

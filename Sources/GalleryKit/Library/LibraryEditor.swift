@@ -98,7 +98,7 @@ public struct LibraryEditor: Sendable {
                 throw LibraryError("there is nothing to undo")
             }
             do {
-                try history.save(to: historyFile)
+                try history.save(to: historyFile, permissions: store.permissions)
             } catch {
                 throw LibraryError("cannot write the undo history \(site.display(historyFile)): \(error)")
             }
@@ -156,7 +156,7 @@ public struct LibraryEditor: Sendable {
             throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
         }
         do {
-            try history.save(to: historyFile)
+            try history.save(to: historyFile, permissions: store.permissions)
         } catch {
             throw LibraryError("the archive was saved, but the undo history could not be: \(error)")
         }

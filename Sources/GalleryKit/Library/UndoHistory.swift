@@ -29,11 +29,14 @@ public struct UndoHistory: Sendable, Hashable, Codable {
     }
 
     /// Writes the history atomically; call it holding the archive's lock.
-    public func save(to url: URL) throws {
+    ///
+    /// - Parameter permissions: The archive's permission bits: the history holds its albums,
+    ///   so it is no more readable than the archive is.
+    public func save(to url: URL, permissions: mode_t? = nil) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: true)
-        try AtomicFile.write(Array(try encoder.encode(self)), to: url)
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url, permissions: permissions)
     }
 
     /// Records a change, forgetting the oldest beyond `limit`.

@@ -25,17 +25,24 @@ public enum AtomicFile {
 
     /// Replaces (or creates) the file at `url` with `data`, atomically.
     ///
-    /// - Parameter sync: Whether to `fsync` the file and its folder. Archives always sync; bulk
-    ///   site output may skip it, since a killed build is simply run again.
-    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true) throws(WriteError) {
+    /// - Parameters:
+    ///   - sync: Whether to `fsync` the file and its folder. Archives always sync; bulk site
+    ///     output may skip it, since a killed build is simply run again.
+    ///   - permissions: The new file's permission bits (those of the file it replaces, so a
+    ///     private file stays private), set exactly, whatever the umask; `nil` gives a new file's
+    ///     default, 0644 less the umask. The temporary file is never readable by more users than
+    ///     these allow, not even while it is written.
+    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil) throws(WriteError) {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o644)
         guard descriptor >= 0 else { throw WriteError(path: url.path, reason: systemError()) }
         var failure: String?
-        let written = data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
-            ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) }
-        if !written { failure = systemError() }
+        // The umask took bits away at open(2); put back those the old file had (group write).
+        if let permissions, fchmod(descriptor, permissions) != 0 { failure = systemError() }
+        let written = failure == nil && (data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
+            ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) })
+        if !written, failure == nil { failure = systemError() }
         if failure == nil, sync, fsync(descriptor) != 0 { failure = systemError() }
         if close(descriptor) != 0, failure == nil { failure = systemError() }
         if failure == nil, rename(temporary, url.path) != 0 { failure = systemError() }
@@ -73,6 +80,14 @@ public enum AtomicFile {
         let failure = written ? nil : systemError()
         if close(descriptor) != 0, failure == nil { throw WriteError(path: path, reason: systemError()) }
         if let failure { throw WriteError(path: path, reason: failure) }
+    }
+
+    /// The permission bits of the file at `path` (following symbolic links), or `nil` when
+    /// there is none.
+    public static func permissions(of path: String) -> mode_t? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & 0o777
     }
 
     /// Flushes a folder's entries (renames, new files) to disk.

@@ -21,4 +21,27 @@ import Testing
         #expect(try store.load().archive.albums == second.albums)
         #expect(try Data(contentsOf: store.backup) == Data(first.encoded()))
     }
+
+    /// A new archive gets a new file's default permissions; a save over an archive keeps its
+    /// own exactly, even bits the umask would take away (group write under 022).
+    @Test func aSaveKeepsTheArchivesPermissionsAndANewArchiveGetsTheDefault() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "archive-store-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ArchiveStore(url: folder.appending(path: "albums.json"))
+        let archive = AlbumArchive(albums: [Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "a.png")])
+        try store.save(archive)
+        #expect(store.permissions == 0o644 & ~Self.umask())
+        for mode: mode_t in [0o660, 0o600, 0o444] {
+            #expect(chmod(store.url.path, mode) == 0)
+            try store.save(archive)
+            #expect(store.permissions == mode)
+        }
+    }
+
+    /// The process's umask, read without changing it (umask(2) would, for every thread).
+    static func umask() -> mode_t {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+        return line.flatMap { mode_t($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0o022
+    }
 }
