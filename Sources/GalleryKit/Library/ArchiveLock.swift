@@ -8,7 +8,9 @@ import Glibc
 /// (or an `add` racing an `undo`) never lose each other's changes.
 ///
 /// It is an advisory `flock` on `content/.albums.json.lock`; the kernel releases it when the
-/// process ends, even by `kill -9`, so a crashed command never leaves the archive locked.
+/// process ends, even by `kill -9`, so a crashed command never leaves the archive locked. Its
+/// file stands beside the file the archive is (``ArchiveStore/lock`` resolves symbolic links),
+/// so sites whose archives link one shared catalogue all take the same lock.
 public struct ArchiveLock: Sendable {
     /// The lock file.
     public let url: URL

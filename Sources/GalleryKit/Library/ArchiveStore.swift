@@ -66,15 +66,30 @@ public struct ArchiveStore: Sendable {
         return .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
-    /// The previous version of the archive, kept by every save: `content/albums.json.bak`.
-    public var backup: URL { url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".bak") }
+    /// The file the archive's path leads to, with every symbolic link resolved, however many
+    /// levels and in the folders above too; the path itself while there is no file there.
+    ///
+    /// An archive that is a link (to a catalogue that several sites share) is written through:
+    /// the new version is renamed over this file, in its folder, and ``backup``, ``lock`` and
+    /// the undo history are kept beside it too, so the link stays a link and every site that
+    /// links one catalogue takes the same lock.
+    public var target: URL {
+        guard let resolved = realpath(url.path, nil) else { return url }
+        defer { free(resolved) }
+        return URL(filePath: String(cString: resolved))
+    }
 
-    /// The lock that serialises changes to this archive.
-    public var lock: ArchiveLock { ArchiveLock(archive: url) }
+    /// The previous version of the archive, kept by every save beside the file it is
+    /// (``target``): `content/albums.json.bak`, unless the archive is a link.
+    public var backup: URL { Self.backup(of: target) }
+
+    /// The lock that serialises changes to this archive, beside the file it is (``target``).
+    public var lock: ArchiveLock { ArchiveLock(archive: target) }
 
     /// Writes the archive atomically (temporary file, `fsync`, rename), creating `content/` if
     /// needed, after keeping the current version as ``backup``; the new file has the old one's
-    /// ``permissions``.
+    /// ``permissions``. An archive that is a link is written through, in the folder of the file
+    /// it leads to (``target``).
     ///
     /// A process killed at any moment leaves the archive as it was or as it is now; the backup is
     /// replaced the same way, by a rename.
@@ -82,15 +97,26 @@ public struct ArchiveStore: Sendable {
     /// - Parameter holdingLock: The caller holds ``lock``, so leftovers of killed writers can all
     ///   be cleared.
     public func save(_ archive: AlbumArchive, holdingLock: Bool = false) throws(AtomicFile.WriteError) {
+        let target = self.target
+        do {
+            try Self.save(archive, to: target, holdingLock: holdingLock)
+        } catch {
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { throw error }
+            throw AtomicFile.WriteError(path: error.path, reason: "\(error.reason) (\(displayPath) is a link: gallery writes the new version and the backup beside the file it leads to, \(target.path), so that file's folder must be writable)")
+        }
+    }
+
+    private static func save(_ archive: AlbumArchive, to url: URL, holdingLock: Bool) throws(AtomicFile.WriteError) {
         let folder = url.deletingLastPathComponent()
+        let backup = backup(of: url)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw AtomicFile.WriteError(path: displayPath, reason: error.localizedDescription)
+            throw AtomicFile.WriteError(path: folder.path, reason: error.localizedDescription)
         }
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: holdingLock)
         AtomicFile.removeAbandonedTemporaries(besides: backup, holdingLock: holdingLock)
-        let permissions = self.permissions
+        let permissions = AtomicFile.permissions(of: url.path)
         if FileManager.default.fileExists(atPath: url.path) {
             let staged = folder.appending(path: ".\(backup.lastPathComponent).tmp-\(getpid())")
             unlink(staged.path)
@@ -109,6 +135,10 @@ public struct ArchiveStore: Sendable {
             unlink(staged.path)
         }
         try AtomicFile.write(archive.encoded(), to: url, permissions: permissions)
+    }
+
+    private static func backup(of file: URL) -> URL {
+        file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".bak")
     }
 
     /// The archive's permission bits, which every save keeps (a private archive stays private,

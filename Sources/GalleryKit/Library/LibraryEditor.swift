@@ -20,8 +20,8 @@ public struct LibraryEditor: Sendable {
         self.store = ArchiveStore(site: site)
     }
 
-    /// The undo history file.
-    public var historyFile: URL { UndoHistory.file(for: store.url) }
+    /// The undo history file, beside the file the archive is (``ArchiveStore/target``).
+    public var historyFile: URL { UndoHistory.file(for: store.target) }
 
     /// Inserts an album at a 1-based position (`nil` appends); a position beyond one past the
     /// last album is refused with the range, not taken to mean the end. No album already there

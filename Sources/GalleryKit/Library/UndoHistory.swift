@@ -1,8 +1,8 @@
 import Foundation
 
 /// The changes `gallery undo` can reverse, newest last: the seed's stack of (album, index)
-/// mementos, kept beside the archive in `content/.albums.json.history` so it survives between
-/// invocations, and bounded.
+/// mementos, kept beside the archive in `content/.albums.json.history` (beside the file it links
+/// to, for an archive that is a link) so it survives between invocations, and bounded.
 public struct UndoHistory: Sendable, Hashable, Codable {
     /// The file format's version.
     public var version = 1
