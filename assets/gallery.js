@@ -74,9 +74,7 @@
   function watch(tile, img) {
     if (img.complete && img.naturalWidth) return;
     tile.classList.add("loading");
-    var done = function () { tile.classList.remove("loading"); };
-    img.addEventListener("load", done);
-    img.addEventListener("error", done);
+    img.onload = img.onerror = function () { tile.classList.remove("loading"); };
   }
 
   function makeTile(i, a) {
@@ -144,19 +142,18 @@
   function mark(i) {
     // At either end its button does nothing: said with aria-disabled, which, unlike disabled,
     // keeps the focus on the button that has it.
-    each.call(carousel.querySelectorAll(".carousel-previous, .carousel-next"), function (button) {
-      var end = button.classList.contains("carousel-next") ? i >= count - 1 : i <= 0;
-      if (end) button.setAttribute("aria-disabled", "true"); else button.removeAttribute("aria-disabled");
-    });
+    each.call(buttons, function (b) { b.setAttribute("aria-disabled", clamp(i + step(b)) === i); });
     each.call(strip.querySelectorAll(".current"), function (tile) {
+      var link = tile.querySelector("a");
       tile.classList.remove("current");
-      tile.querySelector("a").removeAttribute("aria-current");
-      tile.querySelector("a").tabIndex = -1;
+      link.removeAttribute("aria-current");
+      link.tabIndex = -1;
     });
-    if (tiles[i]) {
+    var link = tiles[i] && tiles[i].querySelector("a");
+    if (link) {
       tiles[i].classList.add("current");
-      tiles[i].querySelector("a").setAttribute("aria-current", isAlbumPage ? "page" : "true");
-      tiles[i].querySelector("a").tabIndex = 0;
+      link.setAttribute("aria-current", isAlbumPage ? "page" : "true");
+      link.tabIndex = 0;
       if (wantsFocus) focusCurrent();
     }
   }
@@ -194,7 +191,7 @@
       link = document.createElement("a");
       link.rel = rel;
       link.hidden = true;
-      if (rel === "prev") nav.insertBefore(link, nav.firstChild); else nav.appendChild(link);
+      nav.insertBefore(link, rel === "prev" ? nav.firstChild : null);
     }
     if (j < 0 || j >= count) { link.hidden = true; return; }
     album(j).then(function (b) {
@@ -205,7 +202,8 @@
     });
   }
   function remember(i, a) {
-    try { localStorage.setItem(memento, JSON.stringify({ index: i, slug: a.slug })); } catch (e) { /* private mode */ }
+    // Private browsing may refuse localStorage: then nothing is remembered.
+    try { localStorage.setItem(memento, JSON.stringify({ index: i, slug: a.slug })); } catch (e) { }
   }
 
   // Select an album: highlight it, show its details, follow it on an album page, remember it.
@@ -247,9 +245,11 @@
   // A click or tap on a tile selects and centres it (the seed's scrollerTapped); on the
   // selected tile it opens its page, as the link says (Enter on it too), unless that page is
   // the one on screen.
+  // Keys and clicks with a modifier are the browser's (Alt+← is Back, Ctrl+click a new tab).
+  function modified(event) { return event.altKey || event.ctrlKey || event.metaKey || event.shiftKey; }
   strip.addEventListener("click", function (event) {
     var tile = event.target.closest(".tile");
-    if (!tile || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!tile || event.button !== 0 || modified(event)) return;
     var i = +tile.getAttribute("data-index");
     if (i === current && !(isAlbumPage && tile.querySelector("a").href === location.href)) return;
     event.preventDefault();
@@ -257,7 +257,7 @@
   });
 
   viewport.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (modified(event)) return;
     if (event.key === "Enter" && event.target === viewport) {
       var link = tiles[current] && tiles[current].querySelector("a");
       if (link && link.href !== location.href) location.assign(link.href);
@@ -268,11 +268,12 @@
     event.preventDefault();
     select(moves[event.key], { scroll: true, focus: event.target !== viewport });
   });
-  each.call(carousel.querySelectorAll(".carousel-previous, .carousel-next"), function (button) {
+  // The previous and next buttons: a step each way.
+  var buttons = carousel.querySelectorAll(".carousel-previous, .carousel-next");
+  function step(button) { return button.classList.contains("carousel-next") ? 1 : -1; }
+  each.call(buttons, function (button) {
     button.hidden = false;
-    button.addEventListener("click", function () {
-      select(current + (button.classList.contains("carousel-next") ? 1 : -1), { scroll: true });
-    });
+    button.addEventListener("click", function () { select(current + step(button), { scroll: true }); });
   });
 
   window.addEventListener("resize", function () { viewport.scrollLeft = target(current); });
