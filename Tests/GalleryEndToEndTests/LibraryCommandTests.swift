@@ -247,7 +247,7 @@ import Testing
         try folder.write("""
         ARTIST,Album,Style,Released,Cover URL
         Kraftwerk,Computer World,Electronic,1981-05-10,covers/cw.png
-        "Simon & Garfunkel","Bridge over ""Troubled"" Water",Folk,26/01/1970,covers/b.png
+        "Simon & Garfunkel","Bridge over ""Troubled"" Water",Folk,1970-01,covers/b.png
         david bowie,best of BOWIE,Pop,1992,covers/x.png
 
         """, to: "in.csv")

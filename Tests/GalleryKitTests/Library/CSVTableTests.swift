@@ -42,10 +42,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("1992", 1992 as Int?), ("1992-03-01", 1992), ("01/03/1992", 1992), ("March 1992", 1992),
+        ("1992", 1992 as Int?), ("1992-03", 1992), ("1992-03-01", 1992), ("2000-02-29", 2000), ("1996-02-29", 1996),
+        ("1992-12-31", 1992), ("9999", 9999), ("1000-01-01", 1000), ("1999.0", 1999), ("1999,00", 1999),
+        ("1980-13-45", nil), ("May 1980", nil), ("1982abc", nil), ("01/03/1992", nil), ("March 1992", nil),
+        ("1999-02-29", nil), ("1900-02-29", nil), ("1992-04-31", nil), ("1992-00", nil), ("1992-03-00", nil),
+        ("1992-3-1", nil), ("1992-03-01T10:00", nil), ("1992-", nil), ("1999.5", nil), ("1999.", nil),
+        ("\u{FF11}\u{FF19}\u{FF19}\u{FF19}", nil), ("+1999", nil), ("19992", nil),
         ("92", nil), ("soon", nil), ("1992-1993", nil), ("", nil), ("0999", nil),
     ])
-    func takesTheYearFromADate(text: String, year: Int?) {
+    func takesTheYearFromAYearOrAnISODate(text: String, year: Int?) {
         #expect(AlbumImporter.year(from: text) == year)
     }
 

@@ -170,10 +170,43 @@ public struct AlbumImporter: Sendable {
         return assigned.map { ($0.value, $0.key) }
     }
 
-    /// The year in a cell: a bare year, or the one four-digit year inside a date.
+    /// The year in a cell: a four-digit year from 1000 to 9999 (`1999`, or `1999.0` as a
+    /// spreadsheet or pandas may write a whole number), or the year of an ISO date that exists
+    /// (`1999-05`, `1999-05-01`, `2000-02-29`). Anything else (`May 1980`, `1982abc`,
+    /// `1980-13-45`, `01/05/1999`) is not taken for a year.
     static func year(from text: String) -> Int? {
-        let runs: [Substring] = text.split(whereSeparator: { !($0.isASCII && $0.isNumber) }).filter { $0.count == 4 }
-        guard runs.count == 1, let year = Int(String(runs[0])), AlbumRules.yearProblem(year) == nil else { return nil }
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts[0].count == 4, let year = number(parts[0]), AlbumRules.yearProblem(year) == nil else {
+            return parts.count == 1 ? wholeNumberYear(text) : nil
+        }
+        guard parts.count > 1 else { return year }
+        guard parts[1].count == 2, let month = number(parts[1]), (1...12).contains(month) else { return nil }
+        guard parts.count > 2 else { return year }
+        guard parts[2].count == 2, let day = number(parts[2]), (1...daysIn(month: month, of: year)).contains(day) else { return nil }
         return year
+    }
+
+    /// A year written as a whole number with a decimal part of zeros (`1999.0`, `1999,00`).
+    private static func wholeNumberYear(_ text: String) -> Int? {
+        guard let mark = text.firstIndex(where: { $0 == "." || $0 == "," }) else { return nil }
+        let decimals = text[text.index(after: mark)...]
+        guard !decimals.isEmpty, decimals.allSatisfy({ $0 == "0" }) else { return nil }
+        let whole = text[..<mark]
+        return whole.utf8.count == 4 ? number(whole.utf8).flatMap { AlbumRules.yearProblem($0) == nil ? $0 : nil } : nil
+    }
+
+    /// The value of ASCII digits, or `nil` if there are none or anything else.
+    private static func number(_ digits: Substring.UTF8View) -> Int? {
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+
+    /// The days in a month of the Gregorian calendar.
+    private static func daysIn(month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

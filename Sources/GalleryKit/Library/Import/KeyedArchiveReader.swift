@@ -34,7 +34,7 @@ enum KeyedArchiveReader {
                 problems.append("\(display): \(origin) is not an Album object (it is \(type(of: item)))")
                 continue
             }
-            guard let year = archived.year.flatMap({ AlbumImporter.year(from: $0) }) else {
+            guard let year = archived.year.flatMap({ AlbumImporter.year(from: $0.trimmingCharacters(in: .whitespaces)) }) else {
                 problems.append("\(display): \(origin) (\"\(archived.title ?? "")\"): the year \"\(archived.year ?? "")\" is not a year")
                 continue
             }

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// What `gallery import` says about a file: every fault in one run (malformed rows, bad fields,
+/// slugs repeated in the file or already the archive's), and the columns it reads or leaves out.
+@Suite struct ImportDiagnosticsTests: StarterSiteTests {
+    @Test func refusesYearsThatAreNotAYearOrAnISODate() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,B,G,1980-13-45,c.png\nC,D,G,May 1980,c.png\nE,F,G,1982abc,c.png\nH,I,G,1999-02-29,c.png\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr == """
+            error: in.csv:2: row 1: the year "1980-13-45" is not a year; write it as 1999 or a date such as 1999-05-01
+            error: in.csv:3: row 2: the year "May 1980" is not a year; write it as 1999 or a date such as 1999-05-01
+            error: in.csv:4: row 3: the year "1982abc" is not a year; write it as 1999 or a date such as 1999-05-01
+            error: in.csv:5: row 4: the year "1999-02-29" is not a year; write it as 1999 or a date such as 1999-05-01
+            error: nothing was imported
+
+            """)
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
+}
