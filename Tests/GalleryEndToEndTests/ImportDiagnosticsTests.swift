@@ -20,4 +20,23 @@ import Testing
             """)
         #expect(try folder.read("site/content/albums.json") == before)
     }
+
+    /// A row with the wrong number of fields is one fault; the rows around it are still checked.
+    @Test func aMalformedRowDoesNotHideTheOtherRowsFaults() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,,G,1999,c.png\nB,C,G,1999,c.png,extra\nD,E,G,soon,c.png\nF,G,H,2000\n", to: "in.csv")
+        for arguments in [["import", "in.csv"], ["import", "in.csv", "--dry-run"]] {
+            let run = try await run(arguments, folder)
+            #expect(run.status != 0)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == """
+                error: in.csv:2: row 1: title is empty; fill it in
+                error: in.csv:3: row 2: this row has 6 fields but the header has 5; put a field that holds a comma in double quotes, or name the extra column in the header
+                error: in.csv:4: row 3: the year "soon" is not a year; write it as 1999 or a date such as 1999-05-01
+                error: in.csv:5: row 4: this row has 4 fields but the header has 5; write every field, leaving a missing one empty (,,)
+                error: nothing was imported
+
+                """, "\(arguments)")
+        }
+    }
 }

@@ -405,7 +405,7 @@ import Testing
         let cases: [(name: String, content: Data, message: String)] = [
             ("empty.csv", Data(), "empty.csv: the file is empty; nothing to import"),
             ("quote.csv", Data("Artist,Title,Genre,Year,Cover\nA,\"B,C,2000,d\n".utf8), "quote.csv:2: malformed CSV: a quoted field that starts here is never closed"),
-            ("fields.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,2000\n".utf8), "fields.csv:2: malformed CSV: this row has 4 fields but the header has 5"),
+            ("fields.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,2000\n".utf8), "fields.csv:2: row 1: this row has 4 fields but the header has 5"),
             ("types.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,soon,d\nE,,F,1999,g\n".utf8), "types.csv:2: row 1: the year \"soon\" is not a year"),
             ("types.json", Data("{\"version\": 1, \"albums\": [{\"title\": 5, \"artist\": \"A\", \"genre\": \"G\", \"year\": 1999, \"cover_url\": \"c\"}]}".utf8), "types.json:1:37: error: album 1: \"title\" must be a string, not a number"),
             ("plain.plist", try PropertyListSerialization.data(fromPropertyList: ["not": "albums"], format: .binary, options: 0), "plain.plist: not a keyed archive"),

@@ -115,6 +115,11 @@ public struct AlbumImporter: Sendable {
                 blankRows.append("\(origin) (line \(row.line))")
                 continue
             }
+            // One fault, its fields unchecked: which field is which is anyone's guess.
+            if let reason = Self.fieldCountProblem(row.fields.count, header: table.header.count, separator: table.separator) {
+                problems.append("\(display):\(row.line): \(origin): \(reason)")
+                continue
+            }
             var values: [String: String] = [:]
             for (column, field) in columns { values[field] = row.fields[column].trimmingCharacters(in: .whitespaces) }
             let yearText = values["year"] ?? ""
@@ -138,6 +143,15 @@ public struct AlbumImporter: Sendable {
         }
         guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
         return (candidates, blankRows)
+    }
+
+    /// Why a row's fields cannot be matched to the header's columns, or `nil` if they can.
+    static func fieldCountProblem(_ count: Int, header: Int, separator: Unicode.Scalar) -> String? {
+        guard count != header else { return nil }
+        let advice = count > header
+            ? "put a field that holds \(CSVTable.name(of: separator)) in double quotes, or name the extra column in the header"
+            : "write every field, leaving a missing one empty (\(separator == "\t" ? "two tabs in a row" : "\(separator)\(separator)"))"
+        return "this row has \(count) field\(count == 1 ? "" : "s") but the header has \(header); \(advice)"
     }
 
     /// Which column fills which field: `--map` first, then the recognised names.

@@ -31,7 +31,8 @@ public struct CSVTable: Sendable, Hashable {
     public var header: [String]
     /// The field separator, found in the header row: `,`, `;` or a tab.
     public var separator: Unicode.Scalar
-    /// The records after the header (blank lines skipped).
+    /// The records after the header (blank lines skipped). A record may have more or fewer
+    /// fields than the header: that is the reader's to report, beside the rows' other faults.
     public var rows: [Row]
 
     /// Parses CSV text whose first record is a header, separated as ``separator(of:)`` finds.
@@ -115,9 +116,6 @@ public struct CSVTable: Sendable, Hashable {
         }
         header = first.fields.map { $0.trimmingCharacters(in: [" ", "\t"]) }
         rows = Array(records.dropFirst())
-        for row in rows where row.fields.count != header.count {
-            throw SyntaxError(line: row.line, message: "this row has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(header.count)")
-        }
     }
 
     /// The separator of CSV text: a comma if its first record (the header) has one outside
