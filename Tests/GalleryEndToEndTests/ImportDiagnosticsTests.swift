@@ -39,4 +39,35 @@ import Testing
                 """, "\(arguments)")
         }
     }
+
+    /// Slugs taken in the archive and slugs repeated in the file come in the same run as the
+    /// rows' other faults, each naming the file's rows, never album numbers that do not exist.
+    @Test func everySlugFaultComesInOneRunNamingTheFilesRows() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        try folder.write("""
+            Artist,Title,Genre,Year,Cover,Slug
+            A,B,G,1999,c.png,x
+            C,D,G,1999,c.png,david-bowie-best-of-bowie
+            E,F,G,1999,c.png,x
+            G,,G,1999,c.png,x
+
+            """, to: "in.csv")
+        for arguments in [["import", "in.csv"], ["import", "in.csv", "--dry-run"]] {
+            let run = try await run(arguments, folder)
+            #expect(run.status != 0)
+            #expect(run.stderr == """
+                error: in.csv:3: row 2: slug "david-bowie-best-of-bowie" is already the page address of album 1, "Best of Bowie" by David Bowie; choose another slug
+                error: in.csv:4: row 3: slug "x" is also row 1's (line 2); slugs must be unique
+                error: in.csv:5: row 4: title is empty; fill it in
+                error: in.csv:5: row 4: slug "x" is also row 1's (line 2); slugs must be unique
+                error: nothing was imported
+
+                """, "\(arguments)")
+        }
+        try folder.write("Artist,Title,Genre,Year,Cover,Slug\nA,B,G,1999,c.png,x\nC,D,G,1999,c.png,x\n", to: "in.csv")
+        let repeated = try await run(["import", "in.csv"], folder)
+        #expect(repeated.stderr == "error: in.csv:3: row 2: slug \"x\" is also row 1's (line 2); slugs must be unique\nerror: nothing was imported\n")
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
 }

@@ -12,41 +12,76 @@ extension LibraryEditor {
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
     ///
     /// An album already present (same artist and title, ignoring case), in the archive or
-    /// earlier in the file, is reported and skipped unless `allowDuplicates`. A slug that is
-    /// already an album's page address in the archive imports nothing.
+    /// earlier in the file, is reported and skipped unless `allowDuplicates`.
+    ///
+    /// - Throws: ``LibraryError`` listing, in file order, every album's own
+    ///   ``AlbumImporter/Candidate/problems``, every slug that is already an album's page
+    ///   address in the archive, and every slug an earlier album in the file has, then
+    ///   `nothing was imported`: a file with any fault imports nothing.
     public func importAlbums(_ candidates: [AlbumImporter.Candidate], allowDuplicates: Bool, dryRun: Bool) throws(LibraryError) -> ImportReport {
         var report = ImportReport(added: [], skipped: [], change: nil)
-        let change = try change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
-            var seen: [String: String] = [:]
-            for (index, album) in archive.albums.enumerated() { seen[Self.identity(album)] = "album \(index + 1) of the archive" }
-            for candidate in candidates {
-                let key = Self.identity(candidate.album)
-                if !allowDuplicates, let existing = seen[key] {
-                    report.skipped.append((candidate, "\(LibraryChange.name(candidate.album)) is already \(existing)"))
-                    continue
+        let change: LibraryChange
+        do throws(LibraryError) {
+            change = try self.change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
+                var seen: [String: String] = [:]
+                for (index, album) in archive.albums.enumerated() { seen[Self.identity(album)] = "album \(index + 1) of the archive" }
+                var slugs = SlugCheck(catalogue: catalogue)
+                var problems: [String] = []
+                for candidate in candidates {
+                    problems += candidate.problems
+                    if candidate.problems.isEmpty {
+                        let key = Self.identity(candidate.album)
+                        if !allowDuplicates, let existing = seen[key] {
+                            report.skipped.append((candidate, "\(LibraryChange.name(candidate.album)) is already \(existing)"))
+                            continue
+                        }
+                        seen[key] = "\(candidate.origin) of the file"
+                        report.added.append(candidate)
+                    }
+                    // An album at fault is checked too: it is meant to be imported once fixed.
+                    problems += slugs.problems(of: candidate)
                 }
-                seen[key] = "\(candidate.origin) of the file"
-                report.added.append(candidate)
+                guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
+                let start = archive.albums.count
+                let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }
+                return (archive.with(albums: archive.albums + report.added.map(\.album)), .imported(placed))
             }
-            try Self.checkSlugsAreFree(report.added, in: catalogue)
-            let start = archive.albums.count
-            let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }
-            return (archive.with(albums: archive.albums + report.added.map(\.album)), .imported(placed))
+        } catch {
+            // The whole-archive check ends its refusals as the other commands do; what did not
+            // happen here is an import.
+            throw LibraryError(diagnostics: error.diagnostics, reasons: error.reasons.map { $0 == "nothing was changed" ? "nothing was imported" : $0 })
         }
         report.change = report.added.isEmpty ? nil : change
         return report
     }
 
-    /// Refuses imported slugs that are already page addresses in the archive, naming each row.
-    private static func checkSlugsAreFree(_ candidates: [AlbumImporter.Candidate], in catalogue: Catalogue) throws(LibraryError) {
-        guard candidates.contains(where: { $0.album.slug != nil }) else { return }
-        let holders = Dictionary(catalogue.entries.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        let problems = candidates.compactMap { candidate in
-            candidate.album.slug.flatMap { slug in
-                holders[slug].map { "\(candidate.location): slug \(AlbumRules.slugTakenReason(slug, heldBy: $0))" }
-            }
+    /// The slugs an import's albums ask for, checked against the archive's page addresses and
+    /// the albums before them in the file.
+    private struct SlugCheck {
+        /// The archive's page addresses and the album at each.
+        let holders: [String: Catalogue.Entry]
+        /// Each slug an album earlier in the file asked for, and that album.
+        var taken: [String: AlbumImporter.Candidate] = [:]
+
+        init(catalogue: Catalogue) {
+            holders = Dictionary(catalogue.entries.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
+
+        /// Why a candidate may not have its slug: another album's page in the archive lives
+        /// there (it would move to `…-2`), or an earlier album in the file asked for it first.
+        /// A slug that breaks the rules is left to the candidate's own problems.
+        mutating func problems(of candidate: AlbumImporter.Candidate) -> [String] {
+            guard let slug = candidate.album.slug, AlbumRules.slugProblem(slug) == nil else { return [] }
+            if let holder = holders[slug] {
+                return ["\(candidate.location): slug \(AlbumRules.slugTakenReason(slug, heldBy: holder))"]
+            }
+            if let earlier = taken[slug] {
+                let line = earlier.line.map { " (line \($0))" } ?? ""
+                return ["\(candidate.location): slug \"\(slug)\" is also \(earlier.name)'s\(line); slugs must be unique"]
+            }
+            taken[slug] = candidate
+            return []
+        }
     }
 
     /// Artist and title, compared case-insensitively.

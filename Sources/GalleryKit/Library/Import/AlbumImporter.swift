@@ -3,14 +3,24 @@ import Foundation
 /// Reads albums to import from our own JSON archive, a CSV file with a header row, or the iOS
 /// app's `albums.bin` (an NSKeyedArchiver property list), checking each with ``AlbumRules``.
 public struct AlbumImporter: Sendable {
-    /// An album read from the file and where it was.
+    /// An album read from the file, where it was, and the rules it breaks.
     public struct Candidate: Sendable, Hashable {
-        /// The album.
+        /// The album; a field the file did not give readably (a year that is not one, every
+        /// field of a row that has too many) stands in as empty or as the first year.
         public var album: Album
-        /// Where it came from, for messages: `row 3 (line 4)`, `album 2`.
-        public var origin: String
+        /// What the file calls it: `row 3`, `album 2`.
+        public var name: String
+        /// The line it starts on, for a format whose lines a reader counts (CSV).
+        public var line: Int?
         /// Where messages about it point, file first: `in.csv:4: row 3`, `more.json:5:5: album 2`.
         public var location: String
+        /// Every rule it breaks, each a whole message (`in.csv:4: row 3: title is empty; fill
+        /// it in`). A file with any imports nothing; its slug is still checked against the
+        /// archive and the other albums, so one run lists every fault.
+        public var problems: [String] = []
+
+        /// Where it came from, for messages: `row 3 (line 4)`, `album 2`.
+        public var origin: String { line.map { "\(name) (line \($0))" } ?? name }
     }
 
     /// The formats an import understands.
@@ -58,8 +68,12 @@ public struct AlbumImporter: Sendable {
     /// below their data) holds no album and is left out, not refused; `blankRows` names each
     /// (`row 4 (line 5)`) so the command can say so.
     ///
-    /// - Throws: ``LibraryError`` naming the file and each row or field at fault; nothing is
-    ///   imported from a file with any problem.
+    /// An album that breaks a rule is returned with its ``Candidate/problems``, not refused
+    /// here: ``LibraryEditor/importAlbums(_:allowDuplicates:dryRun:)`` refuses the file once
+    /// it has also checked the slugs, so one run names every fault.
+    ///
+    /// - Throws: ``LibraryError`` when the file as a whole cannot be read: not found, not UTF-8,
+    ///   malformed CSV or JSON, a header without the columns an album needs.
     public func read(_ url: URL) throws(LibraryError) -> (format: Format, candidates: [Candidate], blankRows: [String]) {
         let display = SiteFolder.display(url)
         guard let data = try? Data(contentsOf: url) else {
@@ -84,15 +98,14 @@ public struct AlbumImporter: Sendable {
         } catch {
             throw LibraryError(diagnostics: error.diagnostics.filter { $0.severity == .error })
         }
-        let candidates = archive.albums.enumerated().map { offset, album in
+        return archive.albums.enumerated().map { offset, album in
             let position = archive.positions.indices.contains(offset) ? ":\(archive.positions[offset])" : ""
-            return Candidate(album: album, origin: "album \(offset + 1)", location: "\(display)\(position): album \(offset + 1)")
+            let location = "\(display)\(position): album \(offset + 1)"
+            // The loader has checked everything but the characters, which an archive may hold
+            // and a new album may not.
+            let problems = AlbumRules.problems(in: album).map { "\(location): \($0)" }
+            return Candidate(album: album, name: "album \(offset + 1)", location: location, problems: problems)
         }
-        // The loader has checked everything but the characters, which an archive may hold and
-        // a new album may not.
-        let problems = candidates.flatMap { candidate in AlbumRules.problems(in: candidate.album).map { "\(candidate.location): \($0)" } }
-        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
-        return candidates
     }
 
     private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> (candidates: [Candidate], blankRows: [String]) {
@@ -108,16 +121,17 @@ public struct AlbumImporter: Sendable {
         let columns = try columnFields(table.header, display: display)
         var candidates: [Candidate] = []
         var blankRows: [String] = []
-        var problems: [String] = []
         for (offset, row) in table.rows.enumerated() {
             let origin = "row \(offset + 1)"
+            let location = "\(display):\(row.line): \(origin)"
             guard !row.fields.allSatisfy(AlbumRules.isBlank) else {
                 blankRows.append("\(origin) (line \(row.line))")
                 continue
             }
             // One fault, its fields unchecked: which field is which is anyone's guess.
             if let reason = Self.fieldCountProblem(row.fields.count, header: table.header.count, separator: table.separator) {
-                problems.append("\(display):\(row.line): \(origin): \(reason)")
+                let blank = Album(title: "", artist: "", genre: "", year: AlbumRules.years.lowerBound, coverURL: "")
+                candidates.append(Candidate(album: blank, name: origin, line: row.line, location: location, problems: ["\(location): \(reason)"]))
                 continue
             }
             var values: [String: String] = [:]
@@ -135,13 +149,8 @@ public struct AlbumImporter: Sendable {
                 // In field order: after the cover, before the slug.
                 rowProblems.insert(yearProblem, at: rowProblems.firstIndex { $0.hasPrefix("slug ") } ?? rowProblems.endIndex)
             }
-            guard rowProblems.isEmpty else {
-                problems += rowProblems.map { "\(display):\(row.line): \(origin): \($0)" }
-                continue
-            }
-            candidates.append(Candidate(album: album, origin: "\(origin) (line \(row.line))", location: "\(display):\(row.line): \(origin)"))
+            candidates.append(Candidate(album: album, name: origin, line: row.line, location: location, problems: rowProblems.map { "\(location): \($0)" }))
         }
-        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
         return (candidates, blankRows)
     }
 

@@ -8,6 +8,7 @@ enum KeyedArchiveReader {
     /// a Swift app's module-qualified `BlueLibrary.Album`.
     static let albumClassNames = ["Album", "BlueLibrary.Album"]
 
+    /// The albums in an `albums.bin`, each with the rules it breaks.
     static func read(_ data: Data, display: String) throws(LibraryError) -> [AlbumImporter.Candidate] {
         let unarchiver: NSKeyedUnarchiver
         do {
@@ -27,26 +28,22 @@ enum KeyedArchiveReader {
             throw LibraryError("\(display): this keyed archive's root object is not an array of albums")
         }
         var candidates: [AlbumImporter.Candidate] = []
-        var problems: [String] = []
         for (offset, item) in items.enumerated() {
             let origin = "album \(offset + 1)"
+            let location = "\(display): \(origin)"
             guard let archived = item as? ArchivedAlbum else {
-                problems.append("\(display): \(origin) is not an Album object (it is \(type(of: item)))")
+                let blank = Album(title: "", artist: "", genre: "", year: AlbumRules.years.lowerBound, coverURL: "")
+                candidates.append(AlbumImporter.Candidate(album: blank, name: origin, location: location, problems: ["\(display): \(origin) is not an Album object (it is \(type(of: item)))"]))
                 continue
             }
-            guard let year = archived.year.flatMap({ AlbumImporter.year(from: $0.trimmingCharacters(in: .whitespaces)) }) else {
-                problems.append("\(display): \(origin) (\"\(archived.title ?? "")\"): the year \"\(archived.year ?? "")\" is not a year")
-                continue
-            }
-            let album = Album(title: archived.title ?? "", artist: archived.artist ?? "", genre: archived.genre ?? "", year: year, coverURL: archived.coverURL ?? "")
-            let albumProblems = AlbumRules.problems(in: album)
-            guard albumProblems.isEmpty else {
-                problems += albumProblems.map { "\(display): \(origin) (\"\(album.title)\"): \($0)" }
-                continue
-            }
-            candidates.append(AlbumImporter.Candidate(album: album, origin: origin, location: "\(display): \(origin)"))
+            let year = archived.year.flatMap { AlbumImporter.year(from: $0.trimmingCharacters(in: .whitespaces)) }
+            // A stand-in for a bad year, so that the other fields are still checked.
+            let album = Album(title: archived.title ?? "", artist: archived.artist ?? "", genre: archived.genre ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: archived.coverURL ?? "")
+            let named = "\(location) (\"\(album.title)\")"
+            var problems = AlbumRules.problems(in: album).map { "\(named): \($0)" }
+            if year == nil { problems.append("\(named): the year \"\(archived.year ?? "")\" is not a year") }
+            candidates.append(AlbumImporter.Candidate(album: album, name: origin, location: location, problems: problems))
         }
-        guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
         return candidates
     }
 }
