@@ -46,7 +46,11 @@ struct Import: ParsableCommand {
         let editor = try siteOptions.editor()
         let url = URL(fileURLWithPath: file)
         try performLibraryChange { () throws(LibraryError) in
-            let (format, candidates, blankRows) = try AlbumImporter(mappings: columns).read(url)
+            let contents = try AlbumImporter(mappings: columns).read(url)
+            let (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
+            // Said before the import's outcome, so a dry run and a refusal say it too.
+            for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
             var lines = blankRows.map { "skipped \($0): every field is empty" }
             lines += report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }

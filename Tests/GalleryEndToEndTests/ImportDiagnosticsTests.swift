@@ -70,4 +70,44 @@ import Testing
         #expect(repeated.stderr == "error: in.csv:3: row 2: slug \"x\" is also row 1's (line 2); slugs must be unique\nerror: nothing was imported\n")
         #expect(try folder.read("site/content/albums.json") == before)
     }
+
+    /// Two columns for one field: the first is read, and the warning says how to choose; a
+    /// column for no field is noted once. Neither stops the import.
+    @Test func saysWhichColumnIsReadAndWhichAreLeftOut() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Album,Genre,Year,Cover,Notes,Label\nA,T,Al,G,1999,c.png,n,l\n", to: "in.csv")
+        for arguments in [["import", "in.csv", "--dry-run"], ["import", "in.csv"]] {
+            let run = try await run(arguments, folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr == """
+                warning: in.csv:1: the columns 'Title' and 'Album' both fill title; 'Title' is read; pass --map Album=title to read 'Album' instead
+                note: in.csv:1: the columns 'Notes' and 'Label' fill no field and are not imported; --map COLUMN=FIELD reads one into a field
+
+                """, "\(arguments)")
+        }
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"T\""))
+
+        let chosen = try await run(["import", "in.csv", "--map", "Album=title", "--allow-duplicates"], folder)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stderr == "note: in.csv:1: the columns 'Notes' and 'Label' fill no field and are not imported; --map COLUMN=FIELD reads one into a field\n")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"Al\""))
+
+        try folder.write("Artist,Title,Genre,Year,Cover,Title,\nA,T2,G,1999,c.png,Other,\n", to: "twice.csv")
+        let twice = try await run(["import", "twice.csv"], folder)
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stderr == """
+            warning: twice.csv:1: columns 2 and 6 are both named 'Title'; column 2 is read as title; to read another, rename it in the header and pass --map NEWNAME=title
+            note: twice.csv:1: column 7 (no name) fills no field and is not imported; --map COLUMN=FIELD reads one into a field
+
+            """)
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"T2\""))
+    }
+
+    @Test func twoMapsForOneFieldAreRefused() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Record,Name,Genre,Year,Cover\nA,R,N,G,1999,c.png\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--map", "Record=title", "--map", "Name=title"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr == "error: --map Name=title and --map Record=title both fill title; keep one\n")
+    }
 }

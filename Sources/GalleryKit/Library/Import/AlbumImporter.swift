@@ -23,6 +23,21 @@ public struct AlbumImporter: Sendable {
         public var origin: String { line.map { "\(name) (line \($0))" } ?? name }
     }
 
+    /// What a file holds: its albums and what to say about how it was read.
+    public struct Contents: Sendable {
+        /// The file's format.
+        public var format: Format
+        /// Every album, in file order, each with the rules it breaks.
+        public var candidates: [Candidate]
+        /// CSV rows whose fields are all empty, left out: `row 4 (line 5)`.
+        public var blankRows: [String]
+        /// What was read other than the user may expect, though not wrong: two columns for one
+        /// field (`in.csv:1: the columns 'Title' and 'Album' both fill title; …`).
+        public var warnings: [String] = []
+        /// What was left out on purpose: columns that fill no field, in one line.
+        public var notes: [String] = []
+    }
+
     /// The formats an import understands.
     public enum Format: String, Sendable {
         case json, csv, keyedArchive = "keyed archive"
@@ -74,7 +89,7 @@ public struct AlbumImporter: Sendable {
     ///
     /// - Throws: ``LibraryError`` when the file as a whole cannot be read: not found, not UTF-8,
     ///   malformed CSV or JSON, a header without the columns an album needs.
-    public func read(_ url: URL) throws(LibraryError) -> (format: Format, candidates: [Candidate], blankRows: [String]) {
+    public func read(_ url: URL) throws(LibraryError) -> Contents {
         let display = SiteFolder.display(url)
         guard let data = try? Data(contentsOf: url) else {
             throw LibraryError("\(display): cannot read this file; check the path")
@@ -83,11 +98,9 @@ public struct AlbumImporter: Sendable {
         guard !bytes.isEmpty else { throw LibraryError("\(display): the file is empty; nothing to import") }
         let format = Self.format(of: bytes, name: url.lastPathComponent)
         switch format {
-        case .json: return (format, try readJSON(bytes, display: display), [])
-        case .csv:
-            let (candidates, blankRows) = try readCSV(bytes, display: display)
-            return (format, candidates, blankRows)
-        case .keyedArchive: return (format, try KeyedArchiveReader.read(data, display: display), [])
+        case .json: return Contents(format: format, candidates: try readJSON(bytes, display: display), blankRows: [])
+        case .csv: return try readCSV(bytes, display: display)
+        case .keyedArchive: return Contents(format: format, candidates: try KeyedArchiveReader.read(data, display: display), blankRows: [])
         }
     }
 
@@ -108,7 +121,7 @@ public struct AlbumImporter: Sendable {
         }
     }
 
-    private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> (candidates: [Candidate], blankRows: [String]) {
+    private func readCSV(_ bytes: [UInt8], display: String) throws(LibraryError) -> Contents {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw LibraryError("\(display): not UTF-8 text; save the CSV as UTF-8")
         }
@@ -118,7 +131,8 @@ public struct AlbumImporter: Sendable {
         } catch {
             throw LibraryError("\(display):\(error.line): malformed CSV: \(error.message)")
         }
-        let columns = try columnFields(table.header, display: display)
+        let choice = try columnFields(table.header, display: display)
+        let columns = choice.columns
         var candidates: [Candidate] = []
         var blankRows: [String] = []
         for (offset, row) in table.rows.enumerated() {
@@ -151,7 +165,7 @@ public struct AlbumImporter: Sendable {
             }
             candidates.append(Candidate(album: album, name: origin, line: row.line, location: location, problems: rowProblems.map { "\(location): \($0)" }))
         }
-        return (candidates, blankRows)
+        return Contents(format: .csv, candidates: candidates, blankRows: blankRows, warnings: choice.warnings, notes: choice.notes)
     }
 
     /// Why a row's fields cannot be matched to the header's columns, or `nil` if they can.
@@ -161,36 +175,6 @@ public struct AlbumImporter: Sendable {
             ? "put a field that holds \(CSVTable.name(of: separator)) in double quotes, or name the extra column in the header"
             : "write every field, leaving a missing one empty (\(separator == "\t" ? "two tabs in a row" : "\(separator)\(separator)"))"
         return "this row has \(count) field\(count == 1 ? "" : "s") but the header has \(header); \(advice)"
-    }
-
-    /// Which column fills which field: `--map` first, then the recognised names.
-    private func columnFields(_ header: [String], display: String) throws(LibraryError) -> [(column: Int, field: String)] {
-        // Every --map at fault, in a stable order, each quoted as the user wrote it.
-        let choices = mappings.sorted { $0.key < $1.key }
-        var mistakes = choices.filter { !Self.fields.contains($0.value) }.map { column, field in
-            "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", "))"
-        }
-        let headerKeys = Set(header.map { $0.lowercased() })
-        mistakes += choices.filter { !headerKeys.contains($0.key.lowercased()) }.map { column, field in
-            "\(display):1: --map \(column)=\(field): the header has no column '\(column)'; use one of its columns (in any case): \(header.map { "'\($0)'" }.joined(separator: ", "))"
-        }
-        guard mistakes.isEmpty else { throw LibraryError(reasons: mistakes) }
-        let mapped = Dictionary(mappings.map { ($0.key.lowercased(), $0.value) }) { $1 }
-        var assigned: [String: Int] = [:]
-        for (index, name) in header.enumerated() {
-            let key = name.lowercased()
-            if let field = mapped[key] ?? Self.columnNames[key], assigned[field] == nil { assigned[field] = index }
-        }
-        let required = ["title": "Title or Album", "artist": "Artist", "genre": "Genre or Style", "year": "Year or Released", "cover_url": "Cover or Cover URL"]
-        let missing = required.keys.sorted().filter { assigned[$0] == nil }
-        guard missing.isEmpty else {
-            // One column where five are needed: most likely a separator we do not read (`|`).
-            let separatorHint = header.count == 1
-                ? ["\(display):1: the header row is a single column, '\(header[0])'; columns must be separated by commas, semicolons or tabs, so save the file with one of them"]
-                : []
-            throw LibraryError(reasons: separatorHint + missing.map { "\(display):1: no column for \($0); name one \(required[$0] ?? $0), or pass --map COLUMN=\($0)" })
-        }
-        return assigned.map { ($0.value, $0.key) }
     }
 
     /// The year in a cell: a four-digit year from 1000 to 9999 (`1999`, or `1999.0` as a
