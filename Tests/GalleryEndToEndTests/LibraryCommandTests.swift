@@ -138,6 +138,10 @@ import Testing
         #expect(try await run(["undo"], folder).status == 0)
         #expect(try await run(["undo"], folder).status != 0)
         #expect(try titles(folder) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
+        // With no history kept, undo says why there is nothing to undo.
+        try folder.write("[library]\nundo_limit = 0\n", to: "site/gallery.toml")
+        #expect(try await run(["delete", "1"], folder).status == 0)
+        #expect(try await run(["undo"], folder).stderr == "error: there is nothing to undo: [library] undo_limit = 0 in gallery.toml keeps no changes to undo\n")
     }
 
     @Test func invalidInputChangesNothingAndSaysWhy() async throws {

@@ -69,7 +69,7 @@ public struct LibraryEditor: Sendable {
         try locked { () throws(LibraryError) in
             var history = UndoHistory.load(from: historyFile).history
             guard let last = history.changes.popLast() else {
-                throw LibraryError("there is nothing to undo")
+                throw LibraryError(nothingToUndo)
             }
             let archive = try load()
             let undone: AlbumArchive
@@ -87,6 +87,11 @@ public struct LibraryEditor: Sendable {
         }
     }
 
+    /// Why an undo finds no change, with the reason when it is the settings'.
+    var nothingToUndo: String {
+        undoLimit == 0 ? "there is nothing to undo: [library] undo_limit = 0 in gallery.toml keeps no changes to undo" : "there is nothing to undo"
+    }
+
     /// Forgets the most recent change in the history without reversing it, leaving the archive
     /// as it is: the way past a change that can no longer be undone.
     ///
@@ -95,7 +100,7 @@ public struct LibraryEditor: Sendable {
         try locked { () throws(LibraryError) in
             var history = UndoHistory.load(from: historyFile).history
             guard let last = history.changes.popLast() else {
-                throw LibraryError("there is nothing to undo")
+                throw LibraryError(nothingToUndo)
             }
             do {
                 try history.save(to: historyFile, permissions: store.permissions)
