@@ -24,6 +24,11 @@ import Testing
         let folder = try TemporaryFolder()
         let initRun = try await GalleryBinary.run(["init", "mysite"], in: folder.url)
         #expect(initRun.status == 0, "\(initRun.stderr)")
+        #expect(initRun.stdout.hasSuffix("Next: cd mysite && gallery build\n"), "\(initRun.stdout)")
+        // The next step fits where the site is: no `cd .`, and a name with a space quoted.
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "here"), withIntermediateDirectories: true)
+        #expect(try await GalleryBinary.run(["init", "."], in: folder.url.appending(path: "here")).stdout.hasSuffix("Next: gallery build\n"))
+        #expect(try await GalleryBinary.run(["init", "my site"], in: folder.url).stdout.hasSuffix("Next: cd 'my site' && gallery build\n"))
         let site = folder.url.appending(path: "mysite")
         let run = try await GalleryBinary.run(["build"], in: site)
         #expect(run.status == 0, "\(run.stderr)")
