@@ -87,8 +87,13 @@ static int load_vips(void) {
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "cannot load libvips (%s): %s; install it (apt-get install libvips42)",
-                 name, reason != NULL ? reason : "unknown error");
+        if (name == override) {
+            snprintf(load_error, sizeof load_error, "cannot load libvips from GALLERY_LIBVIPS (%s): %s; point it at a libvips.so, or unset it to use the system's",
+                     name, reason != NULL ? reason : "unknown error");
+        } else {
+            snprintf(load_error, sizeof load_error, "cannot load libvips (%s): %s; install it (apt-get install libvips42)",
+                     name, reason != NULL ? reason : "unknown error");
+        }
         return -1;
     }
 #define GALLERY_LOAD(symbol) \
