@@ -28,17 +28,18 @@ extension TemplateSet {
                 let hint = Self.nearest(reference.name, among: Set(sources.keys)).map { "; did you mean '\($0)'?" } ?? ""
                 findings.append(.warning(
                     "'\(reference.name)' names no template, so it renders nothing\(hint)",
-                    path: path, at: SourcePosition(line: reference.line, column: 1)
+                    path: path, at: SourcePosition(line: reference.line, column: column(of: reference.name, line: reference.line, in: name))
                 ))
             }
         }
         guard sources.values.contains(where: { $0.origin != .builtin }) else { return findings }
         findings += unknownNameFindings(config: config)
-        // By file, then line, as a reader goes through them.
+        // By file, then line and column, as a reader goes through them.
         return findings.enumerated().sorted { first, second in
             let (a, b) = (first.element, second.element)
             if a.path != b.path { return a.path < b.path }
             if (a.position?.line ?? 0) != (b.position?.line ?? 0) { return (a.position?.line ?? 0) < (b.position?.line ?? 0) }
+            if (a.position?.column ?? 0) != (b.position?.column ?? 0) { return (a.position?.column ?? 0) < (b.position?.column ?? 0) }
             return first.offset < second.offset
         }.map(\.element)
     }
@@ -61,10 +62,27 @@ extension TemplateSet {
             let what = name.part == name.name ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
             findings.append(.warning(
                 "\(what), so it renders empty\(hint) The README's \"Template values\" lists the names.",
-                path: path, at: SourcePosition(line: name.line, column: 1)
+                path: path, at: SourcePosition(line: name.line, column: column(of: name.name, line: name.line, in: name.template))
             ))
         }
         return findings
+    }
+
+    /// The column of the tag (its `{{`) that holds `name` on a line of a template: the compiled
+    /// template keeps lines only. 1 when it cannot be found (a tag spread over lines).
+    private func column(of name: String, line: Int, in template: String) -> Int {
+        guard let text = sources[template]?.text,
+              let row = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(line - 1).first else { return 1 }
+        var search = row.startIndex
+        while let found = row[search...].range(of: name) {
+            // The tag the name is in: the last `{{` before it, with no `}}` between.
+            if let open = row[..<found.lowerBound].range(of: "{{", options: .backwards),
+               row[open.upperBound..<found.lowerBound].range(of: "}}") == nil {
+                return row.distance(from: row.startIndex, to: open.lowerBound) + 1
+            }
+            search = found.upperBound
+        }
+        return 1
     }
 
     /// A renderer for a made-up site of three albums whose pages take every branch of the

@@ -49,11 +49,11 @@ import Testing
         #expect(findings == [
             "templates/albm.mustache: warning: no page uses a template named 'albm', so this file changes nothing; name it templates/album.mustache to replace the built-in 'album'",
             "templates/details.mustache: warning: no page uses a template named 'details', so this file changes nothing; name it templates/partials/details.mustache to replace the built-in 'partials/details'",
-            "templates/partials/details.mustache:2:1: warning: 'album.titel': no value is called 'titel' there, so it renders empty; did you mean 'title'? \(readme)",
-            "templates/partials/details.mustache:2:1: warning: no value is called 'artsit', so it renders empty; did you mean 'artist'? \(readme)",
+            "templates/partials/details.mustache:2:9: warning: no value is called 'artsit', so it renders empty; did you mean 'artist'? \(readme)",
+            "templates/partials/details.mustache:2:28: warning: 'album.titel': no value is called 'titel' there, so it renders empty; did you mean 'title'? \(readme)",
             "templates/partials/details.mustache:3:1: warning: 'partials/nope' names no template, so it renders nothing",
-            "templates/partials/details.mustache:4:1: warning: no value is called 'bogus', so it renders empty. \(readme)",
-            "templates/partials/details.mustache:5:1: warning: no value is called 'hreff', so it renders empty; did you mean 'href'? \(readme)",
+            "templates/partials/details.mustache:4:30: warning: no value is called 'bogus', so it renders empty. \(readme)",
+            "templates/partials/details.mustache:5:20: warning: no value is called 'hreff', so it renders empty; did you mean 'href'? \(readme)",
         ])
     }
 
