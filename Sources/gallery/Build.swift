@@ -56,7 +56,7 @@ struct Build: AsyncParsableCommand {
             baseURL: baseURL
         )
         options.fetchMode = offline ? .offline : refresh ? .refresh : .useCache
-        let observer: any BuildObserving = logFormat == .json ? JSONLogReporter() : ConsoleReporter(quiet: quiet, verbose: verbose)
+        let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }
     }

@@ -136,6 +136,9 @@ import Testing
         #expect((summary["timings"] as? [String: Any])?.count == 7)
         let again = try await self.events(GalleryBinary.run(["build", "--log-format", "json"], in: site.url))
         #expect((again.last?["pages"] as? [String: Any])?["unchanged"] as? Int == 4)
+        // -q keeps only the findings and the summary, as it keeps only warnings and errors in text.
+        let quiet = try await self.events(GalleryBinary.run(["build", "--log-format", "json", "-q", "--clean"], in: site.url))
+        #expect(quiet.compactMap { $0["event"] as? String } == ["diagnostic", "summary"], "\(quiet)")
     }
 
     @Test func aFailedBuildExitsNonZeroAndSaysWhereInTheSummary() async throws {

@@ -7,18 +7,28 @@ import Synchronization
 public final class JSONLogReporter: BuildObserving {
     private let lock = Mutex(())
     private let write: @Sendable (String) -> Void
+    /// Only diagnostics and the summary (`-q`), as the text log then prints only warnings
+    /// and errors.
+    private let quiet: Bool
 
     /// A reporter writing to standard output.
-    public convenience init() {
-        self.init { FileHandle.standardOutput.write(Data($0.utf8)) }
+    public convenience init(quiet: Bool = false) {
+        self.init(quiet: quiet) { FileHandle.standardOutput.write(Data($0.utf8)) }
     }
 
     /// A reporter writing somewhere else (tests).
-    public init(write: @escaping @Sendable (String) -> Void) {
+    public init(quiet: Bool = false, write: @escaping @Sendable (String) -> Void) {
+        self.quiet = quiet
         self.write = write
     }
 
     public func receive(_ event: BuildEvent) {
+        if quiet {
+            switch event {
+            case .diagnostic, .finished: break
+            default: return
+            }
+        }
         guard let line = Self.line(for: event) else { return }
         lock.withLock { _ in write(line + "\n") }
     }
