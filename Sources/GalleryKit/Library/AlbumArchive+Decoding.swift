@@ -85,8 +85,13 @@ private struct ArchiveDecoder {
 
     /// Warns of each top-level key that is neither `"version"` nor `"albums"` (a slip such as
     /// `"album"` gets a hint) and keeps the first value of each in ``extras``.
+    /// A key given twice is an error, as in an album: which one counts would be a guess.
     mutating func noteUnknownKeys(of root: JSONNode) {
         guard case .object(let members) = root.value else { return }
+        var seen: Set<String> = []
+        for member in members where !seen.insert(member.key).inserted {
+            error("the archive has \"\(member.key)\" twice at the top level; keep one", at: member.position)
+        }
         for member in members where member.key != "version" && member.key != "albums" {
             let hint = TemplateSet.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
             diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))

@@ -138,14 +138,13 @@ import Testing
         {"comment": "my note", "version": 1,
           "album": [],
           "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png"}],
-          "label": {"name": "Island", "since": 1959}, "comment": "again", "Version": 2}
+          "label": {"name": "Island", "since": 1959}, "Version": 2}
         """)
         #expect(warnings.map(\.description) == [
             "content/albums.json:1:2: warning: the archive has an unknown top-level key \"comment\", which is ignored",
             "content/albums.json:2:3: warning: the archive has an unknown top-level key \"album\", which is ignored; did you mean \"albums\"?",
             "content/albums.json:4:3: warning: the archive has an unknown top-level key \"label\", which is ignored",
-            "content/albums.json:4:47: warning: the archive has an unknown top-level key \"comment\", which is ignored",
-            "content/albums.json:4:67: warning: the archive has an unknown top-level key \"Version\", which is ignored; did you mean \"version\"?",
+            "content/albums.json:4:47: warning: the archive has an unknown top-level key \"Version\", which is ignored; did you mean \"version\"?",
         ])
         #expect(archive.extras == [
             Album.Extra(key: "comment", json: "\"my note\""),
@@ -196,6 +195,10 @@ import Testing
         """)
         #expect(many.count == 1)
         #expect(many.first?.hasSuffix("error: album 1 (\"A\") has \"artist\" twice; keep one") == true)
+        // At the top level too: a second "albums" list silently lost to the first.
+        #expect(errors("""
+        {"version": 1, "albums": [], "albums": []}
+        """) == ["content/albums.json:1:30: error: the archive has \"albums\" twice at the top level; keep one"])
     }
 
     @Test func hostileTextRoundTripsThroughTheEncoder() throws {
