@@ -176,6 +176,11 @@ import Testing
         try folder.write("x", to: "afile")
         let file = try await GalleryBinary.run(["build", "--site", "afile"], in: folder.url)
         #expect(file.stderr.contains("error: afile is a file, not a site folder; name the folder that holds content/albums.json"), "\(file.stderr)")
+        // An archive that is a link to nothing says so.
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "linked/content"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "linked/content/albums.json").path, withDestinationPath: "../../shared/albums.json")
+        let dangling = try await GalleryBinary.run(["build", "--site", "linked"], in: folder.url)
+        #expect(dangling.stderr.contains("linked/content/albums.json: error: this is a symbolic link to ../../shared/albums.json, which does not exist"), "\(dangling.stderr)")
     }
 
     @Test func aTemplateThatDoesNotParseIsNamedWithItsPosition() async throws {

@@ -63,6 +63,9 @@ public struct ArchiveStore: Sendable {
         if !isFolder.boolValue {
             return .error("\(SiteFolder.display(root)) is a file, not a site folder; name the folder that holds content/albums.json", path: displayPath)
         }
+        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            return .error("this is a symbolic link to \(destination), which does not exist; point it at the shared archive, or remove it and run `gallery init` elsewhere", path: displayPath)
+        }
         return .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
