@@ -32,8 +32,8 @@ extension LibraryEditor {
 
     /// The albums that would move to another page address if the album at `index` of `albums`
     /// were deleted (later ones whose derived slug would take the one it frees, or move down one
-    /// in a run of twins), with
-    /// their index after the delete and the slug they have now, to keep as their own.
+    /// in a run of twins), with their index after the delete and the slug they have now, to
+    /// keep as their own.
     static func keepingPageAddresses(deletingAt index: Int, from albums: [Album]) -> [(index: Int, slug: String)] {
         var remaining = albums
         remaining.remove(at: index)
