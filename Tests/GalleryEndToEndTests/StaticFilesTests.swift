@@ -24,6 +24,9 @@ import Testing
         let summary = try #require(again.stdout.split(separator: "\n").last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         let files = try #require(summary["files"] as? [String: Int])
         #expect(files["written"] == 1 && files["removed"] == 1, "\(files)")
+        // A removed file that is not a page is no removed page.
+        let pages = try #require(summary["pages"] as? [String: Int])
+        #expect(pages["removed"] == 0, "\(pages)")
         #expect(try site.read("public/robots.txt").contains("Disallow: /private/"))
         #expect(!site.exists("public/img/logo.png"))
     }

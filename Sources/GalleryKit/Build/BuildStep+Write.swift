@@ -35,6 +35,7 @@ extension BuildStep {
         for path in gone.sorted() {
             guard unlink(root + "/" + path) == 0 else { continue }
             removed += 1
+            if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
             var folder = (path as NSString).deletingLastPathComponent
             while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
                 folder = (folder as NSString).deletingLastPathComponent

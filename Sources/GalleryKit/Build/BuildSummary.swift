@@ -12,6 +12,8 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var pagesWritten = 0
     /// Pages among the outputs left as they were.
     public var pagesUnchanged = 0
+    /// Pages among the outputs deleted (those of removed albums, index pages no longer needed).
+    public var pagesRemoved = 0
     /// Covers that could not be used (placeholder shown).
     public var coversFailed = 0
     /// Covers downloaded in this build.

@@ -84,7 +84,7 @@ public final class JSONLogReporter: BuildObserving {
             ("failed_step", summary.failedStep.map(q) ?? "null"),
             ("up_to_date", "\(summary.upToDate)"),
             ("albums", "\(summary.albums)"),
-            ("pages", object([("written", "\(summary.pagesWritten)"), ("unchanged", "\(summary.pagesUnchanged)"), ("removed", "\(summary.removed)")])),
+            ("pages", object([("written", "\(summary.pagesWritten)"), ("unchanged", "\(summary.pagesUnchanged)"), ("removed", "\(summary.pagesRemoved)")])),
             ("files", object([("written", "\(summary.written)"), ("unchanged", "\(summary.unchanged)"), ("removed", "\(summary.removed)")])),
             ("covers", object([
                 ("downloaded", "\(summary.coversDownloaded)"), ("from_cache", "\(summary.coversFromCache)"),
