@@ -205,6 +205,24 @@ import Testing
         #expect(!site.exists("strict-out"))
     }
 
+    /// Albums that share a cover that cannot be used share one warning that names them all, so
+    /// a back catalogue's "artwork coming soon" is one line, not one per album.
+    @Test func albumsSharingAFailedCoverShareOneWarning() async throws {
+        let soon = "covers/soon.jpg"
+        let albums = [Fixture.album("A1", "X", cover: soon), Fixture.album("Here", "Y"), Fixture.album("A2", "X", cover: soon),
+                      Fixture.album("A3", "X", cover: soon), Fixture.album("A4", "X", cover: soon), Fixture.album("Gone", "Z", cover: "covers/gone.png")]
+        let site = try Fixture.site(albums)
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(run.status == 0)
+        let events = try run.stdout.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "diagnostic" }.compactMap { $0["message"] as? String }
+        #expect(warnings == [
+            "4 albums share this cover and show a placeholder: albums 1 (\"A1\" by X), 3 (\"A2\" by X) and 2 more (albums 1, 3–5): cover 'covers/soon.jpg': no such file (content/covers/soon.jpg); check the path, which is relative to content/",
+            "album 6 (\"Gone\" by Z) shows a placeholder: cover 'covers/gone.png': no such file (content/covers/gone.png); check the path, which is relative to content/",
+        ], "\(warnings)")
+        #expect((events.last?["covers"] as? [String: Any])?["failed"] as? Int == 5)
+    }
+
     @Test func aFolderNamedLikeATemplateAndContradictoryFlagsAreToldPlainly() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try FileManager.default.createDirectory(at: site.url.appending(path: "templates/index.mustache"), withIntermediateDirectories: true)

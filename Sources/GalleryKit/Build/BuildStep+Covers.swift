@@ -80,13 +80,51 @@ extension BuildStep {
             state.coverStamps = local.merging(cacheIndex) { $1 }
         }
         let archive = state.options.site.display(state.options.site.archive)
+        // Albums that share a cover share its failure: one finding names them all (a back
+        // catalogue's 300 "artwork-coming-soon.jpg" albums are one cause, not 300 lines).
+        var failed: [String: [Int]] = [:]
+        var order: [String] = []
         for (index, result) in state.covers.enumerated() {
             guard case .failure(let failure) = result else { continue }
             state.summary.coversFailed += 1
-            let entry = state.catalogue.entries[index]
-            let message = "album \(index + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: \(failure.description)"
+            if failed[failure.description] == nil { order.append(failure.description) }
+            failed[failure.description, default: []].append(index)
+        }
+        for cause in order {
+            let indices = failed[cause] ?? []
+            let entry = state.catalogue.entries[indices[0]]
+            let message = indices.count == 1
+                ? "album \(indices[0] + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: \(cause)"
+                : Self.sharedFailure(indices, catalogue: state.catalogue, cause: cause)
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
         }
+    }
+
+    /// "albums 3 ("A" by X), 9 ("B" by Y) and 302 more (3, 9, 12–14, …) show a placeholder:
+    /// cover '…': cause", for albums that share one failed cover.
+    static func sharedFailure(_ indices: [Int], catalogue: Catalogue, cause: String) -> String {
+        let named = indices.prefix(2).map { index -> String in
+            let album = catalogue.entries[index].album
+            return "\(index + 1) (\"\(album.title)\" by \(album.artist))"
+        }
+        let rest = indices.count - named.count
+        var text = "\(indices.count) albums share this cover and show a placeholder: album\(named.count == 1 ? "" : "s") \(named.joined(separator: ", "))"
+        if rest > 0 { text += " and \(rest) more (albums \(numberRanges(indices)))" }
+        return text + ": " + cause
+    }
+
+    /// Album numbers as ranges: `3, 9, 12–14`.
+    static func numberRanges(_ indices: [Int]) -> String {
+        var parts: [String] = []
+        var start = indices[0], end = indices[0]
+        for index in indices.dropFirst() {
+            if index == end + 1 { end = index; continue }
+            parts.append(start == end ? "\(start + 1)" : "\(start + 1)–\(end + 1)")
+            start = index
+            end = index
+        }
+        parts.append(start == end ? "\(start + 1)" : "\(start + 1)–\(end + 1)")
+        return parts.joined(separator: ", ")
     }
 
     /// Places the tiles and decides every page and its path.
