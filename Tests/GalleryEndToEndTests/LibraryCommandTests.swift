@@ -97,6 +97,11 @@ import Testing
         #expect(folderCover.status == 0)
         #expect(folderCover.stderr == "warning: album 7's cover site/content/covers is a folder, not an image; the album shows a placeholder until cover_url names an image\n")
         #expect(try await run(["edit", "7", "--cover", "covers/low.jpg"], folder).status == 0)
+        // A new title moves a derived page address: said, with the way to keep the old one.
+        let moved = try await run(["edit", "7", "--title", "Low (Remastered)"], folder)
+        #expect(moved.status == 0)
+        #expect(moved.stderr == "warning: album 7's page moves from albums/david-bowie-low/ to albums/david-bowie-low-remastered/, so links to the old address will break; `gallery edit 7 --slug david-bowie-low` keeps the old one\n")
+        #expect(try await run(["undo"], folder).status == 0)
 
         let remote = try await run(["add", "--title", "Lodger", "--artist", "David Bowie", "--genre", "Rock", "--year", "1979", "--cover", "https://example.org/lodger.jpg"], folder)
         #expect(remote.status == 0)

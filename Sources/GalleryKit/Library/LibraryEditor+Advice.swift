@@ -20,6 +20,18 @@ extension LibraryEditor {
                 notes.append("album \(other + 1) is also \(LibraryChange.name(twin)); if album \(number) is one too many, `gallery undo` takes the change back")
             }
         }
+        // A new title or artist gives a derived slug a new page address: published links to the
+        // old one would break, so say so, and how to keep it.
+        if let before, before.slug == nil, album.slug == nil, before.title != album.title || before.artist != album.artist,
+           let archive = try? load(), archive.albums.indices.contains(index) {
+            var earlier = archive.albums
+            earlier[index] = before
+            let old = Catalogue(albums: earlier).entries[index].slug
+            let new = Catalogue(albums: archive.albums).entries[index].slug
+            if old != new {
+                notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old)) to \(SitePlan.albumFolder(slug: new)), so links to the old address will break; `gallery edit \(number) --slug \(old)` keeps the old one")
+            }
+        }
         if before?.coverURL != album.coverURL {
             switch CoverLocator(site: site).locate(album.coverURL) {
             case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
