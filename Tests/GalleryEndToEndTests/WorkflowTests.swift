@@ -22,13 +22,19 @@ import Testing
         // PyYAML reads the bare key `on` as the boolean true.
         let triggers = try #require((workflow["on"] ?? workflow["true"]) as? [String: Any])
         let paths = (triggers["push"] as? [String: Any])?["paths"] as? [String] ?? []
-        #expect(paths.contains("content/**") && paths.contains("gallery.toml"))
+        #expect(paths.contains("content/**") && paths.contains("gallery.toml") && paths.contains("static/**"))
         let jobs = try #require(workflow["jobs"] as? [String: Any])
         let build = try #require(jobs["build"] as? [String: Any])
         let steps = try #require(build["steps"] as? [[String: Any]])
         #expect(steps.contains { $0["run"] as? String == ".gallery-tool/gallery env" })
         let cache = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-cache" }
         #expect(cache?["uses"] as? String == "actions/cache@v4")
+        // A new cache is saved when what it is made from changes, not only the archive.
+        let key = (cache?["with"] as? [String: Any])?["key"] as? String ?? ""
+        #expect(key.contains("'content/albums.json'") && key.contains("'content/covers/**'") && key.contains("'gallery.toml'"), "\(key)")
+        // The binary is cached per commit of GALLERY_VERSION, so a moving branch is built again.
+        let tool = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-tool" }
+        #expect(((tool?["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }
         #expect((upload?["with"] as? [String: Any])?["path"] as? String == "public")
         let deploy = (jobs["deploy"] as? [String: Any])?["steps"] as? [[String: Any]]
@@ -60,5 +66,15 @@ import Testing
         // Served from /albums/, every link resolves: relative ones anywhere, the 404 page's under the base path.
         let check = try await GalleryBinary.run(["check", "public", "--base-path", "/albums/"], in: site)
         #expect(check.status == 0, "\(check.stderr)")
+        // A failed build fails the step and says why in the job's log, not only in the file.
+        try folder.write("[thumbnails]\nquality = 800\n", to: "site/gallery.toml")
+        let failing = Process()
+        failing.executableURL = URL(fileURLWithPath: "/bin/bash")
+        failing.arguments = ["-euo", "pipefail", "-c", script]
+        failing.currentDirectoryURL = site
+        failing.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
+        let failed = try await GalleryBinary.captured(failing)
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("gallery.toml:2:1: error: [thumbnails] quality is 800; it must be from 1 to 100"), "\(failed.stderr)")
     }
 }

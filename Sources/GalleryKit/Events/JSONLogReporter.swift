@@ -11,18 +11,25 @@ public final class JSONLogReporter: BuildObserving {
     /// and errors.
     private let quiet: Bool
 
-    /// A reporter writing to standard output.
+    /// Where each finding is also written as text (`path:line:column: severity: message`), or
+    /// `nil`: standard error by default, so a CI job's log shows why a build failed while the
+    /// events go to a file.
+    private let echo: (@Sendable (String) -> Void)?
+
+    /// A reporter writing events to standard output and findings, as text, to standard error.
     public convenience init(quiet: Bool = false) {
-        self.init(quiet: quiet) { FileHandle.standardOutput.write(Data($0.utf8)) }
+        self.init(quiet: quiet, echo: { FileHandle.standardError.write(Data($0.utf8)) }) { FileHandle.standardOutput.write(Data($0.utf8)) }
     }
 
     /// A reporter writing somewhere else (tests).
-    public init(quiet: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    public init(quiet: Bool = false, echo: (@Sendable (String) -> Void)? = nil, write: @escaping @Sendable (String) -> Void) {
         self.quiet = quiet
+        self.echo = echo
         self.write = write
     }
 
     public func receive(_ event: BuildEvent) {
+        if case .diagnostic(let diagnostic) = event, let echo { echo(diagnostic.description + "\n") }
         if quiet {
             switch event {
             case .diagnostic, .finished: break
