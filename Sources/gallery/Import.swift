@@ -37,6 +37,14 @@ struct Import: ParsableCommand {
         }
     }
 
+    static func quoted(_ value: String) -> String {
+        value.allSatisfy(\.isNumber) ? value : "\"\(value)\""
+    }
+
+    static func shellQuoted(_ value: String) -> String {
+        value.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:".contains($0) }) && !value.isEmpty ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     func run() throws {
         var columns: [String: String] = [:]
         for mapping in mappings {
@@ -53,7 +61,23 @@ struct Import: ParsableCommand {
             for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
             var lines = blankRows.map { "skipped \($0): every field is empty" }
-            lines += report.skipped.map { "skipped \($0.candidate.origin): \($0.reason) (--allow-duplicates imports it anyway)" }
+            // Albums already in the archive as they are: one line past a few, so a weekly import
+            // of the whole catalogue shows what differs rather than 3,000 skips.
+            let same = report.skipped.filter { $0.existing != nil && $0.differences.isEmpty }
+            if same.count > 3 {
+                lines.append("skipped \(same.count) albums already in the archive as they are (--allow-duplicates imports them anyway)")
+            }
+            for skipped in report.skipped where same.count <= 3 || !(skipped.existing != nil && skipped.differences.isEmpty) {
+                guard let index = skipped.existing, !skipped.differences.isEmpty else {
+                    lines.append("skipped \(skipped.candidate.origin): \(skipped.reason) (--allow-duplicates imports it anyway)")
+                    continue
+                }
+                // An album already in the archive whose fields differ in the file: what differs,
+                // and the edit that takes the file's values (an import only ever appends).
+                let what = skipped.differences.map { "\($0.field) \(Self.quoted($0.archive)) there, \(Self.quoted($0.file)) here" }.joined(separator: "; ")
+                let flags = skipped.differences.map { "\($0.flag) \(Self.shellQuoted($0.file))" }.joined(separator: " ")
+                lines.append("skipped \(skipped.candidate.origin): \(skipped.reason), which differs: \(what); `gallery edit \(index + 1) \(flags)` takes the file's")
+            }
             let verb = dryRun ? "would import" : "imported"
             lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
             if candidates.isEmpty {

@@ -381,6 +381,31 @@ import Testing
         #expect(!folder.exists("site/content/.albums.json.history"))
     }
 
+    /// A weekly import of the whole catalogue: albums already in the archive as they are come
+    /// to one line; one whose fields differ in the file says how, and which edit takes them.
+    @Test func aReimportSaysWhatDiffersFromTheArchive() async throws {
+        let folder = try await starter()
+        try folder.write("""
+        Title,Artist,Genre,Year,Cover
+        Best of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg
+        It's My Life,No Doubt,Pop,2003,covers/its-my-life.svg
+        Nothing Like The Sun,Sting,Pop,1999,covers/nothing-like-the-sun.svg
+        Staring at the Sun,U2,Rock,2001,covers/staring-at-the-sun.svg
+        American Pie,Madonna,Pop,2000,covers/american-pie.svg
+        New One,Someone,Pop,2024,covers/new.svg
+
+        """, to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            skipped 4 albums already in the archive as they are (--allow-duplicates imports them anyway)
+            skipped row 4 (line 5): "Staring at the Sun" by U2 is already album 4 of the archive, which differs: genre "Pop" there, "Rock" here; year 2000 there, 2001 here; `gallery edit 4 --genre Rock --year 2001` takes the file's
+            added row 6 (line 7): "New One" by Someone
+            imported 1 of 6 albums from csv in.csv
+
+            """)
+    }
+
     @Test func importsOurOwnJSON() async throws {
         let folder = try await starter()
         try folder.write(Fixture.archive([Fixture.album("New One", "Someone"), Fixture.album("Best of Bowie", "DAVID BOWIE")]), to: "more.json")

@@ -3,10 +3,39 @@ extension LibraryEditor {
     public struct ImportReport: Sendable {
         /// The albums appended, with where they came from in the file.
         public var added: [AlbumImporter.Candidate]
-        /// The albums left out, each with the reason.
-        public var skipped: [(candidate: AlbumImporter.Candidate, reason: String)]
+        /// The albums left out, each with the reason; for one already in the archive, its index
+        /// there and the fields in which the file's version differs (`year 2012 → 2009`).
+        public var skipped: [(candidate: AlbumImporter.Candidate, reason: String, existing: Int?, differences: [Difference])]
         /// The change recorded in the undo history (`nil` when nothing was added).
         public var change: LibraryChange?
+    }
+
+    /// A field in which an imported album differs from the album of the archive it matches.
+    public struct Difference: Sendable, Hashable {
+        /// The archive key (`year`, `cover_url`…).
+        public var field: String
+        /// The flag of `gallery edit` that sets it (`--year`, `--cover`…).
+        public var flag: String
+        /// The value in the archive, and in the file.
+        public var archive: String, file: String
+    }
+
+    /// How `file` differs from `archive`, field by field (title and artist only in case, as
+    /// they matched ignoring it; the slug only when the file gives one).
+    static func differences(_ file: Album, from archive: Album) -> [Difference] {
+        var found: [Difference] = []
+        let fields: [(String, String, String, String)] = [
+            ("title", "--title", archive.title, file.title), ("artist", "--artist", archive.artist, file.artist),
+            ("genre", "--genre", archive.genre, file.genre), ("year", "--year", "\(archive.year)", "\(file.year)"),
+            ("cover_url", "--cover", archive.coverURL, file.coverURL),
+        ]
+        for (field, flag, old, new) in fields where old != new {
+            found.append(Difference(field: field, flag: flag, archive: old, file: new))
+        }
+        if let slug = file.slug, slug != archive.slug {
+            found.append(Difference(field: "slug", flag: "--slug", archive: archive.slug ?? "(derived)", file: slug))
+        }
+        return found
     }
 
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
@@ -24,7 +53,11 @@ extension LibraryEditor {
         do throws(LibraryError) {
             change = try self.change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
                 var seen: [String: String] = [:]
-                for (index, album) in archive.albums.enumerated() { seen[Self.identity(album)] = "album \(index + 1) of the archive" }
+                var inArchive: [String: Int] = [:]
+                for (index, album) in archive.albums.enumerated() {
+                    seen[Self.identity(album)] = "album \(index + 1) of the archive"
+                    inArchive[Self.identity(album)] = index
+                }
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
                 for candidate in candidates {
@@ -32,7 +65,9 @@ extension LibraryEditor {
                     if candidate.problems.isEmpty {
                         let key = Self.identity(candidate.album)
                         if !allowDuplicates, let existing = seen[key] {
-                            report.skipped.append((candidate, "\(LibraryChange.name(candidate.album)) is already \(existing)"))
+                            let index = inArchive[key]
+                            let differences = index.map { Self.differences(candidate.album, from: archive.albums[$0]) } ?? []
+                            report.skipped.append((candidate, "\(LibraryChange.name(candidate.album)) is already \(existing)", index, differences))
                             continue
                         }
                         seen[key] = "\(candidate.origin) of the file"
