@@ -60,6 +60,8 @@ struct Import: ParsableCommand {
             for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
+            // What add and edit say of a cover, once per cover however many albums share it.
+            for note in editor.importAdvice(for: report) { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
             var lines = blankRows.map { "skipped \($0): every field is empty" }
             // Albums already in the archive as they are: one line past a few, so a weekly import
             // of the whole catalogue shows what differs rather than 3,000 skips.

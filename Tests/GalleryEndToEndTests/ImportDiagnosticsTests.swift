@@ -75,7 +75,7 @@ import Testing
     /// column for no field is noted once. Neither stops the import.
     @Test func saysWhichColumnIsReadAndWhichAreLeftOut() async throws {
         let folder = try await starter()
-        try folder.write("Artist,Title,Album,Genre,Year,Cover,Notes,Label\nA,T,Al,G,1999,c.png,n,l\n", to: "in.csv")
+        try folder.write("Artist,Title,Album,Genre,Year,Cover,Notes,Label\nA,T,Al,G,1999,covers/best-of-bowie.svg,n,l\n", to: "in.csv")
         for arguments in [["import", "in.csv", "--dry-run"], ["import", "in.csv"]] {
             let run = try await run(arguments, folder)
             #expect(run.status == 0, "\(run.stderr)")
@@ -92,7 +92,7 @@ import Testing
         #expect(chosen.stderr == "note: in.csv:1: the columns 'Notes' and 'Label' fill no field and are not imported; --map COLUMN=FIELD reads one into a field\n")
         #expect(try folder.read("site/content/albums.json").contains("\"title\": \"Al\""))
 
-        try folder.write("Artist,Title,Genre,Year,Cover,Title,\nA,T2,G,1999,c.png,Other,\n", to: "twice.csv")
+        try folder.write("Artist,Title,Genre,Year,Cover,Title,\nA,T2,G,1999,covers/best-of-bowie.svg,Other,\n", to: "twice.csv")
         let twice = try await run(["import", "twice.csv"], folder)
         #expect(twice.status == 0, "\(twice.stderr)")
         #expect(twice.stderr == """

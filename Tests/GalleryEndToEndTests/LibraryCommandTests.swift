@@ -404,6 +404,28 @@ import Testing
             imported 1 of 6 albums from csv in.csv
 
             """)
+        #expect(run.stderr == "warning: album 6's cover site/content/covers/new.svg does not exist yet; the album shows a placeholder until it does\n")
+    }
+
+    /// An import says what add says of the covers it brings, once per cover.
+    @Test func anImportWarnsOfCoversOncePerCover() async throws {
+        let folder = try await starter()
+        try folder.write("""
+        Title,Artist,Genre,Year,Cover
+        A,X,Pop,2001,covers/soon.jpg
+        B,X,Pop,2001,covers/soon.jpg
+        C,X,Pop,2001,ftp://host/c.jpg
+        D,X,Pop,2001,covers/soon.jpg
+        E,X,Pop,2001,covers/best-of-bowie.svg
+
+        """, to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == """
+            warning: the cover of albums 6–7, 9 (3) site/content/covers/soon.jpg does not exist yet; they show a placeholder until it does
+            warning: album 8's cover cannot be used: the scheme 'ftp:' is not supported; use a path relative to content/, a file:// URL inside the site folder, or an http(s):// URL; the album shows a placeholder until it is changed
+
+            """)
     }
 
     @Test func importsOurOwnJSON() async throws {

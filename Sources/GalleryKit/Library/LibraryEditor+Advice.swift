@@ -32,18 +32,42 @@ extension LibraryEditor {
                 notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old)) to \(SitePlan.albumFolder(slug: new)), so links to the old address will break; `gallery edit \(number) --slug \(old)` keeps the old one")
             }
         }
-        if before?.coverURL != album.coverURL {
-            switch CoverLocator(site: site).locate(album.coverURL) {
-            case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
-                notes.append("album \(number)'s cover \(site.display(file)) does not exist yet; the album shows a placeholder until it does")
-            case .success(.file(let file)) where (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true:
-                notes.append("album \(number)'s cover \(site.display(file)) is a folder, not an image; the album shows a placeholder until cover_url names an image")
-            case .failure(let refusal):
-                notes.append("album \(number)'s cover cannot be used: \(refusal.reason); the album shows a placeholder until it is changed")
-            case .success:
-                break
-            }
+        if before?.coverURL != album.coverURL, let problem = coverProblem(album.coverURL) {
+            notes.append("album \(number)'s cover \(problem.what); the album shows a placeholder until \(problem.until)")
         }
         return notes
+    }
+
+    /// What is wrong with a cover the build will not find or will refuse, and until when the
+    /// album shows a placeholder; `nil` for a cover that is there, or remote (the build fetches
+    /// it).
+    func coverProblem(_ coverURL: String) -> (what: String, until: String)? {
+        switch CoverLocator(site: site).locate(coverURL) {
+        case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
+            ("\(site.display(file)) does not exist yet", "it does")
+        case .success(.file(let file)) where (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true:
+            ("\(site.display(file)) is a folder, not an image", "cover_url names an image")
+        case .failure(let refusal):
+            ("cannot be used: \(refusal.reason)", "it is changed")
+        case .success:
+            nil
+        }
+    }
+
+    /// The cover problems of albums an import appended (see ``coverProblem(_:)``), one line per
+    /// cover, however many albums share it: `albums 7, 9–12 (5): cover … does not exist yet`.
+    public func importAdvice(for report: ImportReport) -> [String] {
+        guard case .imported(let placed)? = report.change else { return [] }
+        var byCover: [String: [Int]] = [:]
+        var order: [String] = []
+        for item in placed {
+            if byCover[item.album.coverURL] == nil { order.append(item.album.coverURL) }
+            byCover[item.album.coverURL, default: []].append(item.index)
+        }
+        return order.compactMap { url in
+            guard let problem = coverProblem(url), let indices = byCover[url] else { return nil }
+            let who = indices.count == 1 ? "album \(indices[0] + 1)'s cover" : "the cover of albums \(BuildStep.numberRanges(indices)) (\(indices.count))"
+            return "\(who) \(problem.what); \(indices.count == 1 ? "the album shows" : "they show") a placeholder until \(problem.until)"
+        }
     }
 }
