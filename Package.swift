@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The live-reload channel of `gallery serve`: a WebSocket per page, which browsers do not
+        // count against their six HTTP/1.1 connections per host (an EventSource per tab did).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Already in the graph through Hummingbird; named here because the preview server runs
         // its own ServiceGroup (graceful shutdown on SIGINT/SIGTERM) and quiets the server's log.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
@@ -54,6 +57,7 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,21 +1,17 @@
 import Foundation
 import ServiceLifecycle
 
-/// The open pages' event streams: the seed's notification centre, for browser tabs.
+/// The open pages' live-reload channels: the seed's notification centre, for browser tabs.
 ///
-/// Each `/__gallery/events` request subscribes and gets its own stream; a rebuild publishes to
-/// all of them. As a service it pings every stream now and then (so streams of closed tabs are
-/// noticed and dropped) and, on graceful shutdown, ends every stream, so the HTTP server has no
-/// endless response to wait for and Ctrl-C stops the server at once.
+/// Each page's WebSocket subscribes and gets its own stream; a rebuild publishes to all of them.
+/// As a service it ends every stream on graceful shutdown, so each socket is closed and the
+/// HTTP server has no open connection to wait for: Ctrl-C stops the server at once.
 public actor LiveReloadHub: Service {
     private var subscribers: [UUID: AsyncStream<LiveReloadEvent>.Continuation] = [:]
     private var closed = false
-    private let pingInterval: Duration
 
-    /// A hub pinging its streams every `pingInterval`.
-    public init(pingInterval: Duration = .seconds(15)) {
-        self.pingInterval = pingInterval
-    }
+    /// A hub with no subscribers.
+    public init() {}
 
     /// A new stream of events, beginning with `current` when given (the failure a page loaded
     /// during a broken build should show). The stream ends when the hub shuts down.
@@ -42,15 +38,9 @@ public actor LiveReloadHub: Service {
     /// The number of open streams.
     public var subscriberCount: Int { subscribers.count }
 
-    /// Pings the streams until graceful shutdown, then ends them all.
+    /// Waits for graceful shutdown, then ends every stream.
     public func run() async {
-        let interval = pingInterval
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: interval)
-                await self.publish(.ping)
-            }
-        }
+        try? await gracefulShutdown()
         close()
     }
 

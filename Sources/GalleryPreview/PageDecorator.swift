@@ -4,8 +4,8 @@ import GalleryKit
 /// served. Only the bytes sent to the browser change: the files `gallery build` writes never
 /// carry either.
 public enum PageDecorator {
-    /// The path of the server-sent event stream the script listens to.
-    public static let eventsPath = "/__gallery/events"
+    /// The path of the live-reload WebSocket the script connects to.
+    public static let livePath = "/__gallery/live"
 
     /// The `id` of the overlay element, in served markup and in the script.
     public static let overlayID = "gallery-serve-overlay"
@@ -16,28 +16,39 @@ public enum PageDecorator {
     /// How the overlay looks: over everything, readable on any page style.
     static let overlayStyle = "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;overflow:auto;margin:0;padding:2em;background:rgba(40,0,0,0.94);color:#fee;font:14px/1.5 monospace;white-space:pre-wrap"
 
-    /// The script: reloads on `reload`, draws the overlay (as text) on `error`. EventSource's own
-    /// `error` events (connection lost; it reconnects by itself) carry no data and are ignored.
+    /// The script: reloads on `reload`, draws the overlay (as text) on `error`, and reconnects
+    /// when the connection is lost.
     static let script = """
     <script id="gallery-serve-reload">
     (function () {
       "use strict";
-      if (!window.EventSource) return;
-      var source = null;
+      if (!window.WebSocket) return;
+      var socket = null, retry = null, open = true;
       function connect() {
-        source = new EventSource("\(eventsPath)");
-        source.addEventListener("reload", function () { location.reload(); });
-        source.addEventListener("error", showError);
+        retry = null;
+        if (socket || !open) return;
+        var current = socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "\(livePath)");
+        current.onmessage = function (event) {
+          var message;
+          try { message = JSON.parse(event.data); } catch (e) { return; }
+          if (message.type === "reload") location.reload();
+          else if (message.type === "error") showError(message.lines);
+        };
+        current.onclose = function () {
+          if (socket !== current) return;
+          socket = null;
+          if (open && !retry) retry = setTimeout(connect, 1000);
+        };
       }
-      // A stream left open by a page in the back-forward cache holds one of the browser's six
-      // connections to the server; a few page changes later, loads stall until one times out.
-      window.addEventListener("pagehide", function () { if (source) source.close(); source = null; });
-      window.addEventListener("pageshow", function (event) { if (event.persisted || !source) connect(); });
+      // A page in the back-forward cache keeps no socket open; it connects again when shown.
+      window.addEventListener("pagehide", function () {
+        open = false;
+        if (socket) { var closing = socket; socket = null; closing.close(); }
+      });
+      window.addEventListener("pageshow", function () { open = true; connect(); });
       connect();
-      function showError(event) {
-        if (typeof event.data !== "string") return;
-        var lines;
-        try { lines = JSON.parse(event.data); } catch (e) { return; }
+      function showError(lines) {
+        if (!Array.isArray(lines)) return;
         var overlay = document.getElementById("\(overlayID)");
         if (!overlay) {
           overlay = document.createElement("div");

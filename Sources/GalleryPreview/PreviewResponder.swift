@@ -2,8 +2,9 @@ import Foundation
 import GalleryKit
 import Hummingbird
 
-/// Answers the preview server's requests: the event stream for live reload, the files of the
-/// output folder under the site's base path, and the site's 404 page for anything else.
+/// Answers the preview server's HTTP requests: the files of the output folder under the site's
+/// base path, and the site's 404 page for anything else. (The live-reload WebSocket is upgraded
+/// before a request gets here: see ``LiveReloadSocket``.)
 ///
 /// HTML pages get the reload script (and, after a failed rebuild, the error overlay) as they are
 /// sent. Every file carries a strong ETag of the bytes sent, so a browser's `If-None-Match`
@@ -33,7 +34,9 @@ public struct PreviewResponder: HTTPResponder {
 
     /// The response to a GET of a raw request path.
     func respond(path: String, ifNoneMatch: [String]) async throws -> Response {
-        if path == PageDecorator.eventsPath { return await events() }
+        if path == PageDecorator.livePath {
+            return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
+        }
         let snapshot = state.snapshot
         guard let output = snapshot.output else { return try notFound(resolver: nil, snapshot) }
         let resolver = StaticFileResolver(root: output)
@@ -57,20 +60,6 @@ public struct PreviewResponder: HTTPResponder {
         case .notFound:
             return try notFound(resolver: resolver, snapshot)
         }
-    }
-
-    /// The live-reload stream: `text/event-stream`, open until the client leaves or the server
-    /// stops. A page opened while the build is broken first gets the failure.
-    func events() async -> Response {
-        let stream = await hub.subscribe(startingWith: state.snapshot.failure.map(LiveReloadEvent.failure))
-        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "retry: 1000\n: gallery serve\n\n"))
-            for await event in stream {
-                try await writer.write(ByteBuffer(string: event.serverSentEvent))
-            }
-            try await writer.finish(nil)
-        })
     }
 
     /// The site's `404.html` with status 404, or a plain page when the build has not written one.

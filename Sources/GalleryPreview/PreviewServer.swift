@@ -1,6 +1,7 @@
 import Foundation
 import GalleryKit
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -15,8 +16,8 @@ import Darwin
 /// HTTP, rebuilds when the inputs change and reloads the open pages.
 ///
 /// It runs three services in one `ServiceGroup`: the HTTP server, the ``SiteWatcher`` and the
-/// ``LiveReloadHub``. SIGINT or SIGTERM shuts them down gracefully in reverse order: the hub ends
-/// the pages' event streams, the watcher lets a rebuild under way finish, then the server closes
+/// ``LiveReloadHub``. SIGINT or SIGTERM shuts them down gracefully in reverse order: the hub closes
+/// the pages' live-reload sockets, the watcher lets a rebuild under way finish, then the server closes
 /// its connections; ``run()`` then returns normally.
 public struct PreviewServer: Sendable {
     /// How the server is set up.
@@ -106,6 +107,9 @@ public struct PreviewServer: Sendable {
         let announce = self.announce
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub),
+            server: .http1WebSocketUpgrade(configuration: .init(ws: LiveReloadSocket.configuration)) { request, _, _ in
+                LiveReloadSocket.upgrade(request, hub: hub) { state.snapshot.failure.map(LiveReloadEvent.failure) }
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? port

@@ -56,4 +56,22 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         #expect(checks.count == 2 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
+
+    /// `gallery serve`'s live reload in a real browser, as a person previewing a site sees it:
+    /// Tests/Browser/serve.py starts the server, opens tabs, edits the site and restarts the
+    /// server. Each check names what it proves.
+    @Test func liveReloadWorksInARealBrowser() async throws {
+        let site = try Fixture.site([
+            Fixture.album("Blue", "Joni Mitchell", year: 1971, slug: "blue"),
+            Fixture.album("Hejira", "Joni Mitchell", year: 1976, slug: "hejira"),
+            Fixture.album("Court and Spark", "Joni Mitchell", year: 1974, slug: "court-and-spark"),
+        ])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/serve.py").path, GalleryBinary.url.path, site.url.path]
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        #expect(checks.count == 1 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+    }
 }

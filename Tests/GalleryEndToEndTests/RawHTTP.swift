@@ -28,6 +28,8 @@ final class RawHTTPConnection {
     private let socket: Int32
     /// Everything received so far, as text.
     private(set) var received = ""
+    /// Everything received so far.
+    private(set) var receivedBytes: [UInt8] = []
 
     /// Connects to 127.0.0.1:port.
     init(port: Int) throws {
@@ -51,8 +53,8 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request for a raw path.
-    func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:]) {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], connection: String = "close") {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: \(connection)\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let bytes = Array((request + "\r\n").utf8)
         _ = bytes.withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count, sendFlags) }
@@ -64,25 +66,89 @@ final class RawHTTPConnection {
     /// Reads do not block: with nothing to read yet, it sleeps a little and looks again.
     @discardableResult
     func read(timeout: Double = 20, until condition: (String) -> Bool) async throws -> Bool {
-        var bytes: [UInt8] = Array(received.utf8)
+        try await readBytes(timeout: timeout) { _ in condition(received) }
+    }
+
+    /// Reads until `condition` holds for the bytes received, the server closes, or `timeout`
+    /// seconds pass. Returns whether the condition held.
+    @discardableResult
+    func readBytes(timeout: Double = 20, until condition: ([UInt8]) -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while !condition(received), Date() < deadline {
+        while !condition(receivedBytes), Date() < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, receiveFlags) }
             if count == 0 { break }
             if count < 0 {
                 try await Task.sleep(for: .milliseconds(10))
                 continue
             }
-            bytes += buffer[..<count]
-            received = String(decoding: bytes, as: UTF8.self)
+            receivedBytes += buffer[..<count]
+            received = String(decoding: receivedBytes, as: UTF8.self)
         }
-        return condition(received)
+        return condition(receivedBytes)
     }
 
     /// Waits for the text to arrive.
     func waitFor(_ text: String, timeout: Double = 20) async throws -> Bool {
         try await read(timeout: timeout) { $0.contains(text) }
+    }
+}
+
+/// A WebSocket on a plain TCP socket, enough to read what `gallery serve` sends the pages:
+/// the upgrade request, then the server's frames (unmasked) parsed into text messages.
+final class RawWebSocket {
+    let connection: RawHTTPConnection
+    /// The server's response to the upgrade request.
+    let response: RawResponse
+
+    /// Opens the live-reload socket on 127.0.0.1:port; fails unless the server switches protocols.
+    init(port: Int, path: String = "/__gallery/live") async throws {
+        connection = try RawHTTPConnection(port: port)
+        connection.send("GET", path, headers: ["Upgrade": "websocket", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"], connection: "Upgrade")
+        try await connection.read(timeout: 20) { $0.contains("\r\n\r\n") }
+        response = try RawResponse.parse(connection.received)
+        guard response.status == 101 else { throw RawHTTPConnection.Failure(description: "no upgrade: \(connection.received)") }
+    }
+
+    /// The text messages received so far, and whether the server sent a close frame.
+    var messages: (texts: [String], closed: Bool) { Self.frames(connection.receivedBytes) }
+
+    /// Waits for a text message that satisfies `condition`, after the first `skipping`; the message, or `nil`.
+    func waitForMessage(after skipping: Int = 0, timeout: Double = 20, where condition: @escaping (String) -> Bool) async throws -> String? {
+        try await connection.readBytes(timeout: timeout) { Self.frames($0).texts.dropFirst(skipping).contains(where: condition) }
+        return messages.texts.dropFirst(skipping).first(where: condition)
+    }
+
+    /// Waits for the server to close the socket (a close frame or the end of the connection).
+    func waitForClose(timeout: Double = 20) async throws -> Bool {
+        try await connection.readBytes(timeout: timeout) { Self.frames($0).closed }
+        return messages.closed
+    }
+
+    /// Parses the frames after the upgrade response.
+    static func frames(_ bytes: [UInt8]) -> (texts: [String], closed: Bool) {
+        guard let headerEnd = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else { return ([], false) }
+        var texts: [String] = []
+        var index = headerEnd
+        while index + 2 <= bytes.count {
+            let opcode = bytes[index] & 0x0F
+            var length = Int(bytes[index + 1] & 0x7F)
+            var start = index + 2
+            if length == 126 {
+                guard start + 2 <= bytes.count else { break }
+                length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+                start += 2
+            } else if length == 127 {
+                guard start + 8 <= bytes.count else { break }
+                length = bytes[start..<(start + 8)].reduce(0) { $0 << 8 | Int($1) }
+                start += 8
+            }
+            guard start + length <= bytes.count else { break }
+            if opcode == 1 { texts.append(String(decoding: bytes[start..<(start + length)], as: UTF8.self)) }
+            if opcode == 8 { return (texts, true) }
+            index = start + length
+        }
+        return (texts, false)
     }
 }
 

@@ -29,7 +29,7 @@ import Glibc
         #expect(index.headers["content-type"] == "text/html; charset=utf-8")
         #expect(index.body.contains("Hejira"))
         // The reload script is in the page served, never in the file written.
-        #expect(index.body.contains("new EventSource(\"/__gallery/events\")"))
+        #expect(index.body.contains("\"/__gallery/live\""))
         #expect(try !folder.read(preview + "index.html").contains("__gallery"))
         #expect(!folder.exists("public"), "the preview never writes the published output")
         #expect(folder.files(under: preview).allSatisfy { (try? folder.read(preview + $0).contains("__gallery")) != true })
@@ -94,33 +94,33 @@ import Glibc
     func reloadsOnChangeShowsAFailedRebuildAndRecovers(watching: [String]) async throws {
         let folder = try site()
         let server = try await ServeProcess(in: folder.url, arguments: watching)
-        let events = try RawHTTPConnection(port: server.port)
-        events.send("GET", "/__gallery/events", headers: ["Accept": "text/event-stream"])
-        #expect(try await events.waitFor("retry: 1000"))
-        #expect(events.received.lowercased().contains("content-type: text/event-stream"))
+        let socket = try await RawWebSocket(port: server.port)
+        #expect(socket.response.headers["upgrade"]?.lowercased() == "websocket")
+        #expect(try await RawResponse.get("/__gallery/live", port: server.port).status == 426, "a plain GET is told to upgrade")
 
         // A good edit: rebuilt, the page says so, and the open page is told to reload.
         try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")
-        #expect(try await events.waitFor("event: reload"), "no reload event; stderr: \(server.stderr.value)")
+        #expect(try await socket.waitForMessage { $0 == "{\"type\":\"reload\"}" } != nil, "no reload message; stderr: \(server.stderr.value)")
         #expect(try await RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
 
-        // A broken archive: an error event with the diagnostics, the terminal says it, the
+        // A broken archive: an error message with the diagnostics, the terminal says it, the
         // pages carry the overlay, and the last good site is still served.
         try folder.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"Unfinished\"\n", to: "content/albums.json")
-        #expect(try await events.waitFor("event: error"), "no error event; stderr: \(server.stderr.value)")
-        let errorEvent = events.received.components(separatedBy: "event: error").last ?? ""
-        #expect(errorEvent.contains("content/albums.json"))
+        let error = try await socket.waitForMessage { $0.hasPrefix("{\"type\":\"error\"") }
+        #expect(error?.contains("content/albums.json") == true, "no error message; stderr: \(server.stderr.value)")
         #expect(server.stderr.value.contains("content/albums.json"))
         let broken = try await RawResponse.get("/", port: server.port)
         #expect(broken.status == 200)
         #expect(broken.body.contains("<div id=\"gallery-serve-overlay\""))
         #expect(broken.body.contains("content/albums.json"))
         #expect(broken.body.contains("Court and Spark"))
+        // A page opened now is told of the failure at once.
+        #expect(try await RawWebSocket(port: server.port).waitForMessage { $0.hasPrefix("{\"type\":\"error\"") } != nil)
 
         // Fixed: reloaded again, and the overlay is gone.
-        let before = events.received.count
+        let before = socket.messages.texts.count
         try folder.write(Fixture.archive([Fixture.album("Ladies of the Canyon", "Joni Mitchell", year: 1970)]), to: "content/albums.json")
-        #expect(try await events.read { $0.count > before && $0.dropFirst(before).contains("event: reload") }, "no reload after the fix; stderr: \(server.stderr.value)")
+        #expect(try await socket.waitForMessage(after: before) { $0 == "{\"type\":\"reload\"}" } != nil, "no reload after the fix; stderr: \(server.stderr.value)")
         let fixed = try await RawResponse.get("/", port: server.port)
         #expect(fixed.body.contains("Ladies of the Canyon"))
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
@@ -175,10 +175,9 @@ import Glibc
         let folder = try site()
         // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.
         let server = try await ServeProcess(in: folder.url, blockingShutdownSignals: true)
-        let events = try RawHTTPConnection(port: server.port)
-        events.send("GET", "/__gallery/events")
-        #expect(try await events.waitFor("retry: 1000"))
+        let socket = try await RawWebSocket(port: server.port)
         server.signal(SIGINT)
+        #expect(try await socket.waitForClose(), "the page's socket is closed")
         #expect(await server.waitForExit(timeout: 20) == 0, "stderr: \(server.stderr.value)")
         #expect(server.process.terminationReason == .exit)
         await #expect(throws: (any Error).self) { try await RawResponse.get("/", port: server.port) }

@@ -1,3 +1,4 @@
+import Foundation
 import GalleryKit
 import GalleryPreview
 import Testing
@@ -11,7 +12,7 @@ import Testing
 
     @Test func addsTheReloadScriptBeforeTheBodyEnds() throws {
         let html = decorated()
-        let script = try #require(html.range(of: "new EventSource(\"\(PageDecorator.eventsPath)\")"))
+        let script = try #require(html.range(of: "\"\(PageDecorator.livePath)\""))
         let bodyEnd = try #require(html.range(of: "</body>"))
         #expect(script.upperBound < bodyEnd.lowerBound)
         #expect(html.components(separatedBy: "<script id=\"gallery-serve-reload\">").count == 2, "the script is added once")
@@ -33,13 +34,13 @@ import Testing
         #expect(!html.contains("<script>alert(1)"))
     }
 
-    @Test func theErrorEventCarriesTheDiagnosticsAsJSONText() {
-        let event = LiveReloadEvent.failure([.error("bad </script>\nline", path: "content/albums.json")]).serverSentEvent
-        #expect(event.hasPrefix("event: error\ndata: [\""))
-        #expect(event.hasSuffix("]\n\n"))
-        // One data line: the newline is escaped, and so is `<` (no markup in the payload).
-        #expect(event.split(separator: "\n").count == 2)
-        #expect(!event.contains("</script>"))
-        #expect(LiveReloadEvent.reload.serverSentEvent == "event: reload\ndata: reload\n\n")
+    @Test func theErrorMessageCarriesTheDiagnosticsAsJSONText() throws {
+        let message = LiveReloadEvent.failure([.error("bad </script>\nline", path: "content/albums.json")]).message
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "error")
+        #expect(object["lines"] as? [String] == ["content/albums.json: error: bad </script>\nline"])
+        // `<` is escaped: no markup in the payload, even as JSON text.
+        #expect(!message.contains("</script>"))
+        #expect(LiveReloadEvent.reload.message == "{\"type\":\"reload\"}")
     }
 }

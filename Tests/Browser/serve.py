@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""gallery serve's live reload in a real browser: headless Chromium driven through WebDriver.
+
+Usage: serve.py GALLERY_BINARY SITE_FOLDER
+
+Starts `gallery serve --port 0` in SITE_FOLDER (a site whose albums have explicit slugs), opens
+its pages, edits the site, and stops and restarts the server, as a person previewing a site
+does. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
+"""
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+import report
+
+BINARY, SITE = sys.argv[1], sys.argv[2]
+ARCHIVE = os.path.join(SITE, "content", "albums.json")
+DEADLINE = 10  # seconds any one wait may take
+
+
+def chromium(width=1280, height=800):
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--hide-scrollbars", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    driver.set_page_load_timeout(DEADLINE)
+    return driver
+
+
+def wait(condition, what, deadline=DEADLINE):
+    """Polls `condition()` until it is truthy; fails naming `what` after `deadline` seconds."""
+    end = time.monotonic() + deadline
+    last = None
+    while time.monotonic() < end:
+        try:
+            last = condition()
+            if last:
+                return last
+        except Exception as error:  # a page may be between loads
+            last = error
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+class Server:
+    """A `gallery serve` of SITE, stopped with SIGINT (as Ctrl-C) or killed at the end."""
+
+    def __init__(self, port=0):
+        self.process = subprocess.Popen([BINARY, "serve", "--port", str(port)], cwd=SITE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.url = None
+        end = time.monotonic() + 60
+        pending = b""
+        while self.url is None and time.monotonic() < end and self.process.poll() is None:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
+            if ready:
+                pending += os.read(self.process.stdout.fileno(), 4096)
+                for line in pending.decode(errors="replace").splitlines():
+                    if line.startswith("Serving http://"):
+                        self.url = line[len("Serving "):].strip()
+        if self.url is None:
+            self.stop()
+            raise AssertionError("gallery serve did not announce its URL")
+        self.port = int(self.url.split(":")[2].split("/")[0])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(2)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def edit_archive(change):
+    """Rewrites the site's archive with `change(albums)` applied."""
+    with open(ARCHIVE) as file:
+        archive = json.load(file)
+    change(archive["albums"])
+    with open(ARCHIVE, "w") as file:
+        json.dump(archive, file, indent=2)
+
+
+def mark(driver):
+    """Marks the page in the current tab; a reload clears the mark."""
+    driver.execute_script("window.__notReloaded = true;")
+
+
+def reloaded(driver):
+    return driver.execute_script("return document.readyState === 'complete' && !window.__notReloaded;")
+
+
+def eight_tabs_load_and_all_reload(server):
+    """Eight tabs of one served site all load (over HTTP/1.1 Chromium allows six connections per
+    host, so a live-reload channel that holds one per page stalls the seventh), and one edit
+    reloads every one of them."""
+    driver = chromium()
+    try:
+        albums = json.load(open(ARCHIVE))["albums"]
+        for tab in range(8):
+            if tab:
+                driver.switch_to.new_window("tab")
+            path = "" if tab % 2 == 0 else f"albums/{albums[tab % len(albums)]['slug']}/"
+            start = time.monotonic()
+            try:
+                driver.get(server.url + path)
+            except Exception as error:
+                raise AssertionError(f"tab {tab + 1} did not load in {DEADLINE} s ({type(error).__name__})")
+            assert driver.execute_script("return document.readyState") == "complete", f"tab {tab + 1} is still loading"
+            assert time.monotonic() - start < 5, f"tab {tab + 1} took {time.monotonic() - start:.1f} s"
+            mark(driver)
+        tabs = driver.window_handles
+        assert len(tabs) == 8, f"{len(tabs)} tabs open"
+        # Each page has had a moment to connect before the edit.
+        time.sleep(1)
+        edit_archive(lambda albums: albums[0].update(title="Renamed by the test"))
+        for number, tab in enumerate(tabs, 1):
+            driver.switch_to.window(tab)
+            wait(lambda: reloaded(driver), f"tab {number} to reload after the edit")
+            if number % 2 == 1:
+                wait(lambda: "Renamed by the test" in driver.page_source, f"tab {number} to show the edit")
+    finally:
+        driver.quit()
+
+
+def main():
+    server = Server()
+    failures = 0
+    try:
+        for check in [eight_tabs_load_and_all_reload]:
+            failures += not report.run(check, server)
+    finally:
+        server.stop()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
