@@ -3,19 +3,22 @@ import ServiceLifecycle
 
 /// The open pages' live-reload channels: the seed's notification centre, for browser tabs.
 ///
-/// Each page's WebSocket subscribes and gets its own stream; a rebuild publishes to all of them.
-/// As a service it ends every stream on graceful shutdown, so each socket is closed and the
+/// Each page's WebSocket subscribes and gets its own stream, beginning with the latest event; a
+/// build publishes to all of them. As a service it ends every stream on graceful shutdown, so each socket is closed and the
 /// HTTP server has no open connection to wait for: Ctrl-C stops the server at once.
 public actor LiveReloadHub: Service {
     private var subscribers: [UUID: AsyncStream<LiveReloadEvent>.Continuation] = [:]
     private var closed = false
+    /// The latest event, which a new stream begins with.
+    public private(set) var latest: LiveReloadEvent?
 
     /// A hub with no subscribers.
     public init() {}
 
-    /// A new stream of events, beginning with `current` when given (the failure a page loaded
-    /// during a broken build should show). The stream ends when the hub shuts down.
-    public func subscribe(startingWith current: LiveReloadEvent? = nil) -> AsyncStream<LiveReloadEvent> {
+    /// A new stream of events, beginning with the latest (so a page that connects late, or again
+    /// after the server restarted, learns which build is served). The stream ends when the hub
+    /// shuts down.
+    public func subscribe() -> AsyncStream<LiveReloadEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveReloadEvent.self, bufferingPolicy: .bufferingNewest(8))
         if closed {
             continuation.finish()
@@ -26,12 +29,13 @@ public actor LiveReloadHub: Service {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
-        if let current { continuation.yield(current) }
+        if let latest { continuation.yield(latest) }
         return stream
     }
 
-    /// Sends an event to every open stream.
+    /// Sends an event to every open stream, and to every later one first.
     public func publish(_ event: LiveReloadEvent) {
+        latest = event
         for continuation in subscribers.values { continuation.yield(event) }
     }
 

@@ -13,18 +13,17 @@ public enum LiveReloadSocket {
     public static let configuration = WebSocketServerConfiguration(autoPing: .enabled(timePeriod: .seconds(15)), closeTimeout: .seconds(2))
 
     /// Upgrades a request for ``PageDecorator/livePath`` (any other is answered over HTTP): the
-    /// page gets `current` first, if given, then every event the hub publishes until it leaves
-    /// or the hub shuts down.
+    /// page gets the latest event, then every event the hub publishes until it leaves or the hub
+    /// shuts down.
     public static func upgrade(
         _ request: HTTPRequest,
-        hub: LiveReloadHub,
-        current: @escaping @Sendable () -> LiveReloadEvent?
+        hub: LiveReloadHub
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == PageDecorator.livePath else {
             return .dontUpgrade
         }
         return .upgrade([:]) { inbound, outbound, _ in
-            let events = await hub.subscribe(startingWith: current())
+            let events = await hub.subscribe()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await event in events {

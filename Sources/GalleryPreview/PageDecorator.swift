@@ -16,30 +16,40 @@ public enum PageDecorator {
     /// How the overlay looks: over everything, readable on any page style.
     static let overlayStyle = "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;overflow:auto;margin:0;padding:2em;background:rgba(40,0,0,0.94);color:#fee;font:14px/1.5 monospace;white-space:pre-wrap"
 
-    /// The script: reloads on `reload`, draws the overlay (as text) on `error`, and reconnects
-    /// when the connection is lost.
-    static let script = """
+    /// The script, for a page of the build `build`: on every message (the preview's state, see
+    /// ``LiveReloadEvent``) it reloads a page of another build, else draws the overlay (as text)
+    /// or removes it. While the server is down it retries later and later (each failed attempt
+    /// is a line in the browser's console), and at once when the tab is shown again.
+    static func script(build: String?) -> String {
+        """
     <script id="gallery-serve-reload">
     (function () {
       "use strict";
       if (!window.WebSocket) return;
-      var socket = null, retry = null, open = true;
+      var build = \(LiveReloadEvent.json(build));
+      var socket = null, retry = null, delay = 500, open = true;
       function connect() {
+        clearTimeout(retry);
         retry = null;
         if (socket || !open) return;
         var current = socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "\(livePath)");
         current.onmessage = function (event) {
-          var message;
-          try { message = JSON.parse(event.data); } catch (e) { return; }
-          if (message.type === "reload") location.reload();
-          else if (message.type === "error") showError(message.lines);
+          var state;
+          try { state = JSON.parse(event.data); } catch (e) { return; }
+          delay = 500;
+          if (state.build !== build) location.reload();
+          else if (state.errors) showError(state.errors);
+          else hideError();
         };
         current.onclose = function () {
           if (socket !== current) return;
           socket = null;
-          if (open && !retry) retry = setTimeout(connect, 1000);
+          if (!open) return;
+          retry = setTimeout(connect, delay);
+          delay = Math.min(delay * 2, 5000);
         };
       }
+      document.addEventListener("visibilitychange", function () { if (!document.hidden && retry) connect(); });
       // A page in the back-forward cache keeps no socket open; it connects again when shown.
       window.addEventListener("pagehide", function () {
         open = false;
@@ -47,6 +57,10 @@ public enum PageDecorator {
       });
       window.addEventListener("pageshow", function () { open = true; connect(); });
       connect();
+      function hideError() {
+        var overlay = document.getElementById("\(overlayID)");
+        if (overlay) overlay.parentNode.removeChild(overlay);
+      }
       function showError(lines) {
         if (!Array.isArray(lines)) return;
         var overlay = document.getElementById("\(overlayID)");
@@ -69,6 +83,7 @@ public enum PageDecorator {
     </script>
 
     """
+    }
 
     /// The overlay's markup for diagnostics, every line escaped.
     public static func overlay(_ diagnostics: [Diagnostic]) -> String {
@@ -76,11 +91,11 @@ public enum PageDecorator {
         return "<div id=\"\(overlayID)\" role=\"alert\" style=\"\(overlayStyle)\"><p>\(Escape.xml(overlayTitle))</p><pre>\(lines)</pre></div>\n"
     }
 
-    /// A page with the script, and the overlay when `failure` is given, inserted before its last
-    /// `</body>` (or appended, for a page without one).
-    public static func decorate(_ page: [UInt8], failure: [Diagnostic]? = nil) -> [UInt8] {
+    /// A page of the build `build` with the script, and the overlay when `failure` is given,
+    /// inserted before its last `</body>` (or appended, for a page without one).
+    public static func decorate(_ page: [UInt8], build: String? = nil, failure: [Diagnostic]? = nil) -> [UInt8] {
         var insertion = failure.map(overlay) ?? ""
-        insertion += script
+        insertion += script(build: build)
         let at = lastBodyEnd(in: page) ?? page.endIndex
         var result = [UInt8]()
         result.reserveCapacity(page.count + insertion.utf8.count)

@@ -27,8 +27,8 @@ public struct PreviewBuilder: Sendable {
         self.log = log
     }
 
-    /// Builds the site; on success updates the served state and, if any file changed or the
-    /// previous build had failed, reloads the open pages. On failure keeps the last good site
+    /// Builds the site; on success updates the served state, and tells the open pages which
+    /// build is served (pages of another build reload). On failure keeps the last good site
     /// served and shows the diagnostics in the terminal (through the observer) and over the pages.
     ///
     /// - Returns: The build's final state.
@@ -39,26 +39,42 @@ public struct PreviewBuilder: Sendable {
         if summary.succeeded {
             hasSucceeded = true
             if options.output == nil { options.output = result.outputFolder }
-            let hadFailed = state.snapshot.failure != nil
+            let build = Self.buildID(of: result)
             state.update {
                 $0.failure = nil
+                $0.build = build
                 $0.basePath = result.config.basePath
                 $0.output = result.outputFolder
             }
-            if hadFailed || summary.written > 0 || summary.removed > 0 {
-                await hub.publish(.reload)
-            }
+            await hub.publish(LiveReloadEvent(build: build))
         } else {
             let diagnostics = result.diagnostics.filter { $0.severity == .error }
+            let build = state.snapshot.build
             state.update {
                 $0.failure = diagnostics
                 if $0.output == nil { $0.output = result.outputFolder }
             }
-            await hub.publish(.failure(diagnostics))
+            await hub.publish(LiveReloadEvent(build: build, failure: diagnostics))
             log(hasSucceeded
                 ? "serve: still serving the last good build; the next good save rebuilds it"
                 : "serve: the pages show this error until a save fixes it")
         }
         return result
+    }
+
+    /// The id of a good build: a hash of every output's path and content hash, as its manifest
+    /// records them. Derived from the output, not counted, so it means the same across restarts
+    /// of the server: a page left open while the server was down reloads only if the site changed.
+    public static func buildID(of result: BuildState) -> String {
+        // A build that found everything up to date stopped before making a manifest of its own.
+        let manifest = result.summary.upToDate ? result.previousManifest : result.manifest
+        var parts: [UInt64] = []
+        parts.reserveCapacity(manifest.entries.count * 2)
+        for (path, entry) in manifest.entries.sorted(by: { $0.key < $1.key }) {
+            parts.append(FastHash.hash(path))
+            parts.append(entry.outputHash)
+        }
+        let hex = String(FastHash.combine(parts), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

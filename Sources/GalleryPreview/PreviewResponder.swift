@@ -48,7 +48,7 @@ public struct PreviewResponder: HTTPResponder {
         }
         switch resolver.lookup(sitePath) {
         case .file(let file):
-            let (response, tag) = try Self.file(file, status: .ok, failure: snapshot.failure)
+            let (response, tag) = try Self.file(file, status: .ok, snapshot)
             if Self.matches(ifNoneMatch, tag) {
                 return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
             }
@@ -65,18 +65,18 @@ public struct PreviewResponder: HTTPResponder {
     /// The site's `404.html` with status 404, or a plain page when the build has not written one.
     func notFound(resolver: StaticFileResolver?, _ snapshot: PreviewState.Snapshot) throws -> Response {
         if let page = resolver?.notFoundPage() {
-            return try Self.file(page, status: .notFound, failure: snapshot.failure).response
+            return try Self.file(page, status: .notFound, snapshot).response
         }
         let page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>Not found</title></head><body><p>Not found.</p></body></html>\n"
-        let bytes = PageDecorator.decorate(Array(page.utf8), failure: snapshot.failure)
+        let bytes = PageDecorator.decorate(Array(page.utf8), build: snapshot.build, failure: snapshot.failure)
         return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// A file's response, decorated if it is a page, and its ETag.
-    static func file(_ path: String, status: HTTPResponse.Status, failure: [Diagnostic]?) throws -> (response: Response, tag: String) {
+    /// A file's response, decorated for the state `snapshot` if it is a page, and its ETag.
+    static func file(_ path: String, status: HTTPResponse.Status, _ snapshot: PreviewState.Snapshot) throws -> (response: Response, tag: String) {
         let type = ContentType.forPath(path)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        if ContentType.isHTML(type) { bytes = PageDecorator.decorate(bytes, failure: failure) }
+        if ContentType.isHTML(type) { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
         let tag = entityTag(bytes)
         let headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache"]
         return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))), tag)

@@ -108,7 +108,7 @@ public struct PreviewServer: Sendable {
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub),
             server: .http1WebSocketUpgrade(configuration: .init(ws: LiveReloadSocket.configuration)) { request, _, _ in
-                LiveReloadSocket.upgrade(request, hub: hub) { state.snapshot.failure.map(LiveReloadEvent.failure) }
+                LiveReloadSocket.upgrade(request, hub: hub)
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in

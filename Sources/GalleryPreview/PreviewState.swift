@@ -14,6 +14,8 @@ public final class PreviewState: Sendable {
     public struct Snapshot: Sendable, Hashable {
         /// The diagnostics of the latest build when it failed; `nil` after a good build.
         public var failure: [Diagnostic]?
+        /// The id of the last good build (see ``PreviewBuilder/buildID(of:)``); `nil` before one.
+        public var build: String?
         /// The path part of the site's base URL (`/` or `/project/`), where the site is served.
         public var basePath = "/"
         /// The output folder being served; `nil` before the first build.

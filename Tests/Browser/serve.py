@@ -58,6 +58,13 @@ class Server:
     """A `gallery serve` of SITE, stopped with SIGINT (as Ctrl-C) or killed at the end."""
 
     def __init__(self, port=0):
+        self.start(port)
+
+    def restart(self):
+        """Starts the server again on the same port, as a person does after Ctrl-C."""
+        self.start(self.port)
+
+    def start(self, port):
         self.process = subprocess.Popen([BINARY, "serve", "--port", str(port)], cwd=SITE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.url = None
@@ -126,12 +133,51 @@ def eight_tabs_load_and_all_reload(server):
         assert len(tabs) == 8, f"{len(tabs)} tabs open"
         # Each page has had a moment to connect before the edit.
         time.sleep(1)
-        edit_archive(lambda albums: albums[0].update(title="Renamed by the test"))
+        title = f"Renamed at {time.time()}"
+        edit_archive(lambda albums: albums[0].update(title=title))
         for number, tab in enumerate(tabs, 1):
             driver.switch_to.window(tab)
             wait(lambda: reloaded(driver), f"tab {number} to reload after the edit")
             if number % 2 == 1:
-                wait(lambda: "Renamed by the test" in driver.page_source, f"tab {number} to show the edit")
+                wait(lambda: title in driver.page_source, f"tab {number} to show the edit")
+    finally:
+        driver.quit()
+
+
+def count_connections(driver):
+    """Counts the page's attempts to open a WebSocket from now on, in `window.__connections`.
+    (The console shows a line per failed attempt, but Chromium sometimes logs one twice.)"""
+    driver.execute_script("""
+        var Original = window.WebSocket;
+        window.__connections = 0;
+        window.WebSocket = function (url) { window.__connections++; return new Original(url); };""")
+
+
+def a_restart_reloads_stale_pages_and_retries_slowly(server):
+    """While the server is down the page retries with a growing delay (Chromium logs every failed
+    attempt in the console, so retrying every second filled it); once it is back, a page whose build is stale reloads, and one whose
+    build is still current does not."""
+    driver = chromium()
+    try:
+        driver.get(server.url)
+        time.sleep(1)
+        mark(driver)
+        count_connections(driver)
+        server.stop()
+        time.sleep(10)
+        attempts = driver.execute_script("return window.__connections")
+        # Retrying every second, as EventSource does, would be ten.
+        assert 2 <= attempts <= 5, f"{attempts} attempts to connect in 10 s while the server was down"
+        server.restart()
+        # Nothing changed: the page reconnects (within the longest retry delay) and stays.
+        time.sleep(7)
+        assert not reloaded(driver), "the page reloaded after a restart that changed nothing"
+        server.stop()
+        title = f"Changed while the server was down, at {time.time()}"
+        edit_archive(lambda albums: albums[1].update(title=title))
+        server.restart()
+        wait(lambda: reloaded(driver), "the page to reload once the restarted server had a newer build")
+        assert title in driver.page_source
     finally:
         driver.quit()
 
@@ -140,7 +186,7 @@ def main():
     server = Server()
     failures = 0
     try:
-        for check in [eight_tabs_load_and_all_reload]:
+        for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly]:
             failures += not report.run(check, server)
     finally:
         server.stop()

@@ -97,17 +97,25 @@ import Glibc
         let socket = try await RawWebSocket(port: server.port)
         #expect(socket.response.headers["upgrade"]?.lowercased() == "websocket")
         #expect(try await RawResponse.get("/__gallery/live", port: server.port).status == 426, "a plain GET is told to upgrade")
+        // On connecting, the page is told which build is served: the one its script names.
+        let first = try #require(try await socket.waitForMessage { _ in true })
+        let build = try #require(Self.build(in: first))
+        #expect(first == "{\"build\":\"\(build)\",\"errors\":null}")
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("var build = \"\(build)\";"))
 
-        // A good edit: rebuilt, the page says so, and the open page is told to reload.
+        // A good edit: rebuilt, the page says so, and the open page is told of a new build.
         try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")
-        #expect(try await socket.waitForMessage { $0 == "{\"type\":\"reload\"}" } != nil, "no reload message; stderr: \(server.stderr.value)")
+        let rebuilt = try await socket.waitForMessage { Self.build(in: $0) != build }
+        #expect(rebuilt?.hasSuffix(",\"errors\":null}") == true, "no new build; stderr: \(server.stderr.value)")
         #expect(try await RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
+        let goodBuild = try #require(rebuilt.flatMap(Self.build(in:)))
 
-        // A broken archive: an error message with the diagnostics, the terminal says it, the
+        // A broken archive: the diagnostics, with the last good build, the terminal says it, the
         // pages carry the overlay, and the last good site is still served.
         try folder.write("{\"version\": 1, \"albums\": [\n  {\"title\": \"Unfinished\"\n", to: "content/albums.json")
-        let error = try await socket.waitForMessage { $0.hasPrefix("{\"type\":\"error\"") }
+        let error = try await socket.waitForMessage { $0.contains("\"errors\":[") }
         #expect(error?.contains("content/albums.json") == true, "no error message; stderr: \(server.stderr.value)")
+        #expect(error.flatMap(Self.build(in:)) == goodBuild)
         #expect(server.stderr.value.contains("content/albums.json"))
         let broken = try await RawResponse.get("/", port: server.port)
         #expect(broken.status == 200)
@@ -115,15 +123,41 @@ import Glibc
         #expect(broken.body.contains("content/albums.json"))
         #expect(broken.body.contains("Court and Spark"))
         // A page opened now is told of the failure at once.
-        #expect(try await RawWebSocket(port: server.port).waitForMessage { $0.hasPrefix("{\"type\":\"error\"") } != nil)
+        #expect(try await RawWebSocket(port: server.port).waitForMessage { $0.contains("\"errors\":[") } != nil)
 
-        // Fixed: reloaded again, and the overlay is gone.
+        // Fixed: a new build, and the overlay is gone.
         let before = socket.messages.texts.count
         try folder.write(Fixture.archive([Fixture.album("Ladies of the Canyon", "Joni Mitchell", year: 1970)]), to: "content/albums.json")
-        #expect(try await socket.waitForMessage(after: before) { $0 == "{\"type\":\"reload\"}" } != nil, "no reload after the fix; stderr: \(server.stderr.value)")
+        let fixedMessage = try await socket.waitForMessage(after: before) { $0.hasSuffix(",\"errors\":null}") }
+        #expect(fixedMessage.flatMap(Self.build(in:)) != goodBuild, "no new build after the fix; stderr: \(server.stderr.value)")
         let fixed = try await RawResponse.get("/", port: server.port)
         #expect(fixed.body.contains("Ladies of the Canyon"))
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
+    }
+
+    /// The build id in a live-reload message.
+    static func build(in message: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any] else { return nil }
+        return object["build"] as? String
+    }
+
+    /// A page left open while the server was down reloads only if the site changed meanwhile: the
+    /// build id comes from the output, so a restarted server names an unchanged site alike.
+    @Test func theBuildIdNamesTheSameSiteAlikeAcrossRestarts() async throws {
+        let folder = try site()
+        var server = try await ServeProcess(in: folder.url)
+        let first = try await RawWebSocket(port: server.port).waitForMessage { _ in true }.flatMap(Self.build(in:))
+        #expect(first != nil)
+        server.signal(SIGINT)
+        #expect(await server.waitForExit() == 0)
+        server = try await ServeProcess(in: folder.url)
+        #expect(try await RawWebSocket(port: server.port).waitForMessage { _ in true }.flatMap(Self.build(in:)) == first)
+        server.signal(SIGINT)
+        #expect(await server.waitForExit() == 0)
+        try folder.write(Fixture.archive([Fixture.album("Blue", "Joni Mitchell", year: 1972)]), to: "content/albums.json")
+        server = try await ServeProcess(in: folder.url)
+        let changed = try await RawWebSocket(port: server.port).waitForMessage { _ in true }.flatMap(Self.build(in:))
+        #expect(changed != nil && changed != first)
     }
 
     @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])

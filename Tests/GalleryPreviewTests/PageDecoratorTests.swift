@@ -34,13 +34,20 @@ import Testing
         #expect(!html.contains("<script>alert(1)"))
     }
 
-    @Test func theErrorMessageCarriesTheDiagnosticsAsJSONText() throws {
-        let message = LiveReloadEvent.failure([.error("bad </script>\nline", path: "content/albums.json")]).message
+    @Test func theMessageCarriesTheBuildAndTheDiagnosticsAsJSONText() throws {
+        let message = LiveReloadEvent(build: "00ab", failure: [.error("bad </script>\nline", path: "content/albums.json")]).message
         let object = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
-        #expect(object["type"] as? String == "error")
-        #expect(object["lines"] as? [String] == ["content/albums.json: error: bad </script>\nline"])
+        #expect(object["build"] as? String == "00ab")
+        #expect(object["errors"] as? [String] == ["content/albums.json: error: bad </script>\nline"])
         // `<` is escaped: no markup in the payload, even as JSON text.
         #expect(!message.contains("</script>"))
-        #expect(LiveReloadEvent.reload.message == "{\"type\":\"reload\"}")
+        #expect(LiveReloadEvent(build: "00ab").message == "{\"build\":\"00ab\",\"errors\":null}")
+        #expect(LiveReloadEvent(build: nil, failure: []).message == "{\"build\":null,\"errors\":[]}")
+    }
+
+    @Test func thePageNamesItsBuild() {
+        let html = String(decoding: PageDecorator.decorate(Array(page.utf8), build: "00ab"), as: UTF8.self)
+        #expect(html.contains("var build = \"00ab\";"))
+        #expect(decorated().contains("var build = null;"), "a page served before any good build")
     }
 }
