@@ -10,8 +10,16 @@ public enum PageDecorator {
     /// The `id` of the overlay element, in served markup and in the script.
     public static let overlayID = "gallery-serve-overlay"
 
-    /// The heading of the overlay.
+    /// The heading of the overlay over a site that was built before.
     static let overlayTitle = "gallery serve: the last rebuild failed; the browser shows the last good build."
+
+    /// The heading of the overlay while there is no good build at all.
+    static let unbuiltTitle = "gallery serve: the site could not be built yet; it is shown here once a save fixes this."
+
+    /// The overlay's heading for the last good build `build`, `nil` if there is none.
+    static func overlayTitle(build: String?) -> String {
+        build == nil ? unbuiltTitle : overlayTitle
+    }
 
     /// How the overlay looks: over everything, readable on any page style.
     static let overlayStyle = "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;overflow:auto;margin:0;padding:2em;background:rgba(40,0,0,0.94);color:#fee;font:14px/1.5 monospace;white-space:pre-wrap"
@@ -38,7 +46,7 @@ public enum PageDecorator {
           try { state = JSON.parse(event.data); } catch (e) { return; }
           delay = 500;
           if (state.build !== build) location.reload();
-          else if (state.errors) showError(state.errors);
+          else if (state.errors) showError(state.errors, state.build === null);
           else hideError();
         };
         current.onclose = function () {
@@ -61,7 +69,7 @@ public enum PageDecorator {
         var overlay = document.getElementById("\(overlayID)");
         if (overlay) overlay.parentNode.removeChild(overlay);
       }
-      function showError(lines) {
+      function showError(lines, unbuilt) {
         if (!Array.isArray(lines)) return;
         var overlay = document.getElementById("\(overlayID)");
         if (!overlay) {
@@ -72,7 +80,7 @@ public enum PageDecorator {
           document.body.appendChild(overlay);
         }
         var title = document.createElement("p");
-        title.textContent = "\(overlayTitle)";
+        title.textContent = unbuilt ? "\(unbuiltTitle)" : "\(overlayTitle)";
         var list = document.createElement("pre");
         list.textContent = lines.join("\\n");
         overlay.textContent = "";
@@ -85,16 +93,17 @@ public enum PageDecorator {
     """
     }
 
-    /// The overlay's markup for diagnostics, every line escaped.
-    public static func overlay(_ diagnostics: [Diagnostic]) -> String {
+    /// The overlay's markup for diagnostics over a page of the build `build` (`nil`: none was
+    /// ever good), every line escaped.
+    public static func overlay(_ diagnostics: [Diagnostic], build: String?) -> String {
         let lines = diagnostics.map { Escape.xml($0.description) }.joined(separator: "\n")
-        return "<div id=\"\(overlayID)\" role=\"alert\" style=\"\(overlayStyle)\"><p>\(Escape.xml(overlayTitle))</p><pre>\(lines)</pre></div>\n"
+        return "<div id=\"\(overlayID)\" role=\"alert\" style=\"\(overlayStyle)\"><p>\(Escape.xml(overlayTitle(build: build)))</p><pre>\(lines)</pre></div>\n"
     }
 
     /// A page of the build `build` with the script, and the overlay when `failure` is given,
     /// inserted before its last `</body>` (or appended, for a page without one).
     public static func decorate(_ page: [UInt8], build: String? = nil, failure: [Diagnostic]? = nil) -> [UInt8] {
-        var insertion = failure.map(overlay) ?? ""
+        var insertion = failure.map { overlay($0, build: build) } ?? ""
         insertion += script(build: build)
         let at = lastBodyEnd(in: page) ?? page.endIndex
         var result = [UInt8]()

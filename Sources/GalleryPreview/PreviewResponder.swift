@@ -67,7 +67,7 @@ public struct PreviewResponder: HTTPResponder {
         if let page = resolver?.notFoundPage() {
             return try Self.file(page, status: .notFound, snapshot).response
         }
-        let page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>Not found</title></head><body><p>Not found.</p></body></html>\n"
+        let page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Not found</title></head><body><p>Not found.</p></body></html>\n"
         let bytes = PageDecorator.decorate(Array(page.utf8), build: snapshot.build, failure: snapshot.failure)
         return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }

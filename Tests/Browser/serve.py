@@ -10,8 +10,10 @@ does. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if a
 import json
 import os
 import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
@@ -57,7 +59,8 @@ def wait(condition, what, deadline=DEADLINE):
 class Server:
     """A `gallery serve` of SITE, stopped with SIGINT (as Ctrl-C) or killed at the end."""
 
-    def __init__(self, port=0):
+    def __init__(self, port=0, site=SITE):
+        self.site = site
         self.start(port)
 
     def restart(self):
@@ -65,7 +68,7 @@ class Server:
         self.start(self.port)
 
     def start(self, port):
-        self.process = subprocess.Popen([BINARY, "serve", "--port", str(port)], cwd=SITE,
+        self.process = subprocess.Popen([BINARY, "serve", "--port", str(port)], cwd=self.site,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.url = None
         end = time.monotonic() + 60
@@ -182,11 +185,43 @@ def a_restart_reloads_stale_pages_and_retries_slowly(server):
         driver.quit()
 
 
+def broken_site():
+    """A copy of the site whose archive does not parse, so its very first build fails."""
+    folder = tempfile.mkdtemp(prefix="gallery-broken-")
+    shutil.copytree(os.path.join(SITE, "content"), os.path.join(folder, "content"))
+    with open(os.path.join(folder, "content", "albums.json"), "w") as file:
+        file.write('{"version": 1, "albums": [\n  {"title": "Unfinished"\n')
+    return folder
+
+
+def a_first_build_that_fails_says_nothing_was_built(_):
+    """When the very first build fails there is no last good build to speak of: the overlay,
+    drawn by the server and again by the script, says the site could not be built yet, and the
+    fallback page is readable on a phone (it has a viewport)."""
+    folder = broken_site()
+    server = Server(site=folder)
+    driver = chromium(width=320, height=640)
+    try:
+        driver.get(server.url)
+        overlay = wait(lambda: driver.find_element("id", "gallery-serve-overlay"), "the overlay")
+        time.sleep(1)  # the script has connected and drawn the overlay again
+        text = overlay.text
+        assert "could not be built yet" in text, f"the overlay says {text[:200]!r}"
+        assert "last good build" not in text and "last rebuild" not in text, f"the overlay says {text[:200]!r}"
+        assert "content/albums.json" in text
+        assert driver.execute_script("return window.innerWidth") == 320, "the page has no viewport: it is laid out for a desktop"
+    finally:
+        driver.quit()
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     server = Server()
     failures = 0
     try:
-        for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly]:
+        for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly,
+                      a_first_build_that_fails_says_nothing_was_built]:
             failures += not report.run(check, server)
     finally:
         server.stop()

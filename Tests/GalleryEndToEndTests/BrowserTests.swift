@@ -72,6 +72,6 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 2 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 }

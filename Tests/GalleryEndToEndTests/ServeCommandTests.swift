@@ -180,6 +180,10 @@ import Glibc
         let server = try await ServeProcess(in: folder.url)
         let page = try await RawResponse.get("/", port: server.port)
         #expect(page.body.contains("gallery-serve-overlay"))
+        #expect(page.body.contains("<p>gallery serve: the site could not be built yet; it is shown here once a save fixes this.</p>"))
+        #expect(!page.body.contains("<p>gallery serve: the last rebuild failed"))
+        // The fallback page is readable on a phone.
+        #expect(page.body.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"))
         #expect(server.stderr.value.contains("serve: the pages show this error until a save fixes it"), "\(server.stderr.value)")
         #expect(!server.stderr.value.contains("last good build"))
     }

@@ -26,6 +26,15 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("plain<script"))
     }
 
+    @Test func theOverlaySaysWhetherAGoodBuildIsShown() {
+        let failure = [Diagnostic.error("album 3 has no title", path: "content/albums.json")]
+        let unbuilt = decorated(failure)
+        #expect(unbuilt.contains("<p>gallery serve: the site could not be built yet; it is shown here once a save fixes this.</p>"))
+        #expect(!unbuilt.contains("<p>gallery serve: the last rebuild failed"))
+        let built = String(decoding: PageDecorator.decorate(Array(page.utf8), build: "00ab", failure: failure), as: UTF8.self)
+        #expect(built.contains("<p>gallery serve: the last rebuild failed; the browser shows the last good build.</p>"))
+    }
+
     @Test func theOverlayEscapesTheDiagnostics() {
         let failure = [Diagnostic.error("album 3 is called <script>alert(1)</script> & more", path: "content/albums.json", at: SourcePosition(line: 4, column: 7))]
         let html = decorated(failure)
