@@ -21,8 +21,14 @@ public enum PageDecorator {
         build == nil ? unbuiltTitle : overlayTitle
     }
 
-    /// How the overlay looks: over everything, readable on any page style.
-    static let overlayStyle = "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;overflow:auto;margin:0;padding:2em;background:rgba(40,0,0,0.94);color:#fee;font:14px/1.5 monospace;white-space:pre-wrap"
+    /// How the overlay looks: over everything, on an opaque background (the page does not show
+    /// through the text), readable on any page style.
+    static let overlayStyle = "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;overflow:auto;margin:0;padding:2em;background:#280000;color:#fee;font:14px/1.5 monospace;white-space:pre-wrap"
+
+    /// How the diagnostics' `<pre>` looks: its own `white-space: pre` (from the browser's style
+    /// sheet, not inherited) would cut long lines off on a narrow screen, so it wraps them, also
+    /// inside a long path.
+    static let listStyle = "margin:0;font:inherit;white-space:pre-wrap;overflow-wrap:anywhere"
 
     /// The script, for a page of the build `build`: on every message (the preview's state, see
     /// ``LiveReloadEvent``) it reloads a page of another build, else draws the overlay (as text)
@@ -82,6 +88,7 @@ public enum PageDecorator {
         var title = document.createElement("p");
         title.textContent = unbuilt ? "\(unbuiltTitle)" : "\(overlayTitle)";
         var list = document.createElement("pre");
+        list.setAttribute("style", "\(listStyle)");
         list.textContent = lines.join("\\n");
         overlay.textContent = "";
         overlay.appendChild(title);
@@ -97,7 +104,7 @@ public enum PageDecorator {
     /// ever good), every line escaped.
     public static func overlay(_ diagnostics: [Diagnostic], build: String?) -> String {
         let lines = diagnostics.map { Escape.xml($0.description) }.joined(separator: "\n")
-        return "<div id=\"\(overlayID)\" role=\"alert\" style=\"\(overlayStyle)\"><p>\(Escape.xml(overlayTitle(build: build)))</p><pre>\(lines)</pre></div>\n"
+        return "<div id=\"\(overlayID)\" role=\"alert\" style=\"\(overlayStyle)\"><p>\(Escape.xml(overlayTitle(build: build)))</p><pre style=\"\(listStyle)\">\(lines)</pre></div>\n"
     }
 
     /// A page of the build `build` with the script, and the overlay when `failure` is given,

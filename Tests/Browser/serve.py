@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """gallery serve's live reload in a real browser: headless Chromium driven through WebDriver.
 
-Usage: serve.py GALLERY_BINARY SITE_FOLDER
+Usage: serve.py GALLERY_BINARY SITE_FOLDER [ARTIFACTS_FOLDER]
 
 Starts `gallery serve --port 0` in SITE_FOLDER (a site whose albums have explicit slugs), opens
 its pages, edits the site, and stops and restarts the server, as a person previewing a site
-does. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
+does. Screenshots go to ARTIFACTS_FOLDER when given. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
 import json
 import os
@@ -23,6 +23,7 @@ from selenium.webdriver.chrome.service import Service
 import report
 
 BINARY, SITE = sys.argv[1], sys.argv[2]
+ARTIFACTS = sys.argv[3] if len(sys.argv) > 3 else None
 ARCHIVE = os.path.join(SITE, "content", "albums.json")
 DEADLINE = 10  # seconds any one wait may take
 
@@ -216,12 +217,46 @@ def a_first_build_that_fails_says_nothing_was_built(_):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def the_overlay_wraps_and_hides_the_page_on_a_narrow_screen(_):
+    """At 320 px every line of the overlay wraps inside it (a <pre> keeps its own
+    `white-space: pre` otherwise, cutting the lines off), and the page does not show through."""
+    folder = broken_site()
+    server = Server(site=folder)
+    driver = chromium(width=320, height=640)
+    try:
+        for when in ("as served", "as the script draws it"):
+            if when == "as served":
+                driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+            driver.get(server.url)
+            wait(lambda: driver.find_element("css selector", "#gallery-serve-overlay pre"), "the overlay")
+            if when != "as served":
+                time.sleep(1)  # the script has connected and drawn the overlay again
+            found = driver.execute_script("""
+                var overlay = document.getElementById('gallery-serve-overlay'), pre = overlay.querySelector('pre');
+                return [pre.scrollWidth, pre.clientWidth, overlay.scrollWidth, overlay.clientWidth,
+                        getComputedStyle(overlay).backgroundColor, pre.textContent.length];""")
+            pre_scroll, pre_width, overlay_scroll, overlay_width, background, length = found
+            assert length > 60, f"{when}: the diagnostics are too short to test wrapping ({length} characters)"
+            assert pre_scroll <= pre_width and overlay_scroll <= overlay_width, \
+                f"{when}: the overlay's lines are cut off at 320 px (scroll widths {pre_scroll}/{pre_width}, {overlay_scroll}/{overlay_width})"
+            assert background.startswith("rgb("), f"{when}: the overlay's background {background} lets the page show through"
+            driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        if ARTIFACTS:
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            driver.save_screenshot(os.path.join(ARTIFACTS, "serve-overlay-320.png"))
+    finally:
+        driver.quit()
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     server = Server()
     failures = 0
     try:
         for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly,
-                      a_first_build_that_fails_says_nothing_was_built]:
+                      a_first_build_that_fails_says_nothing_was_built,
+                      the_overlay_wraps_and_hides_the_page_on_a_narrow_screen]:
             failures += not report.run(check, server)
     finally:
         server.stop()

@@ -59,7 +59,8 @@ import Testing
 
     /// `gallery serve`'s live reload in a real browser, as a person previewing a site sees it:
     /// Tests/Browser/serve.py starts the server, opens tabs, edits the site and restarts the
-    /// server. Each check names what it proves.
+    /// server. Each check names what it proves; the error overlay's screenshot at 320 px is kept
+    /// in `.build/browser-artifacts/`.
     @Test func liveReloadWorksInARealBrowser() async throws {
         let site = try Fixture.site([
             Fixture.album("Blue", "Joni Mitchell", year: 1971, slug: "blue"),
@@ -68,10 +69,11 @@ import Testing
         ])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/serve.py").path, GalleryBinary.url.path, site.url.path]
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/serve.py").path, GalleryBinary.url.path, site.url.path,
+                             Self.package.appending(path: ".build/browser-artifacts").path]
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 4 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 }
