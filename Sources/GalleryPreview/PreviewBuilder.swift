@@ -59,6 +59,7 @@ public struct PreviewBuilder: Sendable {
                 ? "serve: still serving the last good build; the next good save rebuilds it"
                 : "serve: the pages show this error until a save fixes it")
         }
+        await state.firstBuild.open()
         return result
     }
 

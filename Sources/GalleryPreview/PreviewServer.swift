@@ -12,8 +12,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The preview server behind `gallery serve`: builds the site, serves the output folder over
-/// HTTP, rebuilds when the inputs change and reloads the open pages.
+/// The preview server behind `gallery serve`: listens, builds the site, serves the output folder
+/// over HTTP, rebuilds when the inputs change and reloads the open pages.
 ///
 /// It runs three services in one `ServiceGroup`: the HTTP server, the ``SiteWatcher`` and the
 /// ``LiveReloadHub``. SIGINT or SIGTERM shuts them down gracefully in reverse order: the hub closes
@@ -68,73 +68,71 @@ public struct PreviewServer: Sendable {
         self.announce = announce
     }
 
-    /// Builds, then serves until SIGINT or SIGTERM. A failed first build does not stop it: the
+    /// Listens, builds, then serves until SIGINT or SIGTERM. An address it cannot listen on is
+    /// a ``ListenError`` before anything is built; a failed first build does not stop it: the
     /// pages show the error overlay until a good save.
     public func run() async throws {
         Self.unblockShutdownSignals()
+        let address = try ListenAddress(configuration.host)
         let state = PreviewState()
         let hub = LiveReloadHub()
         var options = configuration.options
         if options.output == nil { options.output = Self.previewFolder(of: options.site) }
-        var builder = PreviewBuilder(options: options, state: state, hub: hub, observer: observer, log: log)
+        let builder = PreviewBuilder(options: options, state: state, hub: hub, observer: observer, log: log)
         // Watching starts before the first build, so a save made while it runs is seen.
         let changes = SiteChanges(site: configuration.options.site, poll: configuration.poll)
         if configuration.poll == nil, case .polling = changes.mode {
             log("serve: cannot watch for file events here; polling the site's files instead")
         }
-        let baseline = changes.token()
-        await builder.build()
-
-        if !Self.isLoopback(configuration.host) {
-            log("serve: listening on \(configuration.host): anyone who can reach this machine can see the site")
-        }
         do {
-            try await serve(on: configuration.port, state: state, hub: hub, builder: builder, changes: changes, baseline: baseline)
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            guard configuration.fallsBackToAFreePort else {
-                throw AddressInUse(host: configuration.host, port: configuration.port)
-            }
+            try await serve(address, on: configuration.port, state: state, hub: hub, builder: builder, changes: changes)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE && configuration.fallsBackToAFreePort {
             log("serve: port \(configuration.port) is in use; serving on a free port instead")
-            try await serve(on: 0, state: state, hub: hub, builder: builder, changes: changes, baseline: baseline)
+            do {
+                try await serve(address, on: 0, state: state, hub: hub, builder: builder, changes: changes)
+            } catch let error as IOError {
+                throw address.error(binding: 0, error)
+            }
+        } catch let error as IOError {
+            throw address.error(binding: configuration.port, error)
         }
     }
 
-    /// Serves the built site on `port` until SIGINT or SIGTERM, watching for changes.
-    private func serve(on port: Int, state: PreviewState, hub: LiveReloadHub, builder: PreviewBuilder, changes: SiteChanges, baseline: UInt64) async throws {
+    /// Listens on `port`, then builds the site and serves it until SIGINT or SIGTERM, watching
+    /// for changes. A bind that fails throws before anything is built.
+    private func serve(_ address: ListenAddress, on port: Int, state: PreviewState, hub: LiveReloadHub, builder: PreviewBuilder, changes: SiteChanges) async throws {
         var logger = Logger(label: "gallery.serve")
         logger.logLevel = .warning
-        let host = configuration.host
         let announce = self.announce
+        let log = self.log
+        let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
+        defer { listeningContinuation.finish() }
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub),
             server: .http1WebSocketUpgrade(configuration: .init(ws: LiveReloadSocket.configuration)) { request, _, _ in
                 LiveReloadSocket.upgrade(request, hub: hub)
             },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: port), serverName: nil),
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? port
-                announce("Serving " + Self.url(host: host, port: port, basePath: state.snapshot.basePath))
+                if address.isEverywhere {
+                    log("serve: listening on all interfaces (\(address.host)): anyone who can reach this machine can see the site")
+                } else if !address.isLoopback {
+                    log("serve: listening on \(address.host): anyone who can reach this machine can see the site")
+                }
+                listeningContinuation.yield(channel.localAddress?.port ?? port)
+                listeningContinuation.finish()
             },
             logger: logger
         )
+        let firstBuild = SiteWatcher.FirstBuild(listening: listening) { port in
+            announce("Serving " + Self.url(host: address.urlHost, port: port, basePath: state.snapshot.basePath))
+        }
         let group = ServiceGroup(
-            services: [app, SiteWatcher(builder: builder, changes: changes, baseline: baseline), hub],
+            services: [app, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
         try await group.run()
-    }
-
-    /// The port asked for is taken by another program.
-    public struct AddressInUse: Error, CustomStringConvertible {
-        /// The address asked for.
-        public var host: String
-        /// The port asked for.
-        public var port: Int
-
-        public var description: String {
-            "port \(port) on \(host) is in use by another program (another gallery serve or hugo server?); pass another with --port N, or --port 0 for any free one"
-        }
     }
 
     /// Where the preview is built unless told otherwise: `preview/` in the site's cache folder
@@ -161,12 +159,7 @@ public struct PreviewServer: Sendable {
 
     /// The site's URL on a host and port (IPv6 addresses in brackets).
     public static func url(host: String, port: Int, basePath: String) -> String {
-        let name = host.contains(":") ? "[\(host)]" : host
+        let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return "http://\(name):\(port)\(basePath)"
-    }
-
-    /// Whether a host name or address is the loopback interface.
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

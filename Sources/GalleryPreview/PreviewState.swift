@@ -22,6 +22,9 @@ public final class PreviewState: Sendable {
         public var output: URL?
     }
 
+    /// Open once the first build is done, good or not.
+    public let firstBuild = BuildGate()
+
     /// A state with no build yet.
     public init() {
         value = Mutex(Snapshot())

@@ -23,20 +23,50 @@ public struct SiteWatcher: Service {
     /// The change token the last build saw, taken before it began, so an edit made while it ran
     /// (or before the watcher started) still triggers a rebuild.
     public var baseline: UInt64
+    /// The first build, when the watcher makes it: it waits for the server to listen, builds,
+    /// then calls `built` with the port.
+    public var firstBuild: FirstBuild?
+
+    /// How the watcher makes the first build.
+    public struct FirstBuild: Sendable {
+        /// Yields the port once the server listens; ends without one if it cannot.
+        public var listening: AsyncStream<Int>
+        /// Called with the port after the first build (to say where the site is).
+        public var built: @Sendable (Int) -> Void
+
+        /// A first build.
+        public init(listening: AsyncStream<Int>, built: @escaping @Sendable (Int) -> Void) {
+            self.listening = listening
+            self.built = built
+        }
+    }
 
     /// A watcher of the builder's site folder.
-    public init(builder: PreviewBuilder, changes: SiteChanges, baseline: UInt64, quietPeriod: Duration = .milliseconds(200)) {
+    public init(builder: PreviewBuilder, changes: SiteChanges, baseline: UInt64, firstBuild: FirstBuild? = nil, quietPeriod: Duration = .milliseconds(200)) {
         self.builder = builder
         self.changes = changes
         self.baseline = baseline
+        self.firstBuild = firstBuild
         self.quietPeriod = quietPeriod
     }
 
-    /// Watches until graceful shutdown; a rebuild under way when it comes finishes first.
+    /// Makes the first build if asked to, then watches until graceful shutdown; a rebuild under
+    /// way when it comes finishes first.
     public func run() async throws {
         var builder = self.builder
         var built = baseline
-        var seen = baseline
+        if let firstBuild {
+            var port: Int?
+            for await listening in firstBuild.listening {
+                port = listening
+                break
+            }
+            guard let port, !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
+            built = changes.token()
+            await builder.build()
+            firstBuild.built(port)
+        }
+        var seen = built
         var lastChange = ContinuousClock.now
         while !Task.isShuttingDownGracefully {
             try? await Task.sleep(for: changes.interval)

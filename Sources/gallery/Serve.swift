@@ -69,7 +69,7 @@ struct Serve: AsyncParsableCommand {
         )
         do {
             try await server.run()
-        } catch let error as PreviewServer.AddressInUse {
+        } catch let error as ListenError {
             FileHandle.standardError.write(Data("serve: error: \(error)\n".utf8))
             throw ExitCode.failure
         }

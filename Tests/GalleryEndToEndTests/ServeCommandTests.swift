@@ -191,8 +191,12 @@ import Glibc
     @Test func aPortInUseIsAnErrorWhenAskedForAndAvoidedWhenItIsTheDefault() async throws {
         let folder = try site()
         let first = try await ServeProcess(in: folder.url)
-        let error = await #expect(throws: ServeProcess.Failure.self) { try await ServeProcess(in: folder.url, port: first.port, timeout: 60) }
-        #expect(error?.description.contains("serve: error: port \(first.port) on 127.0.0.1 is in use by another program (another gallery serve or hugo server?); pass another with --port N, or --port 0 for any free one") == true, "\(String(describing: error))")
+        // Found before anything is built: the second site's preview folder is never made.
+        let other = try site()
+        let run = try await GalleryBinary.run(["serve", "--port", "\(first.port)"], in: other.url)
+        #expect(run.status == 1)
+        #expect(run.stderr == "serve: error: port \(first.port) on 127.0.0.1 is in use by another program (another gallery serve or hugo server?); pass another with --port N, or --port 0 for any free one\n", "\(run.stderr)")
+        #expect(!other.exists(preview), "it built before finding the port taken")
 
         // The default port, 1313, held here (or by anything else on this machine) is skipped.
         let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -207,6 +211,43 @@ import Glibc
         #expect(second.port != 1313 && second.port > 0)
         #expect(second.stderr.value.contains("serve: port 1313 is in use; serving on a free port instead"), "\(second.stderr.value)")
         #expect(try await RawResponse.get("/", port: second.port).body.contains("Hejira"))
+    }
+
+    /// A `--host` it cannot listen on fails at once, in one line that says what to do, before
+    /// anything is built and without claiming to listen.
+    @Test(arguments: [
+        ("no-such-host.invalid", "serve: error: --host 'no-such-host.invalid' is no address and no name this machine can resolve; pass an address such as 127.0.0.1, ::1 or 0.0.0.0, or a name such as localhost\n"),
+        // TEST-NET-1: an address of no interface here (binding it sends nothing anywhere).
+        ("192.0.2.1", "serve: error: 192.0.2.1 is not an address of this machine, so nothing can be served on it; pass one of its own addresses, 127.0.0.1 for this machine only, or 0.0.0.0 for every interface\n"),
+    ])
+    func aHostItCannotListenOnFailsBeforeBuilding(host: String, message: String) async throws {
+        let folder = try site()
+        let start = Date()
+        let run = try await GalleryBinary.run(["serve", "--port", "0", "--host", host], in: folder.url)
+        #expect(run.status == 1)
+        #expect(run.stderr == message, "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+        #expect(!folder.exists(preview), "it built before finding it could not listen")
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func aBracketedIPv6HostIsServedThere() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url, arguments: ["--host", "[::1]"])
+        #expect(server.url == "http://[::1]:\(server.port)/")
+        #expect(!server.stderr.value.contains("anyone who can reach"), "::1 is loopback")
+        // Nothing listens on 127.0.0.1 at that port: the server is on ::1 only.
+        await #expect(throws: (any Error).self) { try await RawResponse.get("/", port: server.port) }
+    }
+
+    /// Every interface: the URL printed is one a browser can open, and the warning says what it
+    /// means, once the server listens.
+    @Test func allInterfacesAreAnnouncedAsLocalhostWithAWarning() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url, arguments: ["--host", "0.0.0.0"])
+        #expect(server.url == "http://localhost:\(server.port)/")
+        #expect(server.stderr.value.contains("serve: listening on all interfaces (0.0.0.0): anyone who can reach this machine can see the site"), "\(server.stderr.value)")
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("Hejira"))
     }
 
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {

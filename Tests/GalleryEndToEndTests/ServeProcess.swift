@@ -67,8 +67,8 @@ final class ServeProcess {
         while Date() < deadline {
             if let line = stdout.value.split(separator: "\n").first(where: { $0.hasPrefix("Serving http://") }) {
                 url = String(line.dropFirst("Serving ".count))
-                let afterHost = url.dropFirst("http://127.0.0.1:".count)
-                port = Int(afterHost.prefix { $0.isNumber }) ?? 0
+                let authority = url.dropFirst("http://".count).prefix { $0 != "/" }
+                port = Int(authority.split(separator: ":").last ?? "") ?? 0
                 return
             }
             guard process.isRunning else { break }

@@ -99,6 +99,19 @@ import Testing
         #expect(redirect.headers[.location] == "/albums/")
     }
 
+    /// The server listens before its first build: a request that comes meanwhile gets the page
+    /// once it is built, not a 404.
+    @Test func aRequestBeforeTheFirstBuildWaitsForIt() async throws {
+        let unbuilt = PreviewState()
+        let responder = PreviewResponder(state: unbuilt, hub: LiveReloadHub())
+        let request = Task { try await responder.respond(path: "/style.css", ifNoneMatch: []) }
+        try await Task.sleep(for: .milliseconds(200))
+        let output = self.output
+        unbuilt.update { $0.output = output }
+        await unbuilt.firstBuild.open()
+        #expect(try await request.value.status == .ok)
+    }
+
     @Test func theSiteIsServedUnderItsBasePath() async throws {
         state.update { $0.basePath = "/project/" }
         #expect(try await get("/").headers[.location] == "/project/")
