@@ -78,7 +78,9 @@ public struct PreviewServer: Sendable {
         let hub = LiveReloadHub()
         var options = configuration.options
         if options.output == nil { options.output = Self.previewFolder(of: options.site) }
-        let builder = PreviewBuilder(options: options, state: state, hub: hub, observer: observer, log: log)
+        // Each rebuild prints only the warnings that are new; the rest are counted.
+        let filter = RepeatedWarningFilter(next: observer, log: log)
+        let builder = PreviewBuilder(options: options, state: state, hub: hub, observer: filter, log: log)
         // Watching starts before the first build, so a save made while it runs is seen.
         let changes = SiteChanges(site: configuration.options.site, poll: configuration.poll)
         if configuration.poll == nil, case .polling = changes.mode {

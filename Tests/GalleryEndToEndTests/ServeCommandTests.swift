@@ -250,6 +250,28 @@ import Glibc
         #expect(try await RawResponse.get("/", port: server.port).body.contains("Hejira"))
     }
 
+    /// A rebuild prints only the warnings that are new, counts the others in one line, and no
+    /// thumbnail progress when every thumbnail came from the cache.
+    @Test func aRebuildPrintsOnlyNewWarnings() async throws {
+        let albums = [Fixture.album("Blue", "Joni Mitchell"), Fixture.album("Hejira", "Joni Mitchell")]
+            + (1...3).map { Fixture.album("Lost \($0)", "Nobody", cover: "covers/lost-\($0).svg") }
+        let folder = try Fixture.site(albums)
+        let server = try await ServeProcess(in: folder.url)
+        func lines(_ text: String) -> [Substring] { server.stderr.value.split(separator: "\n").filter { $0.contains(text) } }
+        #expect(lines("warning:").count == 3, "\(server.stderr.value)")
+        #expect(lines("thumbnails: 1/1").count == 1, "\(server.stderr.value)")
+
+        try folder.write(Fixture.archive(albums + [Fixture.album("Lost 4", "Nobody", cover: "covers/lost-4.svg")]), to: "content/albums.json")
+        let deadline = Date().addingTimeInterval(30)
+        while lines("built ").count < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(lines("built ").count == 2, "no rebuild: \(server.stderr.value)")
+        let warnings = lines("warning:")
+        #expect(warnings.count == 4, "\(server.stderr.value)")
+        #expect(warnings.last?.contains("lost-4.svg") == true, "\(server.stderr.value)")
+        #expect(lines("3 warnings as before").count == 1, "\(server.stderr.value)")
+        #expect(lines("thumbnails:").count == 1, "the cached thumbnail is not counted again: \(server.stderr.value)")
+    }
+
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {
         let folder = try site()
         // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.

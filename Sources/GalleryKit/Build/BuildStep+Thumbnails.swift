@@ -36,7 +36,7 @@ extension BuildStep {
         let results = await Parallel.onThreads(count: jobs.count, threads: threads, finished: Thumbnailer.threadFinished) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
             do throws(ThumbnailError) {
                 let entries = try cache.thumbnails(of: jobs[index], as: specs)
-                observer.receive(.thumbnailSettled(failed: false))
+                observer.receive(.thumbnailSettled(failed: false, made: entries.contains { $0.wasMade }))
                 return .success(entries)
             } catch {
                 observer.receive(.thumbnailSettled(failed: !Self.isCopiedAsIs(jobs[index], after: error)))

@@ -11,9 +11,10 @@ public enum BuildEvent: Sendable {
     case coversPlanned(remote: Int)
     /// The build is about to thumbnail `covers` distinct covers (sent only when there are any).
     case thumbnailsPlanned(covers: Int)
-    /// One of them is done, as it finishes, in no particular order: for progress. (Each cover's
-    /// `thumbnailed` or `failed` event follows at the end of the step, in album order.)
-    case thumbnailSettled(failed: Bool)
+    /// One of them is done, as it finishes, in no particular order: for progress; `made` when a
+    /// thumbnail had to be made, not only read from the cache. (Each cover's `thumbnailed` or
+    /// `failed` event follows at the end of the step, in album order.)
+    case thumbnailSettled(failed: Bool, made: Bool = true)
     /// Progress of a cover: queued, downloading, from the cache, thumbnailed, failed.
     case cover(CoverEvent)
     /// The build ended; the summary says how.

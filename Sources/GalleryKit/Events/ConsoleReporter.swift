@@ -61,8 +61,8 @@ public final class ConsoleReporter: BuildObserving {
             case .cover(let cover):
                 guard var progress = live.progress, progress.record(cover) else { return }
                 show(progress, &live)
-            case .thumbnailSettled(let failed):
-                guard var progress = live.progress, progress.settleThumbnail(failed: failed) else { return }
+            case .thumbnailSettled(let failed, let made):
+                guard var progress = live.progress, progress.settleThumbnail(failed: failed, made: made) else { return }
                 show(progress, &live)
             default:
                 guard let line = Self.line(for: event, quiet: quiet, verbose: verbose) else { return }
@@ -82,6 +82,14 @@ public final class ConsoleReporter: BuildObserving {
     private func show(_ progress: CoverProgress, _ live: inout Live) {
         live.progress = progress
         let time = now()
+        if progress.isComplete, progress.isIdle, interactive || live.lastTenth == 0 {
+            // Every thumbnail came from the cache: a line saying 5/5 would only repeat itself on
+            // every rebuild of `gallery serve` (a log that showed the count going up gets its end).
+            if interactive, live.lineShown { write("\r\u{1B}[K") }
+            live.progress = nil
+            live.lineShown = false
+            return
+        }
         if interactive {
             if progress.isComplete {
                 write("\r\u{1B}[K" + progress.line(at: time) + "\n")

@@ -12,7 +12,7 @@ struct CoverProgress: Sendable {
     enum Stage: Sendable {
         /// Remote covers being fetched, settled by cover events.
         case fetching
-        /// Covers being thumbnailed, settled by ``settleThumbnail(failed:)``.
+        /// Covers being thumbnailed, settled by ``settleThumbnail(failed:made:)``.
         case thumbnailing
     }
 
@@ -26,6 +26,8 @@ struct CoverProgress: Sendable {
     private(set) var settled = 0
     /// Covers that failed.
     private(set) var failed = 0
+    /// Covers whose thumbnails had to be made (not only read from the cache).
+    private(set) var made = 0
     private var inFlight: [String: Int] = [:]
     private var finishedBytes = 0
 
@@ -66,11 +68,18 @@ struct CoverProgress: Sendable {
     }
 
     /// Counts one cover thumbnailed, or failed; returns whether the line changed.
-    mutating func settleThumbnail(failed: Bool) -> Bool {
+    mutating func settleThumbnail(failed: Bool, made: Bool = true) -> Bool {
         guard stage == .thumbnailing else { return false }
         settled += 1
         if failed { self.failed += 1 }
+        if made, !failed { self.made += 1 }
         return true
+    }
+
+    /// Whether the thumbnails step made nothing and nothing failed: every thumbnail came from
+    /// the cache.
+    var isIdle: Bool {
+        stage == .thumbnailing && made == 0 && failed == 0
     }
 
     /// The word the lines start with.

@@ -110,6 +110,26 @@ private final class Terminal: Sendable {
         #expect(text.hasSuffix("\r\u{1B}[Kthumbnails [####################] 3/3 · 1 failed\n"), "\(text)")
     }
 
+    /// A rebuild whose thumbnails all come from the cache leaves no line about them, in a log or
+    /// on a terminal.
+    @Test func thumbnailsThatWereOnlyReadFromTheCacheGetNoLine() {
+        for interactive in [false, true] {
+            let terminal = Terminal()
+            let reporter = terminal.reporter(interactive: interactive)
+            reporter.receive(.thumbnailsPlanned(covers: 5))
+            for index in 0..<5 {
+                terminal.advance(to: Double(index) / 10)
+                reporter.receive(.thumbnailSettled(failed: false, made: false))
+            }
+            if interactive {
+                // The live line, drawn while the cache was read, is cleared, and no line is left.
+                #expect(!terminal.text.contains("\n") && terminal.text.hasSuffix("\r\u{1B}[K"), "\(terminal.text)")
+            } else {
+                #expect(!terminal.text.contains("thumbnails"), "\(terminal.text)")
+            }
+        }
+    }
+
     @Test func logsGetPlainThumbnailLinesEvenAfterTheCoversFinished() {
         let terminal = Terminal()
         let reporter = terminal.reporter(interactive: false)

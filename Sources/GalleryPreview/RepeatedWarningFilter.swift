@@ -1,0 +1,54 @@
+import GalleryKit
+import Synchronization
+
+/// Passes a build's events on to the terminal's reporter, except warnings the previous build
+/// already gave: `gallery serve` rebuilds on every save, and a site with 170 missing covers would
+/// print the same 170 lines each time. Those are counted instead, in one line before the
+/// summary (`170 warnings as before`). Errors always pass.
+public final class RepeatedWarningFilter: BuildObserving {
+    private struct Seen {
+        /// The warnings of the last build, `nil` before the first.
+        var previous: Set<String>?
+        /// The warnings of the build under way.
+        var current: Set<String> = []
+        /// How many of them the previous build gave too.
+        var repeated = 0
+    }
+
+    private let seen = Mutex(Seen())
+    private let next: any BuildObserving
+    private let log: @Sendable (String) -> Void
+
+    /// A filter in front of `next`, writing its count line with `log`.
+    public init(next: any BuildObserving, log: @escaping @Sendable (String) -> Void) {
+        self.next = next
+        self.log = log
+    }
+
+    public func receive(_ event: BuildEvent) {
+        switch event {
+        case .diagnostic(let diagnostic) where diagnostic.severity == .warning:
+            let isRepeated = seen.withLock { seen in
+                let text = diagnostic.description
+                guard seen.current.insert(text).inserted else { return true }
+                guard seen.previous?.contains(text) == true else { return false }
+                seen.repeated += 1
+                return true
+            }
+            if !isRepeated { next.receive(event) }
+        case .finished(let summary):
+            let repeated = seen.withLock { seen in
+                let repeated = seen.repeated
+                // A build that stopped early saw only some of the warnings: the rest still stand.
+                seen.previous = summary.failedStep == nil ? seen.current : seen.current.union(seen.previous ?? [])
+                seen.current = []
+                seen.repeated = 0
+                return repeated
+            }
+            if repeated > 0 { log("\(repeated) warning\(repeated == 1 ? "" : "s") as before") }
+            next.receive(event)
+        default:
+            next.receive(event)
+        }
+    }
+}
