@@ -40,11 +40,19 @@ public struct PreviewBuilder: Sendable {
             hasSucceeded = true
             if options.output == nil { options.output = result.outputFolder }
             let build = Self.buildID(of: result)
+            let before = state.snapshot
             state.update {
                 $0.failure = nil
                 $0.build = build
+                if before.build != nil, before.basePath != result.config.basePath {
+                    $0.formerBasePath = before.basePath
+                }
                 $0.basePath = result.config.basePath
                 $0.output = result.outputFolder
+            }
+            // A new base_url moves the site: say where to, as the first address said where it was.
+            if before.build != nil, before.basePath != result.config.basePath, let origin = before.origin {
+                log("serve: the site is now at " + origin + result.config.basePath)
             }
             await hub.publish(LiveReloadEvent(build: build))
         } else {

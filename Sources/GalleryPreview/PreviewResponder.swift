@@ -44,7 +44,9 @@ public struct PreviewResponder: HTTPResponder {
         var sitePath = path
         if snapshot.basePath != "/" {
             if path == "/" || path + "/" == snapshot.basePath { return Self.redirect(to: snapshot.basePath) }
-            guard path.hasPrefix(snapshot.basePath) else { return try notFound(resolver: resolver, snapshot) }
+            guard path.hasPrefix(snapshot.basePath) else {
+                return try moved(path, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
+            }
             sitePath = "/" + path.dropFirst(snapshot.basePath.count)
         }
         switch resolver.lookup(sitePath) {
@@ -59,8 +61,26 @@ public struct PreviewResponder: HTTPResponder {
         case .forbidden:
             return Self.text("403 Forbidden: this path is outside the site.\n", status: .forbidden)
         case .notFound:
-            return try notFound(resolver: resolver, snapshot)
+            return try moved(path, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
         }
+    }
+
+    /// A redirect into the base path for a path that is not under it but names a file of the
+    /// site, as pages open before `base_url` changed ask for: `/albums/x/` to `/sub/albums/x/`,
+    /// and under the former base path, `/sub/albums/x/` to `/albums/x/`.
+    func moved(_ path: String, resolver: StaticFileResolver, _ snapshot: PreviewState.Snapshot) -> Response? {
+        var candidates: [String] = []
+        if let former = snapshot.formerBasePath, former != snapshot.basePath, path.hasPrefix(former) {
+            candidates.append("/" + path.dropFirst(former.count))
+        }
+        if snapshot.basePath != "/", !path.hasPrefix(snapshot.basePath) { candidates.append(path) }
+        for candidate in candidates {
+            switch resolver.lookup(candidate) {
+            case .file, .redirect: return Self.redirect(to: snapshot.basePath + candidate.dropFirst())
+            case .notFound, .forbidden: continue
+            }
+        }
+        return nil
     }
 
     /// The site's `404.html` with status 404, or a plain page when the build has not written one.

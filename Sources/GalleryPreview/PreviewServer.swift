@@ -127,7 +127,9 @@ public struct PreviewServer: Sendable {
             logger: logger
         )
         let firstBuild = SiteWatcher.FirstBuild(listening: listening) { port in
-            announce("Serving " + Self.url(host: address.urlHost, port: port, basePath: state.snapshot.basePath))
+            let origin = Self.url(host: address.urlHost, port: port, basePath: "")
+            state.update { $0.origin = origin }
+            announce("Serving " + origin + state.snapshot.basePath)
         }
         let group = ServiceGroup(
             services: [app, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub],

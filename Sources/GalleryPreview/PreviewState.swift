@@ -18,6 +18,12 @@ public final class PreviewState: Sendable {
         public var build: String?
         /// The path part of the site's base URL (`/` or `/project/`), where the site is served.
         public var basePath = "/"
+        /// The base path before the latest change of `base_url`, if it changed while serving: a
+        /// page still open at an address under it is sent to the new one.
+        public var formerBasePath: String?
+        /// Where the server listens, as the URL says it (`http://127.0.0.1:1313`); `nil` until
+        /// it is announced.
+        public var origin: String?
         /// The output folder being served; `nil` before the first build.
         public var output: URL?
     }

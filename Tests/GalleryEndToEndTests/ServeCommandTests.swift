@@ -272,6 +272,33 @@ import Glibc
         #expect(lines("thumbnails:").count == 1, "the cached thumbnail is not counted again: \(server.stderr.value)")
     }
 
+    /// A new `base_url` moves the site while it is served: the terminal says where to, and a page
+    /// open at an address of the old base path is sent to the same page under the new one.
+    @Test func aNewBasePathIsAnnouncedAndOldAddressesRedirect() async throws {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell", slug: "blue")])
+        let server = try await ServeProcess(in: folder.url)
+        #expect(try await RawResponse.get("/albums/blue/", port: server.port).status == 200)
+
+        try folder.write("base_url = \"https://example.org/sub/\"\n", to: "gallery.toml")
+        let announced = "serve: the site is now at http://127.0.0.1:\(server.port)/sub/"
+        let deadline = Date().addingTimeInterval(30)
+        while !server.stderr.value.contains(announced), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.stderr.value.contains(announced), "\(server.stderr.value)")
+        let moved = try await RawResponse.get("/albums/blue/", port: server.port)
+        #expect(moved.status == 302)
+        #expect(moved.headers["location"] == "/sub/albums/blue/")
+        #expect(try await RawResponse.get("/sub/albums/blue/", port: server.port).status == 200)
+        #expect(try await RawResponse.get("/no/such/page/", port: server.port).status == 404, "only what exists is redirected")
+
+        // And back: an address under the former base path goes to the page at the root.
+        try folder.write("base_url = \"/\"\n", to: "gallery.toml")
+        let back = "serve: the site is now at http://127.0.0.1:\(server.port)/\n"
+        while !server.stderr.value.contains(back), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let home = try await RawResponse.get("/sub/albums/blue/", port: server.port)
+        #expect(home.status == 302, "\(server.stderr.value)")
+        #expect(home.headers["location"] == "/albums/blue/")
+    }
+
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {
         let folder = try site()
         // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.

@@ -116,6 +116,11 @@ import Testing
         state.update { $0.basePath = "/project/" }
         #expect(try await get("/").headers[.location] == "/project/")
         #expect(try await get("/project/style.css").headers[.eTag] == PreviewResponder.entityTag(Array(style.utf8)))
-        #expect(try await get("/style.css").status == .notFound)
+        // A file of the site asked for outside the base path (a page open before base_url
+        // changed) is sent under it; anything else outside it is not found.
+        let outside = try await get("/style.css")
+        #expect(outside.status == .found)
+        #expect(outside.headers[.location] == "/project/style.css")
+        #expect(try await get("/no-such.css").status == .notFound)
     }
 }
