@@ -38,6 +38,7 @@ public struct PreviewResponder: HTTPResponder {
             return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
         }
         if state.snapshot.output == nil { await state.firstBuild.wait() }
+        await state.waitForOutput()
         let snapshot = state.snapshot
         guard let output = snapshot.output else { return try notFound(resolver: nil, snapshot) }
         let resolver = StaticFileResolver(root: output)

@@ -36,6 +36,24 @@ public final class PreviewState: Sendable {
         value = Mutex(Snapshot())
     }
 
+    /// The output folder of the last good build when it is gone (a user deleted the cache):
+    /// the watcher builds it again. `nil` while it is there, before a good build, and while the
+    /// latest build failed (it would only fail again until a save).
+    public var missingOutput: URL? {
+        let snapshot = self.snapshot
+        guard snapshot.build != nil, snapshot.failure == nil, let output = snapshot.output else { return nil }
+        return FileManager.default.fileExists(atPath: output.path) ? nil : output
+    }
+
+    /// Waits, at most `timeout`, while the output folder of the last good build is gone, as the
+    /// watcher builds it again: a request that comes meanwhile gets the page, not a 404.
+    public func waitForOutput(timeout: Duration = .seconds(30)) async {
+        let deadline = ContinuousClock.now + timeout
+        while missingOutput != nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// The current state.
     public var snapshot: Snapshot { value.withLock { $0 } }
 

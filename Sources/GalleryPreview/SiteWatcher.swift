@@ -79,6 +79,10 @@ public struct SiteWatcher: Service {
                 built = now
                 // What changes while this runs differs from `built` and is seen on the next round.
                 await builder.build()
+            } else if let output = builder.state.missingOutput {
+                builder.log("serve: the preview folder \(output.path) is gone; building it again")
+                built = now
+                await builder.build()
             }
         }
     }

@@ -299,6 +299,21 @@ import Glibc
         #expect(home.headers["location"] == "/albums/blue/")
     }
 
+    /// The cache deleted while serving (the whole of it, or only the preview folder) is built
+    /// again at once, not at the next save; a request meanwhile waits for it instead of a 404.
+    @Test(arguments: [".gallery-cache", ".gallery-cache/preview"])
+    func aDeletedPreviewFolderIsBuiltAgain(deleted: String) async throws {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell", slug: "blue")])
+        let server = try await ServeProcess(in: folder.url)
+        try FileManager.default.removeItem(at: folder.url.appending(path: deleted))
+        let page = try await RawResponse.get("/albums/blue/", port: server.port)
+        #expect(page.status == 200, "\(server.stderr.value)")
+        #expect(page.body.contains("Blue"))
+        #expect(try folder.read(preview + "albums/blue/index.html").contains("Blue"))
+        #expect(try await RawResponse.get("/", port: server.port).status == 200)
+        #expect(server.stderr.value.contains("is gone; building it again"), "\(server.stderr.value)")
+    }
+
     @Test func ctrlCStopsTheServerCleanlyEvenWithAPageListening() async throws {
         let folder = try site()
         // Started with SIGINT blocked, as from a test runner's worker thread: serve must unblock it.
