@@ -22,12 +22,32 @@ public enum ContentType {
         "woff": "font/woff",
         "woff2": "font/woff2",
         "webmanifest": "application/manifest+json",
+        "map": "application/json",
+        "csv": "text/csv; charset=utf-8",
+        "md": "text/markdown; charset=utf-8",
+        "markdown": "text/markdown; charset=utf-8",
+        "pdf": "application/pdf",
+        "zip": "application/zip",
+        "wasm": "application/wasm",
+        "mp3": "audio/mpeg",
+        "m4a": "audio/mp4",
+        "ogg": "audio/ogg",
+        "oga": "audio/ogg",
+        "wav": "audio/wav",
+        "flac": "audio/flac",
+        "mp4": "video/mp4",
+        "m4v": "video/mp4",
+        "webm": "video/webm",
+        "ttf": "font/ttf",
+        "otf": "font/otf",
     ]
 
-    /// The type for a file path; `application/octet-stream` for extensions not in the table.
+    /// The type for a file path: by its extension; `text/plain` for a name without one (`CNAME`,
+    /// `LICENSE`, `.nojekyll`: the files a static site carries for its host are text);
+    /// `application/octet-stream` for extensions not in the table.
     public static func forPath(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "text/plain; charset=utf-8" }
         return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 

@@ -28,12 +28,13 @@ public struct PreviewResponder: HTTPResponder {
         guard request.method == .get || request.method == .head else {
             return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }
-        let response = try await respond(path: request.uri.path, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        let response = try await respond(path: request.uri.path, query: request.uri.query, ifNoneMatch: request.headers[values: .ifNoneMatch])
         return request.method == .head ? response.createHeadResponse() : response
     }
 
-    /// The response to a GET of a raw request path.
-    func respond(path: String, ifNoneMatch: [String]) async throws -> Response {
+    /// The response to a GET of a raw request path; a redirect keeps the query.
+    func respond(path: String, query: String? = nil, ifNoneMatch: [String]) async throws -> Response {
+        let query = query.map { $0.isEmpty ? "" : "?" + $0 } ?? ""
         if path == PageDecorator.livePath {
             return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
         }
@@ -42,11 +43,14 @@ public struct PreviewResponder: HTTPResponder {
         let snapshot = state.snapshot
         guard let output = snapshot.output else { return try notFound(resolver: nil, snapshot) }
         let resolver = StaticFileResolver(root: output)
+        // `//` (a doubled slash typed or joined by mistake) is the home page; sent there rather
+        // than served, so the page's relative links resolve from `/`.
+        if path.count > 1, path.allSatisfy({ $0 == "/" }) { return Self.redirect(to: snapshot.basePath + query) }
         var sitePath = path
         if snapshot.basePath != "/" {
-            if path == "/" || path + "/" == snapshot.basePath { return Self.redirect(to: snapshot.basePath) }
+            if path == "/" || path + "/" == snapshot.basePath { return Self.redirect(to: snapshot.basePath + query) }
             guard path.hasPrefix(snapshot.basePath) else {
-                return try moved(path, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
+                return try moved(path, query: query, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
             }
             sitePath = "/" + path.dropFirst(snapshot.basePath.count)
         }
@@ -58,18 +62,18 @@ public struct PreviewResponder: HTTPResponder {
             }
             return response
         case .redirect:
-            return Self.redirect(to: path + "/")
+            return Self.redirect(to: path + "/" + query)
         case .forbidden:
             return Self.text("403 Forbidden: this path is outside the site.\n", status: .forbidden)
         case .notFound:
-            return try moved(path, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
+            return try moved(path, query: query, resolver: resolver, snapshot) ?? notFound(resolver: resolver, snapshot)
         }
     }
 
     /// A redirect into the base path for a path that is not under it but names a file of the
     /// site, as pages open before `base_url` changed ask for: `/albums/x/` to `/sub/albums/x/`,
     /// and under the former base path, `/sub/albums/x/` to `/albums/x/`.
-    func moved(_ path: String, resolver: StaticFileResolver, _ snapshot: PreviewState.Snapshot) -> Response? {
+    func moved(_ path: String, query: String, resolver: StaticFileResolver, _ snapshot: PreviewState.Snapshot) -> Response? {
         var candidates: [String] = []
         if let former = snapshot.formerBasePath, former != snapshot.basePath, path.hasPrefix(former) {
             candidates.append("/" + path.dropFirst(former.count))
@@ -77,7 +81,7 @@ public struct PreviewResponder: HTTPResponder {
         if snapshot.basePath != "/", !path.hasPrefix(snapshot.basePath) { candidates.append(path) }
         for candidate in candidates {
             switch resolver.lookup(candidate) {
-            case .file, .redirect: return Self.redirect(to: snapshot.basePath + candidate.dropFirst())
+            case .file, .redirect: return Self.redirect(to: snapshot.basePath + candidate.dropFirst() + query)
             case .notFound, .forbidden: continue
             }
         }

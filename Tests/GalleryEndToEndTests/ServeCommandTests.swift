@@ -67,6 +67,27 @@ import Glibc
         #expect(redirect.headers["location"] == albumFolder + "/")
         #expect(try await RawResponse.get(albumFolder + "/", port: server.port).status == 200)
         #expect(try await RawResponse.get("/", port: server.port, method: "POST").status == 405)
+        // The redirect keeps the query, and a doubled slash is the home page.
+        #expect(try await RawResponse.get(albumFolder + "?from=mail&x=1", port: server.port).headers["location"] == albumFolder + "/?from=mail&x=1")
+        for path in ["//", "///", "//?a=1"] {
+            let home = try await RawResponse.get(path, port: server.port)
+            #expect(home.status == 302, "\(path) gave \(home.status)")
+            #expect(home.headers["location"] == (path.contains("?") ? "/?a=1" : "/"), "\(path)")
+        }
+    }
+
+    /// The files a site's static/ folder carries for its host or its visitors get their types.
+    @Test func staticFilesGetTheirTypes() async throws {
+        let folder = try site()
+        let files = [("CNAME", "text/plain; charset=utf-8"), ("press.pdf", "application/pdf"), ("track.mp3", "audio/mpeg"),
+                     ("font.ttf", "font/ttf"), ("albums.csv", "text/csv; charset=utf-8"), ("notes.md", "text/markdown; charset=utf-8")]
+        for (name, _) in files { try folder.write("x", to: "static/" + name) }
+        let server = try await ServeProcess(in: folder.url)
+        for (name, type) in files {
+            let response = try await RawResponse.get("/" + name, port: server.port)
+            #expect(response.status == 200, "\(name)")
+            #expect(response.headers["content-type"] == type, "\(name)")
+        }
     }
 
     @Test func refusesEveryWayOutOfTheOutputFolder() async throws {

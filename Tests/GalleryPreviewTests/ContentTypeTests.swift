@@ -12,8 +12,18 @@ import Testing
         ("thumbs/a.WEBP", "image/webp"),
         ("thumbs/a.jpg", "image/jpeg"),
         ("covers/a.png", "image/png"),
-        ("README", "application/octet-stream"),
-        (".htaccess", "application/octet-stream"),
+        ("CNAME", "text/plain; charset=utf-8"),
+        ("README", "text/plain; charset=utf-8"),
+        (".nojekyll", "text/plain; charset=utf-8"),
+        ("press/kit.PDF", "application/pdf"),
+        ("audio/track.mp3", "audio/mpeg"),
+        ("audio/track.m4a", "audio/mp4"),
+        ("video/clip.mp4", "video/mp4"),
+        ("fonts/a.ttf", "font/ttf"),
+        ("fonts/a.otf", "font/otf"),
+        ("data/albums.csv", "text/csv; charset=utf-8"),
+        ("notes.md", "text/markdown; charset=utf-8"),
+        ("archive.tar.xz", "application/octet-stream"),
     ])
     func typesByExtension(_ path: String, _ type: String) {
         #expect(ContentType.forPath(path) == type)
