@@ -104,7 +104,8 @@ final class InotifyWatch: Sendable {
         let inputs = site.inputFolders.map { $0.standardizedFileURL.path }
         var initial = State()
         initial.rootWatch = inotify_add_watch(descriptor, rootPath, Self.folderEvents | UInt32(IN_ONLYDIR))
-        guard initial.rootWatch >= 0, inputs.allSatisfy({ Self.watchTree($0, descriptor: descriptor, into: &initial.folders) }) else {
+        let staticPath = site.staticFolder.standardizedFileURL.path
+        guard initial.rootWatch >= 0, inputs.allSatisfy({ Self.watchTree($0, descriptor: descriptor, into: &initial.folders, published: $0 == staticPath) }) else {
             close(descriptor)
             return nil
         }
@@ -123,17 +124,18 @@ final class InotifyWatch: Sendable {
     /// Adds a watch on `folder` and every folder below it (not through symbolic links, as the
     /// fingerprint does not follow them); `false` if the kernel refused one for lack of watches.
     /// A folder that does not exist (yet) is skipped: the site folder's watch sees it appear.
-    private static func watchTree(_ folder: String, descriptor: Int32, into folders: inout [Int32: String], following: Bool = true) -> Bool {
+    /// `published`: the folder is `static/` or below it (see ``SiteWatcher/isIgnored(_:published:)``).
+    private static func watchTree(_ folder: String, descriptor: Int32, into folders: inout [Int32: String], following: Bool = true, published: Bool) -> Bool {
         let mask = folderEvents | UInt32(IN_ONLYDIR) | (following ? 0 : UInt32(IN_DONT_FOLLOW))
         let watch = inotify_add_watch(descriptor, folder, mask)
         guard watch >= 0 else { return errno != ENOSPC && errno != ENOMEM }
         folders[watch] = folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return true }
-        for name in names where !name.hasPrefix(".") {
+        for name in names where !SiteWatcher.isIgnored(name, published: published) {
             let path = folder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-            guard watchTree(path, descriptor: descriptor, into: &folders, following: false) else { return false }
+            guard watchTree(path, descriptor: descriptor, into: &folders, following: false, published: published) else { return false }
         }
         return true
     }
@@ -176,23 +178,25 @@ final class InotifyWatch: Sendable {
             state.folders[watch] = nil
             return
         }
-        if name.hasPrefix(".") { return }
         if watch == state.rootWatch {
+            if name.hasPrefix(".") { return }
             guard rootNames.contains(name) else { return }
             state.count += 1
             // An input folder made (or moved in) after the server started, or moved away.
             if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                _ = Self.watchTree(rootPath + "/" + name, descriptor: descriptor, into: &state.folders)
+                _ = Self.watchTree(rootPath + "/" + name, descriptor: descriptor, into: &state.folders, published: name == "static")
             } else if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_MOVED_FROM) != 0 {
                 forgetTree(rootPath + "/" + name, in: &state)
             }
             return
         }
         guard let folder = state.folders[watch] else { return }
+        let published = folder == rootPath + "/static" || folder.hasPrefix(rootPath + "/static/")
+        if SiteWatcher.isIgnored(name, published: published) { return }
         state.count += 1
         guard mask & UInt32(IN_ISDIR) != 0, !name.isEmpty else { return }
         if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-            _ = Self.watchTree(folder + "/" + name, descriptor: descriptor, into: &state.folders, following: false)
+            _ = Self.watchTree(folder + "/" + name, descriptor: descriptor, into: &state.folders, following: false, published: published)
         } else if mask & UInt32(IN_MOVED_FROM) != 0 {
             forgetTree(folder + "/" + name, in: &state)
         }

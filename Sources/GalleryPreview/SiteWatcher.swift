@@ -87,27 +87,38 @@ public struct SiteWatcher: Service {
         }
     }
 
+    /// Whether a change to a file or folder of this name is no change to the site: hidden names
+    /// (editors' swap files, the archive's lock and history), except in `static/`, whose dot
+    /// files (`.nojekyll`, `.well-known/`) are published, and where only editors' own files
+    /// (`.index.html.swp`, `.#notes`, gallery's `.x.tmp-…`) are left out.
+    static func isIgnored(_ name: String, published: Bool) -> Bool {
+        guard name.hasPrefix(".") else { return false }
+        guard published else { return true }
+        return name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasPrefix(".#") || name.contains(".tmp-")
+    }
+
     /// The paths, sizes and modification times of the site's inputs, hashed: what polling
     /// compares. It stats every file, so at 100,000 covers it costs about a tenth of a second.
     public static func fingerprint(of site: SiteFolder) -> UInt64 {
         var parts: [UInt64] = []
         for folder in site.inputFolders {
-            collect(folder.standardizedFileURL.path, into: &parts)
+            collect(folder.standardizedFileURL.path, into: &parts, published: folder == site.staticFolder)
         }
         add(site.configFile.standardizedFileURL.path, into: &parts)
         return FastHash.combine(parts)
     }
 
-    /// Adds every file below a folder, in name order, skipping hidden files (editors' swap files).
-    static func collect(_ folder: String, into parts: inout [UInt64]) {
+    /// Adds every file below a folder, in name order, skipping what ``isIgnored(_:published:)``
+    /// leaves out (`published`: the folder is `static/` or below it).
+    static func collect(_ folder: String, into parts: inout [UInt64], published: Bool = false) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() where !name.hasPrefix(".") {
+        for name in names.sorted() where !isIgnored(name, published: published) {
             let path = folder + "/" + name
             var info = stat()
             // lstat: a symbolic link is watched as itself, so a link loop cannot recurse forever.
             guard lstat(path, &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                collect(path, into: &parts)
+                collect(path, into: &parts, published: published)
             } else {
                 add(path, info, into: &parts)
             }

@@ -46,7 +46,7 @@ import Testing
         #expect(SiteChanges(site: site, poll: .milliseconds(700)).interval == .milliseconds(700), "an interval asked for is kept")
     }
 
-    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "static/robots.txt", "static/img/logo.png", "gallery.toml"])
+    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "assets/site.css", "static/robots.txt", "static/img/logo.png", "static/.nojekyll", "static/.well-known/security.txt", "gallery.toml"])
     func anEditOfAnInputChangesTheToken(watching: Watching, path: String) throws {
         let changes = watching.changes(of: site)
         let before = changes.token()
@@ -59,12 +59,17 @@ import Testing
 
     @Test(arguments: Watching.allCases)
     func outputsAndHiddenFilesDoNotChangeTheToken(watching: Watching) throws {
+        try write("User-agent: *", to: "static/robots.txt")
         let changes = watching.changes(of: site)
         let before = changes.token()
         try write("<html/>", to: "public/index.html")
         try write("cache", to: ".gallery-cache/preview/index.html")
         try write("swap", to: "content/.albums.json.swp")
+        try write("lock", to: "content/.albums.json.lock")
         try write("notes", to: "README.md")
+        // In static/, where dot files are published, only an editor's own files are left out.
+        try write("swap", to: "static/.robots.txt.swp")
+        try write("lock", to: "static/.#robots.txt")
         #expect(changes.token() == before)
     }
 
