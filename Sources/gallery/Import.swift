@@ -41,10 +41,6 @@ struct Import: ParsableCommand {
         value.allSatisfy(\.isNumber) ? value : "\"\(value)\""
     }
 
-    static func shellQuoted(_ value: String) -> String {
-        value.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:".contains($0) }) && !value.isEmpty ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
     func run() throws {
         var columns: [String: String] = [:]
         for mapping in mappings {
@@ -77,7 +73,7 @@ struct Import: ParsableCommand {
                 // An album already in the archive whose fields differ in the file: what differs,
                 // and the edit that takes the file's values (an import only ever appends).
                 let what = skipped.differences.map { "\($0.field) \(Self.quoted($0.archive)) there, \(Self.quoted($0.file)) here" }.joined(separator: "; ")
-                let flags = skipped.differences.map { "\($0.flag) \(Self.shellQuoted($0.file))" }.joined(separator: " ")
+                let flags = skipped.differences.map { "\($0.flag) \(shellWord($0.file))" }.joined(separator: " ")
                 lines.append("skipped \(skipped.candidate.origin): \(skipped.reason), which differs: \(what); `gallery edit \(index + 1) \(flags)` takes the file's")
             }
             let verb = dryRun ? "would import" : "imported"

@@ -17,8 +17,7 @@ struct Init: ParsableCommand {
             let written = try StarterSite.write(into: folder)
             // The current folder needs no `cd`; a path with spaces or quotes is quoted for the shell.
             let here = folder.standardizedFileURL.path == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-            let safe = directory.allSatisfy { $0.isLetter || $0.isNumber || "-_./~+".contains($0) }
-            let cd = here ? "" : "cd \(safe ? directory : "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'") && "
+            let cd = here ? "" : "cd \(shellWord(directory)) && "
             print("Created \(SiteFolder.display(folder)) with \(written.count) files. Next: \(cd)gallery build")
         } catch {
             Diagnostic.print([.error(error.reason, path: SiteFolder.display(folder))])

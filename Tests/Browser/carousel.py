@@ -51,17 +51,7 @@ def chromium(javascript=True, width=1280, height=800):
 
 def wait(driver, condition, what, deadline=DEADLINE):
     """Polls `condition(driver)` until it is truthy; fails naming `what` after `deadline` seconds."""
-    end = time.monotonic() + deadline
-    last = None
-    while time.monotonic() < end:
-        try:
-            last = condition(driver)
-            if last:
-                return last
-        except Exception as error:  # the page may be between states
-            last = error
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return report.wait(lambda: condition(driver), what, deadline)
 
 
 class Strip:

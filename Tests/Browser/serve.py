@@ -44,17 +44,7 @@ def chromium(width=1280, height=800):
 
 def wait(condition, what, deadline=DEADLINE):
     """Polls `condition()` until it is truthy; fails naming `what` after `deadline` seconds."""
-    end = time.monotonic() + deadline
-    last = None
-    while time.monotonic() < end:
-        try:
-            last = condition()
-            if last:
-                return last
-        except Exception as error:  # a page may be between loads
-            last = error
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return report.wait(condition, what, deadline)
 
 
 class Server:

@@ -17,6 +17,17 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
+    /// Runs a step's `run:` script as Actions' bash does, in `site`, with Pages' base URL of a
+    /// project site.
+    func runStep(_ script: String, in site: URL) async throws -> GalleryBinary.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-euo", "pipefail", "-c", script]
+        process.currentDirectoryURL = site
+        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
+        return try await GalleryBinary.captured(process)
+    }
+
     @Test func buildsOnAlbumChangesCachesCoversAndPublishesToPages() async throws {
         let workflow = try await load()
         // PyYAML reads the bare key `on` as the boolean true.
@@ -50,12 +61,7 @@ import Testing
         let site = folder.url.appending(path: "site")
         try FileManager.default.createDirectory(at: site.appending(path: ".gallery-tool"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: site.appending(path: ".gallery-tool/gallery"), withDestinationURL: GalleryBinary.url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-euo", "pipefail", "-c", script]
-        process.currentDirectoryURL = site
-        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
-        let run = try await GalleryBinary.captured(process)
+        let run = try await runStep(script, in: site)
         #expect(run.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(summary?["event"] as? String == "summary")
@@ -68,12 +74,7 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         // A failed build fails the step and says why in the job's log, not only in the file.
         try folder.write("[thumbnails]\nquality = 800\n", to: "site/gallery.toml")
-        let failing = Process()
-        failing.executableURL = URL(fileURLWithPath: "/bin/bash")
-        failing.arguments = ["-euo", "pipefail", "-c", script]
-        failing.currentDirectoryURL = site
-        failing.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
-        let failed = try await GalleryBinary.captured(failing)
+        let failed = try await runStep(script, in: site)
         #expect(failed.status != 0)
         #expect(failed.stderr.contains("gallery.toml:2:1: error: [thumbnails] quality is 800; it must be from 1 to 100"), "\(failed.stderr)")
     }

@@ -109,22 +109,8 @@ extension BuildStep {
         }
         let rest = indices.count - named.count
         var text = "\(indices.count) albums share this cover and show a placeholder: album\(named.count == 1 ? "" : "s") \(named.joined(separator: ", "))"
-        if rest > 0 { text += " and \(rest) more (albums \(numberRanges(indices)))" }
+        if rest > 0 { text += " and \(rest) more (albums \(AlbumNumbers.ranges(indices)))" }
         return text + ": " + cause
-    }
-
-    /// Album numbers as ranges: `3, 9, 12–14`.
-    static func numberRanges(_ indices: [Int]) -> String {
-        var parts: [String] = []
-        var start = indices[0], end = indices[0]
-        for index in indices.dropFirst() {
-            if index == end + 1 { end = index; continue }
-            parts.append(start == end ? "\(start + 1)" : "\(start + 1)–\(end + 1)")
-            start = index
-            end = index
-        }
-        parts.append(start == end ? "\(start + 1)" : "\(start + 1)–\(end + 1)")
-        return parts.joined(separator: ", ")
     }
 
     /// Places the tiles and decides every page and its path.

@@ -93,7 +93,7 @@ private struct ArchiveDecoder {
             error("the archive has \"\(member.key)\" twice at the top level; keep one", at: member.position)
         }
         for member in members where member.key != "version" && member.key != "albums" {
-            let hint = TemplateSet.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
+            let hint = Spelling.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
             diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
             if !extras.contains(where: { $0.key == member.key }) {
                 extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))

@@ -15,21 +15,20 @@ extension LibraryEditor {
         }
         let number = index + 1
         var notes: [String] = []
-        if before.map(Self.identity) != Self.identity(album), let archive = try? load() {
+        let titleChanged = before.map { $0.title != album.title || $0.artist != album.artist } ?? false
+        // Read once, and only when a note needs the other albums.
+        let archive = before.map(Self.identity) != Self.identity(album) || titleChanged ? try? load() : nil
+        if before.map(Self.identity) != Self.identity(album), let archive {
             for (other, twin) in archive.albums.enumerated() where other != index && Self.identity(twin) == Self.identity(album) {
                 notes.append("album \(other + 1) is also \(LibraryChange.name(twin)); if album \(number) is one too many, `gallery undo` takes the change back")
             }
         }
         // A new title or artist gives a derived slug a new page address: published links to the
         // old one would break, so say so, and how to keep it.
-        if let before, before.slug == nil, album.slug == nil, before.title != album.title || before.artist != album.artist,
-           let archive = try? load(), archive.albums.indices.contains(index) {
-            var earlier = archive.albums
-            earlier[index] = before
-            let old = Catalogue(albums: earlier).entries[index].slug
-            let new = Catalogue(albums: archive.albums).entries[index].slug
-            if old != new {
-                notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old)) to \(SitePlan.albumFolder(slug: new)), so links to the old address will break; `gallery edit \(number) --slug \(old)` keeps the old one")
+        if titleChanged, let before, before.slug == nil, album.slug == nil, let archive, archive.albums.indices.contains(index) {
+            let (new, old) = Self.addresses(replacing: index, with: before, in: archive.albums)
+            if old[index] != new[index] {
+                notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old[index])) to \(SitePlan.albumFolder(slug: new[index])), so links to the old address will break; `gallery edit \(number) --slug \(old[index])` keeps the old one")
             }
         }
         if before?.coverURL != album.coverURL, let problem = coverProblem(album.coverURL) {
@@ -66,7 +65,7 @@ extension LibraryEditor {
         }
         return order.compactMap { url in
             guard let problem = coverProblem(url), let indices = byCover[url] else { return nil }
-            let who = indices.count == 1 ? "album \(indices[0] + 1)'s cover" : "the cover of albums \(BuildStep.numberRanges(indices)) (\(indices.count))"
+            let who = indices.count == 1 ? "album \(indices[0] + 1)'s cover" : "the cover of albums \(AlbumNumbers.ranges(indices)) (\(indices.count))"
             return "\(who) \(problem.what); \(indices.count == 1 ? "the album shows" : "they show") a placeholder until \(problem.until)"
         }
     }

@@ -7,9 +7,9 @@ extension LibraryEditor {
         guard album.slug == nil, index < albums.count else { return album }
         var placed = albums
         placed.insert(album, at: index)
-        var after = Catalogue(albums: placed).entries.map(\.slug)
+        var after = slugs(placed)
         after.remove(at: index)
-        guard after != Catalogue(albums: albums).entries.map(\.slug) else { return album }
+        guard after != slugs(albums) else { return album }
         var pinned = album
         pinned.slug = Catalogue(albums: albums + [album]).entries.last?.slug
         return pinned
@@ -20,10 +20,7 @@ extension LibraryEditor {
     /// later album of the same artist and title would move into, it keeps the slug it had.
     static func keepingPageAddresses(editing album: Album, at index: Int, in albums: [Album]) -> Album {
         guard album.slug == nil, albums[index].slug == nil else { return album }
-        var edited = albums
-        edited[index] = album
-        let before = Catalogue(albums: albums).entries.map(\.slug)
-        let after = Catalogue(albums: edited).entries.map(\.slug)
+        let (before, after) = addresses(replacing: index, with: album, in: albums)
         guard before.indices.contains(where: { $0 != index && before[$0] != after[$0] }) else { return album }
         var pinned = album
         pinned.slug = before[index]
@@ -37,8 +34,8 @@ extension LibraryEditor {
     static func keepingPageAddresses(deletingAt index: Int, from albums: [Album]) -> [(index: Int, slug: String)] {
         var remaining = albums
         remaining.remove(at: index)
-        let before = Catalogue(albums: albums).entries.map(\.slug)
-        let after = Catalogue(albums: remaining).entries.map(\.slug)
+        let before = slugs(albums)
+        let after = slugs(remaining)
         return remaining.indices.compactMap { position in
             let old = before[position < index ? position : position + 1]
             return remaining[position].slug == nil && after[position] != old ? (position, old) : nil
@@ -48,13 +45,22 @@ extension LibraryEditor {
     /// Refuses to take away the own slug of the album at `index` (`--slug ""`) when the slug it
     /// would derive instead moves another album to another page address.
     static func checkUnpinningMovesNobody(_ album: Album, at index: Int, in albums: [Album]) throws(LibraryError) {
-        var edited = albums
-        edited[index] = album
-        let before = Catalogue(albums: albums).entries.map(\.slug)
-        let after = Catalogue(albums: edited).entries.map(\.slug)
+        let (before, after) = addresses(replacing: index, with: album, in: albums)
         guard let moved = before.indices.first(where: { $0 != index && before[$0] != after[$0] }) else { return }
         throw LibraryError(
             "without its own slug album \(index + 1) would be at \(SitePlan.albumFolder(slug: after[index])) and album \(moved + 1)'s page would move from \(SitePlan.albumFolder(slug: before[moved])) to \(SitePlan.albumFolder(slug: after[moved])); keep album \(index + 1)'s slug, or give it another with --slug"
         )
+    }
+
+    /// Every album's page address (its slug, given or derived), in archive order.
+    static func slugs(_ albums: [Album]) -> [String] {
+        Catalogue(albums: albums).entries.map(\.slug)
+    }
+
+    /// Every album's page address before and after the album at `index` is replaced by `album`.
+    static func addresses(replacing index: Int, with album: Album, in albums: [Album]) -> (before: [String], after: [String]) {
+        var edited = albums
+        edited[index] = album
+        return (slugs(albums), slugs(edited))
     }
 }

@@ -163,7 +163,7 @@ struct TOMLReader {
             if !handle(&self, key, value) {
                 let name = section.map { "[\($0)] \(key)" } ?? key
                 let known = Self.documentedKeys[section ?? ""] ?? []
-                let hint = TemplateSet.nearest(key, among: known).map { "; did you mean \($0)?" }
+                let hint = Spelling.nearest(key, among: known).map { "; did you mean \($0)?" }
                     ?? "; README.md lists every gallery.toml key"
                 diagnostics.append(.warning("unknown setting \(name) is ignored\(hint)", path: path, at: position(of: key, in: section)))
             }

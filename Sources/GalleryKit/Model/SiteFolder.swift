@@ -61,23 +61,9 @@ public struct SiteFolder: Sendable, Hashable {
     /// read its own manifests and thumbnails as the site's files or publish them; nor, when
     /// `output` is given, inside the output folder, which would publish it.
     public func cacheConflict(_ cache: URL, output: URL?) -> String? {
-        let cache = Self.resolved(cache)
-        let site = Self.resolved(root)
-        if cache == site {
-            return "the cache folder is the site folder itself, so its files would land among your content"
-        }
-        if site.hasPrefix(cache + "/") || cache == "/" {
-            return "the cache folder holds the site folder, so its files would land among your content"
-        }
-        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (staticFolder, "static/"), (root.appending(path: ".git"), ".git/")] + (output.map { [($0, "the output folder")] } ?? [])
-        for (folder, name) in guarded {
-            let folder = Self.resolved(folder)
-            if cache == folder || cache.hasPrefix(folder + "/") {
-                let why = name == "the output folder" ? "which would publish the cache" : "whose files would mix with the cache's"
-                return "the cache folder is \(cache == folder ? "" : "inside ")\(name), \(why)"
-            }
-        }
-        return nil
+        conflict(of: cache, named: "the cache folder", spilling: "its files would land among your content",
+                 guarded: sourceFolders.map { ($0.0, $0.1, "whose files would mix with the cache's") }
+                     + (output.map { [($0, "the output folder", "which would publish the cache")] } ?? []))
     }
 
     /// Why a build must not write into `output`, or `nil` when it may: the output folder must
@@ -86,22 +72,32 @@ public struct SiteFolder: Sendable, Hashable {
     /// it) or `.git`, where its `albums.json`, `index.html` and `assets/` would overwrite the
     /// user's own files. Symbolic links are followed, so a link into `content/` is caught too.
     public func outputConflict(_ output: URL, cache: URL) -> String? {
-        let output = Self.resolved(output)
+        let why = "whose files the build's own would overwrite"
+        return conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
+                        guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
+                        // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
+                        allowing: cache.appending(path: "preview"))
+    }
+
+    /// The folders of the site's own files: what it reads, and `.git`.
+    private var sourceFolders: [(URL, String)] {
+        [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (staticFolder, "static/"), (root.appending(path: ".git"), ".git/")]
+    }
+
+    /// Why a folder the build writes (`name`) must not be `url`: it is the site folder or holds
+    /// it (so `spilling`), or it is or lies inside one of `guarded` (each with why), unless it is
+    /// or lies inside `allowing`.
+    private func conflict(of url: URL, named name: String, spilling: String, guarded: [(URL, String, String)], allowing: URL? = nil) -> String? {
+        let path = Self.resolved(url)
         let site = Self.resolved(root)
-        if output == site {
-            return "the output folder is the site folder itself, so the built pages would land among your content"
-        }
-        if site.hasPrefix(output + "/") || output == "/" {
-            return "the output folder holds the site folder, so the built pages would land among your content"
-        }
-        let guarded = [(content, "content/"), (templates, "templates/"), (assets, "assets/"), (staticFolder, "static/"), (cache, "the cache folder"), (root.appending(path: ".git"), ".git/")]
-        // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
-        let preview = Self.resolved(cache.appending(path: "preview"))
-        for (folder, name) in guarded {
+        if path == site { return "\(name) is the site folder itself, so \(spilling)" }
+        if site.hasPrefix(path + "/") || path == "/" { return "\(name) holds the site folder, so \(spilling)" }
+        let allowed = allowing.map(Self.resolved)
+        if let allowed, path == allowed || path.hasPrefix(allowed + "/") { return nil }
+        for (folder, folderName, why) in guarded {
             let folder = Self.resolved(folder)
-            let isPreview = output == preview || output.hasPrefix(preview + "/")
-            if output == folder || (output.hasPrefix(folder + "/") && !isPreview) {
-                return "the output folder is \(output == folder ? "" : "inside ")\(name), whose files the build's own would overwrite"
+            if path == folder || path.hasPrefix(folder + "/") {
+                return "\(name) is \(path == folder ? "" : "inside ")\(folderName), \(why)"
             }
         }
         return nil

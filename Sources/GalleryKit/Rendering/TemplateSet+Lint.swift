@@ -19,13 +19,13 @@ extension TemplateSet {
             // `details` for `partials/details`: the right name in another folder.
             let others = Set(sources.keys).subtracting([name])
             let sameFile = others.first { $0.split(separator: "/").last == name.split(separator: "/").last }
-            let hint = (sameFile ?? Self.nearest(name, among: others)).map { "; name it templates/\($0).mustache to replace the built-in '\($0)'" } ?? ""
+            let hint = (sameFile ?? Spelling.nearest(name, among: others)).map { "; name it templates/\($0).mustache to replace the built-in '\($0)'" } ?? ""
             findings.append(.warning("no page uses a template named '\(name)', so this file changes nothing\(hint)", path: path))
         }
         for name in reachable.sorted() {
             guard case .site(let path) = sources[name]?.origin, let template = compiled[name] else { continue }
             for reference in CompiledTemplate.referenceSites(in: template.nodes) where compiled[reference.name] == nil {
-                let hint = Self.nearest(reference.name, among: Set(sources.keys)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = Spelling.nearest(reference.name, among: Set(sources.keys)).map { "; did you mean '\($0)'?" } ?? ""
                 findings.append(.warning(
                     "'\(reference.name)' names no template, so it renders nothing\(hint)",
                     path: path, at: SourcePosition(line: reference.line, column: column(of: reference.name, line: reference.line, in: name))
@@ -58,7 +58,7 @@ extension TemplateSet {
         let sorted = unknown.sorted { ($0.template, $0.line, $0.name) < ($1.template, $1.line, $1.name) }
         for name in sorted {
             guard case .site(let path) = sources[name.template]?.origin else { continue }
-            let hint = Self.nearest(name.part, among: known).map { "; did you mean '\($0)'?" } ?? "."
+            let hint = Spelling.nearest(name.part, among: known).map { "; did you mean '\($0)'?" } ?? "."
             let what = name.part == name.name ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
             findings.append(.warning(
                 "\(what), so it renders empty\(hint) The README's \"Template values\" lists the names.",
@@ -104,34 +104,5 @@ extension TemplateSet {
             templates: templates, config: config, images: images,
             assets: AssetPaths(css: "assets/gallery.css", js: "assets/gallery.js")
         )
-    }
-
-    /// The candidate closest to `word` by edit distance, if it is close enough to be a slip
-    /// (at most a third of the letters of the word's last path component, and at least one).
-    static func nearest(_ word: String, among candidates: Set<String>) -> String? {
-        let limit = max(1, (word.split(separator: "/").last ?? Substring(word)).count / 3)
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
-        return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
-    }
-
-    /// The edit distance between two strings, by characters: insertions, deletions,
-    /// substitutions and swaps of two neighbours (`titel` is one edit from `title`).
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
     }
 }

@@ -89,13 +89,13 @@ import Testing
     }
 
     @Test func suggestionsAreOnlyForSlips() {
-        #expect(TemplateSet.editDistance("titel", "title") == 1)
-        #expect(TemplateSet.editDistance("", "abc") == 3)
-        #expect(TemplateSet.editDistance("artsit", "artist") == 1)
-        #expect(TemplateSet.editDistance("kitten", "sitting") == 3)
-        #expect(TemplateSet.nearest("yaer", among: ["year", "title"]) == "year")
-        #expect(TemplateSet.nearest("nope", among: ["tile", "pager"]) == nil)
-        #expect(TemplateSet.nearest("partials/nope", among: ["partials/tile"]) == nil)
-        #expect(TemplateSet.nearest("partials/tiel", among: ["partials/tile", "partials/pager"]) == "partials/tile")
+        #expect(Spelling.editDistance("titel", "title") == 1)
+        #expect(Spelling.editDistance("", "abc") == 3)
+        #expect(Spelling.editDistance("artsit", "artist") == 1)
+        #expect(Spelling.editDistance("kitten", "sitting") == 3)
+        #expect(Spelling.nearest("yaer", among: ["year", "title"]) == "year")
+        #expect(Spelling.nearest("nope", among: ["tile", "pager"]) == nil)
+        #expect(Spelling.nearest("partials/nope", among: ["partials/tile"]) == nil)
+        #expect(Spelling.nearest("partials/tiel", among: ["partials/tile", "partials/pager"]) == "partials/tile")
     }
 }
