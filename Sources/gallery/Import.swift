@@ -5,7 +5,7 @@ import GalleryKit
 /// `gallery import FILE`: albums from JSON, CSV or the iOS app's albums.bin.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Append albums from a JSON archive, a CSV file with a header row, or the iOS app's albums.bin."
+        abstract: "Append albums from a JSON archive, a CSV file with a header row, or the iOS app's albums.bin; with --update, also update the albums already there."
     )
 
     @OptionGroup var siteOptions: SiteOptions
@@ -19,10 +19,16 @@ struct Import: ParsableCommand {
     @Flag(help: "Import albums whose artist and title are already in the archive.")
     var allowDuplicates = false
 
+    @Flag(help: "Give albums already in the archive (same artist and title) the file's genre, year, cover and slug where they differ.")
+    var update = false
+
     @Flag(help: "Show what would change, and write nothing.")
     var dryRun = false
 
     func validate() throws {
+        if update && allowDuplicates {
+            throw ValidationError("--update and --allow-duplicates cannot be used together: --update changes the albums already in the archive, --allow-duplicates adds them again.")
+        }
         for mapping in mappings where !mapping.contains("=") {
             throw ValidationError("--map takes COLUMN=FIELD, e.g. --map \"Album Artist=artist\"; got '\(mapping)'.")
         }
@@ -55,7 +61,7 @@ struct Import: ParsableCommand {
             // Said before the import's outcome, so a dry run and a refusal say it too.
             for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-            let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, dryRun: dryRun)
+            let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
             // What add and edit say of a cover, once per cover however many albums share it.
             for note in editor.importAdvice(for: report) { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
             var lines = blankRows.map { "skipped \($0): every field is empty" }
@@ -63,11 +69,13 @@ struct Import: ParsableCommand {
             // of the whole catalogue shows what differs rather than 3,000 skips.
             let same = report.skipped.filter { $0.existing != nil && $0.differences.isEmpty }
             if same.count > 3 {
-                lines.append("skipped \(same.count) albums already in the archive as they are (--allow-duplicates imports them anyway)")
+                lines.append("skipped \(same.count) albums already in the archive as they are\(update ? "" : " (--allow-duplicates imports them anyway)")")
             }
             for skipped in report.skipped where same.count <= 3 || !(skipped.existing != nil && skipped.differences.isEmpty) {
                 guard let index = skipped.existing, !skipped.differences.isEmpty else {
-                    lines.append("skipped \(skipped.candidate.origin): \(skipped.reason) (--allow-duplicates imports it anyway)")
+                    // With --update, one already in the archive as it is has nothing to take.
+                    let hint = !update ? " (--allow-duplicates imports it anyway)" : skipped.existing != nil ? ", as it is" : ""
+                    lines.append("skipped \(skipped.candidate.origin): \(skipped.reason)\(hint)")
                     continue
                 }
                 // An album already in the archive whose fields differ in the file: what differs,
@@ -76,7 +84,19 @@ struct Import: ParsableCommand {
                 let flags = skipped.differences.map { "\($0.flag) \(shellWord($0.file))" }.joined(separator: " ")
                 lines.append("skipped \(skipped.candidate.origin): \(skipped.reason), which differs: \(what); `gallery edit \(index + 1) \(flags)` takes the file's")
             }
-            let verb = dryRun ? "would import" : "imported"
+            for item in report.updated {
+                let what = item.differences.map { "\($0.field) \(Self.quoted($0.archive)) → \(Self.quoted($0.file))" }.joined(separator: "; ")
+                lines.append("\(dryRun ? "would update" : "updated") album \(item.index + 1) from \(item.candidate.origin): \"\(item.candidate.album.title)\" by \(item.candidate.album.artist): \(what)")
+            }
+            for pinned in report.pinned {
+                lines.append("album \(pinned.index + 1) keeps its page, \(SitePlan.albumFolder(slug: pinned.slug)), as its own slug")
+            }
+            let verb = switch (dryRun, update) {
+            case (false, false): "imported \(report.added.count)"
+            case (true, false): "would import \(report.added.count)"
+            case (false, true): "imported \(report.added.count) and updated \(report.updated.count)"
+            case (true, true): "would import \(report.added.count) and update \(report.updated.count)"
+            }
             lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
             if candidates.isEmpty {
                 // A header and nothing under it is most often the wrong export; say so plainly
@@ -85,7 +105,11 @@ struct Import: ParsableCommand {
                 lines.append("\(file) holds no albums\(format == .csv ? " under its header row" : ""); nothing was imported")
                 return lines.joined(separator: "\n")
             }
-            lines.append("\(verb) \(report.added.count) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")
+            let differing = report.skipped.filter { $0.existing != nil && !$0.differences.isEmpty }.count
+            if differing > 0 {
+                lines.append("\(differing) album\(differing == 1 ? "" : "s") already in the archive differ\(differing == 1 ? "s" : "") in the file; import again with --update to take the file's values")
+            }
+            lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")
         }
     }

@@ -49,10 +49,14 @@ extension AlbumArchive {
         case .edited(let index, let before, let after):
             let position = try Self.locate(after, near: index, in: albums)
             albums[position] = before
-        case .imported(let placed):
+        case .imported(let placed, let updated):
             for item in placed.sorted(by: { $0.index > $1.index }) {
                 let position = try Self.locate(item.album, near: item.index, in: albums)
                 albums.remove(at: position)
+            }
+            for item in updated ?? [] {
+                let position = try Self.locate(item.after, near: item.index, in: albums)
+                albums[position] = item.before
             }
         }
         return with(albums: albums)

@@ -9,8 +9,10 @@ public enum LibraryChange: Sendable, Hashable, Codable {
     case deleted(index: Int, album: Album, pinned: [Placed]? = nil)
     /// The album at `index` changed from `before` to `after`.
     case edited(index: Int, before: Album, after: Album)
-    /// Albums were appended by an import, at these indices.
-    case imported([Placed])
+    /// Albums were appended by an import, at these indices; with `gallery import --update`,
+    /// albums of the archive also took the file's values (`nil` in histories written before
+    /// imports updated, and when none did).
+    case imported([Placed], updated: [Replaced]? = nil)
 
     /// An album and where it went.
     public struct Placed: Sendable, Hashable, Codable {
@@ -26,6 +28,21 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         }
     }
 
+    /// An album of the archive, before and after a change.
+    public struct Replaced: Sendable, Hashable, Codable {
+        /// Its index, which the change did not move.
+        public var index: Int
+        /// The album before the change, and after.
+        public var before: Album, after: Album
+
+        /// Creates a replaced album.
+        public init(index: Int, before: Album, after: Album) {
+            self.index = index
+            self.before = before
+            self.after = after
+        }
+    }
+
     /// The change in words, for the command's closing line.
     public var summary: String {
         switch self {
@@ -36,7 +53,10 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         case .edited(let index, let before, let after) where before == after:
             "album \(index + 1), \(Self.name(after)), already has these values; nothing was changed"
         case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"
-        case .imported(let albums): "imported \(albums.count) album\(albums.count == 1 ? "" : "s")"
+        case .imported(let albums, nil): "imported \(albums.count) album\(albums.count == 1 ? "" : "s")"
+        case .imported(let albums, let updated?) where albums.isEmpty: "updated \(updated.count) album\(updated.count == 1 ? "" : "s") from an import"
+        case .imported(let albums, let updated?):
+            "imported \(albums.count) album\(albums.count == 1 ? "" : "s") and updated \(updated.count)"
         }
     }
 

@@ -53,13 +53,15 @@ extension LibraryEditor {
         }
     }
 
-    /// The cover problems of albums an import appended (see ``coverProblem(_:)``), one line per
-    /// cover, however many albums share it: `albums 7, 9–12 (5): cover … does not exist yet`.
+    /// The cover problems of albums an import appended or gave a new cover (see
+    /// ``coverProblem(_:)``), one line per cover, however many albums share it:
+    /// `albums 7, 9–12 (5): cover … does not exist yet`.
     public func importAdvice(for report: ImportReport) -> [String] {
-        guard case .imported(let placed)? = report.change else { return [] }
+        guard case .imported(let placed, let updated)? = report.change else { return [] }
+        let newCovers = (updated ?? []).filter { $0.before.coverURL != $0.after.coverURL }.map { LibraryChange.Placed(index: $0.index, album: $0.after) }
         var byCover: [String: [Int]] = [:]
         var order: [String] = []
-        for item in placed {
+        for item in (newCovers + placed).sorted(by: { $0.index < $1.index }) {
             if byCover[item.album.coverURL] == nil { order.append(item.album.coverURL) }
             byCover[item.album.coverURL, default: []].append(item.index)
         }

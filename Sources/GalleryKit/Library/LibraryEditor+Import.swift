@@ -6,7 +6,13 @@ extension LibraryEditor {
         /// The albums left out, each with the reason; for one already in the archive, its index
         /// there and the fields in which the file's version differs (`year 2012 → 2009`).
         public var skipped: [(candidate: AlbumImporter.Candidate, reason: String, existing: Int?, differences: [Difference])]
-        /// The change recorded in the undo history (`nil` when nothing was added).
+        /// With `update`, the albums of the archive that took the file's values: the row, the
+        /// album's index and what changed.
+        public var updated: [(candidate: AlbumImporter.Candidate, index: Int, differences: [Difference])] = []
+        /// Albums of the archive that were given the slug they had as their own, so that the
+        /// update of another did not move their page (their index and slug).
+        public var pinned: [(index: Int, slug: String)] = []
+        /// The change recorded in the undo history (`nil` when nothing was added or updated).
         public var change: LibraryChange?
     }
 
@@ -21,8 +27,10 @@ extension LibraryEditor {
     }
 
     /// How `file` differs from `archive`, field by field (title and artist only in case, as
-    /// they matched ignoring it; the slug only when the file gives one).
-    static func differences(_ file: Album, from archive: Album) -> [Difference] {
+    /// they matched ignoring it; the slug only when the file gives one other than the album's
+    /// page address, `address`, so that a list exported with its slugs and read back differs in
+    /// nothing).
+    static func differences(_ file: Album, from archive: Album, address: String) -> [Difference] {
         var found: [Difference] = []
         let fields: [(String, String, String, String)] = [
             ("title", "--title", archive.title, file.title), ("artist", "--artist", archive.artist, file.artist),
@@ -32,61 +40,111 @@ extension LibraryEditor {
         for (field, flag, old, new) in fields where old != new {
             found.append(Difference(field: field, flag: flag, archive: old, file: new))
         }
-        if let slug = file.slug, slug != archive.slug {
-            found.append(Difference(field: "slug", flag: "--slug", archive: archive.slug ?? "(derived)", file: slug))
+        if let slug = file.slug, slug != address {
+            found.append(Difference(field: "slug", flag: "--slug", archive: archive.slug ?? address, file: slug))
         }
         return found
+    }
+
+    /// `album` with the file's values of the fields in `differences`; its other keys are kept.
+    static func updating(_ album: Album, from file: Album, _ differences: [Difference]) -> Album {
+        var updated = album
+        for difference in differences {
+            switch difference.field {
+            case "title": updated.title = file.title
+            case "artist": updated.artist = file.artist
+            case "genre": updated.genre = file.genre
+            case "year": updated.year = file.year
+            case "cover_url": updated.coverURL = file.coverURL
+            default: updated.slug = file.slug
+            }
+        }
+        return updated
     }
 
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
     ///
     /// An album already present (same artist and title, ignoring case), in the archive or
-    /// earlier in the file, is reported and skipped unless `allowDuplicates`.
+    /// earlier in the file, is reported and skipped unless `allowDuplicates`. With `update`, an
+    /// album of the archive whose fields differ in the file takes the file's values instead, in
+    /// the same change; no other album's page moves (one whose derived slug would change keeps
+    /// the one it had, as its own), and the album's own moves only to a slug the file gives.
     ///
     /// - Throws: ``LibraryError`` listing, in file order, every album's own
     ///   ``AlbumImporter/Candidate/problems``, every slug that is already an album's page
     ///   address in the archive, and every slug an earlier album in the file has, then
     ///   `nothing was imported`: a file with any fault imports nothing.
-    public func importAlbums(_ candidates: [AlbumImporter.Candidate], allowDuplicates: Bool, dryRun: Bool) throws(LibraryError) -> ImportReport {
+    public func importAlbums(_ candidates: [AlbumImporter.Candidate], allowDuplicates: Bool, update: Bool = false, dryRun: Bool) throws(LibraryError) -> ImportReport {
         var report = ImportReport(added: [], skipped: [], change: nil)
         let change: LibraryChange
         do throws(LibraryError) {
             change = try self.change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
-                var seen: [String: String] = [:]
-                var inArchive: [String: Int] = [:]
-                for (index, album) in archive.albums.enumerated() {
-                    seen[Self.identity(album)] = "album \(index + 1) of the archive"
-                    inArchive[Self.identity(album)] = index
-                }
+                // Each identity's albums in the archive (twins have several), each album by its
+                // page address, the file's new albums, and the rows that updated an album.
+                let twins = Dictionary(grouping: archive.albums.indices, by: { Self.identity(archive.albums[$0]) })
+                let addresses = catalogue.entries.map(\.slug)
+                let byAddress = Dictionary(addresses.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                var inFile: [String: AlbumImporter.Candidate] = [:]
+                var updatedBy: [Int: AlbumImporter.Candidate] = [:]
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
                 for candidate in candidates {
                     problems += candidate.problems
                     if candidate.problems.isEmpty {
                         let key = Self.identity(candidate.album)
-                        if !allowDuplicates, let existing = seen[key] {
-                            let index = inArchive[key]
-                            let differences = index.map { Self.differences(candidate.album, from: archive.albums[$0]) } ?? []
-                            report.skipped.append((candidate, "\(LibraryChange.name(candidate.album)) is already \(existing)", index, differences))
+                        let name = LibraryChange.name(candidate.album)
+                        if !allowDuplicates, let earlier = inFile[key] {
+                            report.skipped.append((candidate, "\(name) is already \(earlier.origin) of the file", nil, []))
                             continue
                         }
-                        seen[key] = "\(candidate.origin) of the file"
+                        if !allowDuplicates, let matches = twins[key] {
+                            // The album the row is: the one at the slug it gives, else the only one.
+                            let bySlug = candidate.album.slug.flatMap { byAddress[$0] }.flatMap { matches.contains($0) ? $0 : nil }
+                            guard let index = bySlug ?? (matches.count == 1 ? matches[0] : nil) else {
+                                let which = update ? "; give the file a Slug column with one's slug to update it" : ""
+                                report.skipped.append((candidate, "\(name) is already albums \(AlbumNumbers.ranges(matches)) of the archive\(which)", nil, []))
+                                continue
+                            }
+                            if let earlier = updatedBy[index] {
+                                report.skipped.append((candidate, "\(name) is album \(index + 1) of the archive, which \(earlier.origin) updates", nil, []))
+                                continue
+                            }
+                            let differences = Self.differences(candidate.album, from: archive.albums[index], address: addresses[index])
+                            guard update, !differences.isEmpty else {
+                                report.skipped.append((candidate, "\(name) is already album \(index + 1) of the archive", index, differences))
+                                continue
+                            }
+                            report.updated.append((candidate, index, differences))
+                            updatedBy[index] = candidate
+                            if differences.contains(where: { $0.field == "slug" }) { problems += slugs.problems(of: candidate) }
+                            continue
+                        }
+                        inFile[key] = candidate
                         report.added.append(candidate)
                     }
                     // An album at fault is checked too: it is meant to be imported once fixed.
                     problems += slugs.problems(of: candidate)
                 }
                 guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
-                let start = archive.albums.count
+                var albums = archive.albums
+                for item in report.updated {
+                    albums[item.index] = Self.updating(albums[item.index], from: item.candidate.album, item.differences)
+                }
+                let start = albums.count
+                albums += report.added.map(\.album)
+                report.pinned = Self.keepingPageAddresses(of: archive.albums, in: &albums, except: Set(report.updated.filter { $0.differences.contains { $0.field == "slug" } }.map(\.index)))
                 let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }
-                return (archive.with(albums: archive.albums + report.added.map(\.album)), .imported(placed))
+                let replaced = archive.albums.indices.filter { albums[$0] != archive.albums[$0] }.map {
+                    LibraryChange.Replaced(index: $0, before: archive.albums[$0], after: albums[$0])
+                }
+                return (archive.with(albums: albums), .imported(placed, updated: replaced.isEmpty ? nil : replaced))
             }
         } catch {
             // The whole-archive check ends its refusals as the other commands do; what did not
             // happen here is an import.
             throw LibraryError(diagnostics: error.diagnostics, reasons: error.reasons.map { $0 == "nothing was changed" ? "nothing was imported" : $0 })
         }
-        report.change = report.added.isEmpty ? nil : change
+        report.change = report.added.isEmpty && report.updated.isEmpty ? nil : change
         return report
     }
 

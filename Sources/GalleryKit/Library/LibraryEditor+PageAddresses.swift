@@ -64,3 +64,25 @@ extension LibraryEditor {
         return (slugs(albums), slugs(edited))
     }
 }
+
+extension LibraryEditor {
+    /// Gives each album of the archive whose page address moved in `albums` (the archive's
+    /// albums, `original`, some of them changed by an import's update, then the albums it
+    /// appended) the address it had, as its own slug, and returns those albums' indices and
+    /// slugs. `except` are the albums to which the file gave a new slug: they move as asked.
+    static func keepingPageAddresses(of original: [Album], in albums: inout [Album], except: Set<Int>) -> [(index: Int, slug: String)] {
+        let before = slugs(original)
+        var pinned: [(index: Int, slug: String)] = []
+        // Keeping one address can free or take one that another album derives: again until
+        // none moves (each round pins at least one album, so it ends).
+        while true {
+            let after = slugs(albums)
+            let moved = original.indices.filter { !except.contains($0) && albums[$0].slug == nil && after[$0] != before[$0] }
+            guard !moved.isEmpty else { return pinned }
+            for index in moved {
+                albums[index].slug = before[index]
+                pinned.append((index, before[index]))
+            }
+        }
+    }
+}

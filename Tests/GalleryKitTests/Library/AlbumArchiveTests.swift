@@ -184,6 +184,19 @@ import Testing
         #expect(try JSONDecoder().decode(Album.self, from: older) == Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png", slug: "a"))
     }
 
+    /// Histories written before imports could update read as they were; one that updated
+    /// round-trips.
+    @Test func theUndoHistoryReadsImportsWrittenBeforeUpdates() throws {
+        let album = Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png")
+        let older = Data(#"{"version":1,"changes":[{"imported":{"_0":[{"index":5,"album":{"title":"A","artist":"X","genre":"Pop","year":1999,"cover_url":"c.png"}}]}}]}"#.utf8)
+        let history = try JSONDecoder().decode(UndoHistory.self, from: older)
+        #expect(history.changes == [.imported([.init(index: 5, album: album)], updated: nil)])
+        var changed = album
+        changed.year = 2000
+        let newer = LibraryChange.imported([], updated: [.init(index: 0, before: album, after: changed)])
+        #expect(try JSONDecoder().decode(LibraryChange.self, from: JSONEncoder().encode(newer)) == newer)
+    }
+
     @Test func aKeyGivenTwiceIsAnError() {
         #expect(errors("""
         {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "year": 2000}]}

@@ -1,0 +1,144 @@
+import BlueLibrary
+import Foundation
+import Testing
+
+/// `gallery import --update`: the weekly import of a catalogue also takes the file's values for
+/// the albums already in the archive, as one change that `gallery undo` reverses.
+@Suite struct ImportUpdateTests: StarterSiteTests {
+    static let catalogue = """
+        Title,Artist,Genre,Year,Cover
+        Best of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg
+        It's My Life,No Doubt,Pop,2003,covers/its-my-life.svg
+        Nothing Like The Sun,Sting,Pop,1999,covers/nothing-like-the-sun.svg
+        Staring at the Sun,U2,Rock,2001,covers/staring-at-the-sun.svg
+        american pie,Madonna,Pop,2000,covers/soon.svg
+        New One,Someone,Pop,2024,covers/its-my-life.svg
+
+        """
+
+    func list(_ folder: TemporaryFolder) async throws -> String {
+        try await run(["list"], folder).stdout
+    }
+
+    @Test func anUpdateTakesTheFilesValuesAndOneUndoReversesIt() async throws {
+        let folder = try await starter()
+        try folder.write(Self.catalogue, to: "in.csv")
+        let before = try folder.read("site/content/albums.json")
+        let addresses = try await list(folder).split(separator: "\n").map { $0.split(separator: " ")[1] }
+
+        // Without --update the import says what differs, and how to take it.
+        let plain = try await run(["import", "in.csv", "--dry-run"], folder)
+        #expect(plain.stdout.hasSuffix("""
+            2 albums already in the archive differ in the file; import again with --update to take the file's values
+            would import 1 of 6 albums from csv in.csv; nothing was written (--dry-run)
+
+            """), "\(plain.stdout)")
+
+        let dry = try await run(["import", "in.csv", "--update", "--dry-run"], folder)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try folder.read("site/content/albums.json") == before)
+
+        let run = try await run(["import", "in.csv", "--update"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            skipped row 1 (line 2): "Best of Bowie" by David Bowie is already album 1 of the archive, as it is
+            skipped row 2 (line 3): "It's My Life" by No Doubt is already album 2 of the archive, as it is
+            skipped row 3 (line 4): "Nothing Like The Sun" by Sting is already album 3 of the archive, as it is
+            updated album 4 from row 4 (line 5): "Staring at the Sun" by U2: genre "Pop" → "Rock"; year 2000 → 2001
+            updated album 5 from row 5 (line 6): "american pie" by Madonna: title "American Pie" → "american pie"; cover_url "covers/american-pie.svg" → "covers/soon.svg"
+            added row 6 (line 7): "New One" by Someone
+            imported 1 and updated 2 of 6 albums from csv in.csv
+
+            """)
+        // A new cover is warned about as an added album's is.
+        #expect(run.stderr == "warning: album 5's cover site/content/covers/soon.svg does not exist yet; the album shows a placeholder until it does\n")
+        #expect(dry.stdout == run.stdout.replacingOccurrences(of: "updated album", with: "would update album").replacingOccurrences(of: "added row", with: "would add row")
+            .replacingOccurrences(of: "imported 1 and updated 2 of 6 albums from csv in.csv", with: "would import 1 and update 2 of 6 albums from csv in.csv; nothing was written (--dry-run)"))
+        let rows = try await list(folder).split(separator: "\n")
+        #expect(rows[4].hasSuffix("Staring at the Sun    Rock   2001"), "\(rows[4])")
+        #expect(rows[5].contains("american pie"))
+        // No page moved.
+        #expect(Array(rows.prefix(6).map { $0.split(separator: " ")[1] }) == addresses)
+
+        // Again, the file and the archive agree.
+        let again = try await self.run(["import", "in.csv", "--update"], folder)
+        #expect(again.stdout == "skipped 6 albums already in the archive as they are\nimported 0 and updated 0 of 6 albums from csv in.csv\n", "\(again.stdout)")
+
+        let undo = try await self.run(["undo"], folder)
+        #expect(undo.stdout == "undid: imported 1 album and updated 2\n", "\(undo.stdout)")
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
+
+    /// A list exported with its slugs and read back differs in nothing: a slug that is the
+    /// album's page address already is no difference, though the archive does not hold it.
+    @Test func aSlugColumnOfTheAddressesIsNoDifference() async throws {
+        let folder = try await starter()
+        try folder.write("Title,Artist,Genre,Year,Cover,Slug\nBest of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg,david-bowie-best-of-bowie\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.stdout == "skipped row 1 (line 2): \"Best of Bowie\" by David Bowie is already album 1 of the archive (--allow-duplicates imports it anyway)\nimported 0 of 1 album from csv in.csv\n", "\(run.stdout)")
+        // A slug the file gives that is another address moves the page, as `edit --slug` does.
+        try folder.write("Title,Artist,Genre,Year,Cover,Slug\nBest of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg,bowie-best\nIt's My Life,No Doubt,Pop,2003,covers/its-my-life.svg,sting-nothing-like-the-sun\n", to: "in.csv")
+        let taken = try await self.run(["import", "in.csv", "--update"], folder)
+        #expect(taken.status != 0)
+        #expect(taken.stderr.contains("in.csv:3: row 2: slug \"sting-nothing-like-the-sun\" is"), "\(taken.stderr)")
+        #expect(taken.stderr.hasSuffix("error: nothing was imported\n"), "\(taken.stderr)")
+        try folder.write("Title,Artist,Genre,Year,Cover,Slug\nBest of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg,bowie-best\n", to: "in.csv")
+        let moved = try await self.run(["import", "in.csv", "--update"], folder)
+        #expect(moved.stdout.hasPrefix("updated album 1 from row 1 (line 2): \"Best of Bowie\" by David Bowie: slug \"david-bowie-best-of-bowie\" → \"bowie-best\"\n"), "\(moved.stdout)")
+        #expect(try await list(folder).contains("1  bowie-best "))
+    }
+
+    /// Twins (albums of one artist and title) are told apart by the slug the file gives; without
+    /// one the row names them all and changes none. One album is updated by one row.
+    @Test func twinsAreToldApartBySlug() async throws {
+        let folder = try await starter()
+        #expect(try await run(["add", "--title", "Staring at the Sun", "--artist", "U2", "--genre", "Pop", "--year", "2000", "--cover", "covers/staring-at-the-sun.svg"], folder).status == 0)
+        try folder.write("Title,Artist,Genre,Year,Cover\nStaring at the Sun,U2,Rock,2000,covers/staring-at-the-sun.svg\n", to: "in.csv")
+        let ambiguous = try await run(["import", "in.csv", "--update"], folder)
+        #expect(ambiguous.stdout == """
+            skipped row 1 (line 2): "Staring at the Sun" by U2 is already albums 4, 6 of the archive; give the file a Slug column with one's slug to update it
+            imported 0 and updated 0 of 1 album from csv in.csv
+
+            """, "\(ambiguous.stdout)")
+        try folder.write("""
+            Title,Artist,Genre,Year,Cover,Slug
+            Staring at the Sun,U2,Rock,2000,covers/staring-at-the-sun.svg,u2-staring-at-the-sun-2
+            Staring at the Sun,U2,Jazz,2000,covers/staring-at-the-sun.svg,u2-staring-at-the-sun-2
+
+            """, to: "in.csv")
+        let run = try await run(["import", "in.csv", "--update"], folder)
+        #expect(run.stdout == """
+            skipped row 2 (line 3): "Staring at the Sun" by U2 is album 6 of the archive, which row 1 (line 2) updates
+            updated album 6 from row 1 (line 2): "Staring at the Sun" by U2: genre "Pop" → "Rock"
+            imported 0 and updated 1 of 2 albums from csv in.csv
+
+            """, "\(run.stdout)")
+        let rows = try await list(folder).split(separator: "\n")
+        #expect(rows[4].hasSuffix("Pop    2000") && rows[6].hasSuffix("Rock   2000"), "\(rows)")
+    }
+
+    /// An update that would move another album's page, or the album's own without a slug from
+    /// the file, keeps the page where it was: a slug derived from a name in another script is a
+    /// hash of it, which a change of case changes.
+    @Test func anUpdateMovesNoPage() async throws {
+        let folder = try await starter()
+        #expect(try await run(["add", "--title", "Звезда", "--artist", "Кино", "--genre", "Rock", "--year", "1988", "--cover", "covers/its-my-life.svg"], folder).status == 0)
+        let address = try await list(folder).split(separator: "\n")[6].split(separator: " ")[1]
+        try folder.write("Title,Artist,Genre,Year,Cover\nзвезда,кино,Rock,1988,covers/its-my-life.svg\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--update"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("album 6 keeps its page, albums/\(address)/, as its own slug\n"), "\(run.stdout)")
+        let row = try await list(folder).split(separator: "\n")[6]
+        #expect(row.split(separator: " ")[1] == address && row.contains("звезда"), "\(row)")
+        #expect(try await self.run(["undo"], folder).status == 0)
+        #expect(try folder.read("site/content/albums.json").contains("\"slug\"") == false)
+    }
+
+    @Test func updateAndAllowDuplicatesAreRefusedTogether() async throws {
+        let folder = try await starter()
+        try folder.write(Self.catalogue, to: "in.csv")
+        let run = try await run(["import", "in.csv", "--update", "--allow-duplicates"], folder)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--update and --allow-duplicates cannot be used together"))
+    }
+}
