@@ -8,11 +8,12 @@ public enum AlbumListing {
             ["\(entry.index + 1)", entry.slug, entry.album.artist, entry.album.title, entry.album.genre, "\(entry.album.year)"]
                 .map { $0.tableCell() }
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        // Columns as a terminal shows them: `ジャズ` takes six columns, not three.
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].terminalWidth }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
-                column == 0 ? String(repeating: " ", count: widths[0] - cell.count) + cell
-                    : column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == 0 ? String(repeating: " ", count: widths[0] - cell.terminalWidth) + cell
+                    : column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.terminalWidth)
             }.joined(separator: "  ") + "\n"
         }
         return ([header] + rows).map(line).joined()
@@ -31,6 +32,14 @@ public enum AlbumListing {
 }
 
 extension String {
+    /// How many columns a terminal gives the text: two for each wide character (Chinese,
+    /// Japanese and Korean script, full-width forms, emoji), one for any other, as `wcwidth`
+    /// counts them; a combining mark belongs to the character before it.
+    var terminalWidth: Int {
+        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
+        return reduce(0) { width, character in width + character.terminalWidth }
+    }
+
     /// The text as one cell of a terminal table: line breaks and tabs become spaces, and other
     /// control characters and the bidirectional controls are written escaped (`\u{202E}`), so
     /// no cell breaks the table or reorders what follows it.
@@ -47,5 +56,22 @@ extension String {
             }
         }
         return cell
+    }
+}
+
+extension Character {
+    /// Two columns for a wide character (East Asian Wide or Fullwidth, or shown as an emoji),
+    /// one otherwise.
+    var terminalWidth: Int {
+        guard let first = unicodeScalars.first else { return 0 }
+        if unicodeScalars.contains("\u{FE0F}") || first.properties.isEmojiPresentation { return 2 }
+        switch first.value {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1B000...0x1B2FF, 0x1F200...0x1F2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 }

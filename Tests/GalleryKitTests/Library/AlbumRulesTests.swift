@@ -16,6 +16,29 @@ import Testing
         #expect(AlbumRules.characterProblem("x\u{202E}y") == "contains U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that reorders the text around it; remove it (right-to-left text needs none)")
     }
 
+    /// `gallery list` aligns its columns as a terminal shows them: wide characters take two
+    /// columns, a combining mark none.
+    @Test func theListAlignsWideTextAsATerminalShowsIt() {
+        #expect("東京事変".terminalWidth == 8)
+        #expect("카라".terminalWidth == 4)
+        #expect("ＡＢ".terminalWidth == 4)
+        #expect("👩‍🎤 x".terminalWidth == 4)
+        #expect("Sigur Ro\u{301}s".terminalWidth == 9)
+        #expect("שלום".terminalWidth == 4)
+        #expect("Björk".terminalWidth == 5)
+        let table = AlbumListing.table(Catalogue(albums: [
+            Album(title: "教育", artist: "東京事変", genre: "ロック", year: 2004, coverURL: "c", slug: "kyoiku"),
+            Album(title: "Vespertine", artist: "Björk", genre: "Pop", year: 2001, coverURL: "c", slug: "vespertine"),
+        ]))
+        let lines = table.split(separator: "\n").map(String.init)
+        // The year, last, ends every line in the same terminal column.
+        #expect(lines.count == 3)
+        #expect(lines[1].hasSuffix("2004") && lines[2].hasSuffix("2001"))
+        #expect(lines[1].terminalWidth == lines[2].terminalWidth, "\(table)")
+        #expect(lines[0].terminalWidth == lines[1].terminalWidth, "\(table)")
+        #expect(lines[1].hasPrefix("1  kyoiku      東京事変  教育        ロック  2004"), "\(table)")
+    }
+
     @Test func acceptsRightToLeftTextItsMarksAndOtherScripts() {
         for text in ["Björk", "שלום\u{200F} 2", "\u{627}\u{644}\u{641}\u{646}\u{200E} (live)", "東京事変", "👩‍🎤", "AC/DC & Friends", "Sigur Rós"] {
             #expect(AlbumRules.characterProblem(text) == nil, "\(text)")
