@@ -315,9 +315,9 @@ HUGO_DETAILS = """{{- define "details" -}}
 <table class="details" id="details">
 <caption>About this album</caption>
 <tbody>
-<tr><th scope="row">Artist</th><td data-field="artist">{{ .Params.artist }}</td></tr>
-<tr><th scope="row">Album</th><td data-field="title">{{ .Title }}</td></tr>
-<tr><th scope="row">Genre</th><td data-field="genre">{{ .Params.genre }}</td></tr>
+<tr><th scope="row">Artist</th><td data-field="artist" dir="auto">{{ .Params.artist }}</td></tr>
+<tr><th scope="row">Album</th><td data-field="title" dir="auto">{{ .Title }}</td></tr>
+<tr><th scope="row">Genre</th><td data-field="genre" dir="auto">{{ .Params.genre }}</td></tr>
 <tr><th scope="row">Year</th><td data-field="year">{{ .Params.year }}</td></tr>
 </tbody>
 </table>
@@ -438,7 +438,7 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
 {{- $tiles := partialCached "album-tiles.html" . "album-tiles" -}}
 {{- $eager := partialCached "album-eager-tiles.html" . "album-eager-tiles" -}}
 %s{{- $p := . -}}
-<h1><span data-field="title">{{ .Title }}</span> <span class="by">by <span data-field="artist">{{ .Params.artist }}</span></span></h1>
+<h1><span data-field="title" dir="auto">{{ .Title }}</span> <span class="by">by <span data-field="artist" dir="auto">{{ .Params.artist }}</span></span></h1>
 <img class="cover" src="../../{{ .Params.cover_large }}" fetchpriority="high" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
 """ % (WINDOW, WINDOW, OPENING_HUGO, 3 * DIMENSION, 3 * DIMENSION)
     + carousel("album", "../../", "{{ range $k, $t := first (sub $i $lo) (after $lo $tiles) }}{{ $j := add $lo $k }}" + PICK_TILE + "{{ end }}"
@@ -446,9 +446,9 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
                + "{{ range $k, $t := first %d (after (add $i 1) $tiles) }}{{ $j := add $i 1 $k }}" % WINDOW + PICK_TILE + "{{ end }}")
     + """{{ template "details" . -}}
 <nav class="album-nav" aria-label="Previous and next album">
-{{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/">← {{ .Title }}</a>
+{{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/">← <bdi>{{ .Title }}</bdi></a>
 {{ end }}{{ end -}}
-{{ if lt (add $i 1) $n }}{{ with index $pages (add $i 1) }}<a rel="next" href="../../albums/{{ .Slug }}/">{{ .Title }} →</a>
+{{ if lt (add $i 1) $n }}{{ with index $pages (add $i 1) }}<a rel="next" href="../../albums/{{ .Slug }}/"><bdi>{{ .Title }}</bdi> →</a>
 {{ end }}{{ end -}}
 </nav>
 {{ end -}}

@@ -501,12 +501,38 @@ def placeholder_albums_keep_the_page_still(driver):
     assert current(driver) == len(ALBUMS) - 1, f"the disabled next button moved to {current(driver)}"
 
 
+def right_to_left_titles_read_right_to_left(driver):
+    """A right-to-left title is isolated wherever the page shows it (the heading, the details
+    table, the next link of the album before): its closing "!" is drawn at its left end, where
+    a reader of Arabic looks for it, not on the right after it as in a left-to-right line."""
+    index = next(i for i, album in enumerate(ALBUMS) if album["title"].endswith("!") and not album["title"].isascii())
+    ends = """
+        var r = document.createRange();
+        return [].map.call(arguments[0], function (selector) {
+          var el = document.querySelector(selector), t = el && el.firstChild;
+          if (!t || t.nodeType !== 3) return [selector, null];
+          r.setStart(t, t.data.length - 1); r.setEnd(t, t.data.length); var bang = r.getBoundingClientRect().left;
+          r.setStart(t, 0); r.setEnd(t, 1); var first = r.getBoundingClientRect().left;
+          return [selector, bang < first];
+        });"""
+    driver.get(BASE + ALBUMS[index]["url"])
+    settled_on(driver, index)
+    sides = driver.execute_script(ends, ["h1 [data-field=title]", "#details [data-field=title]", "#details [data-field=artist]"])
+    driver.get(BASE + ALBUMS[index - 1]["url"])
+    settled_on(driver, index - 1)
+    sides += driver.execute_script(ends, ["a[rel=next] bdi"])
+    wrong = [selector for selector, left in sides if left is not True]
+    # The artist has no "!": its first letter is at the right, so its last one is left of it.
+    assert not wrong, f"right-to-left text drawn left to right in {wrong} ({sides})"
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     failures = 0
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
-              album_page_follows_the_selection, placeholder_albums_keep_the_page_still, focus_follows_the_selection,
+              album_page_follows_the_selection, placeholder_albums_keep_the_page_still,
+              right_to_left_titles_read_right_to_left, focus_follows_the_selection,
               deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
               follows_the_aria_carousel_pattern, axe_finds_no_violations, reduced_motion_moves_at_once, screenshots,

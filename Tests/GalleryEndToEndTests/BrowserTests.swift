@@ -8,11 +8,12 @@ import Testing
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// 40 albums with covers of their own (so each image loads on its own) but album 38, whose
-    /// cover is missing (a placeholder); album pages carrying ±5 neighbours and index pages 20,
+    /// cover is missing (a placeholder), album 39 with a right-to-left title; album pages carrying ±5 neighbours and index pages 20,
     /// so the script has to fetch the rest of the strip from the data files.
     func site() throws -> TemporaryFolder {
         let albums = (1...40).map { number in
-            Fixture.album(String(format: "Album %02d", number), String(format: "Artist %02d", number), year: 1980 + number, cover: number == 38 ? "covers/missing.svg" : String(format: "covers/c%02d.svg", number))
+            // Album 39's names are Arabic, with a closing "!" that must stay at their left end.
+            Fixture.album(number == 39 ? "يا حبيبي!" : String(format: "Album %02d", number), number == 39 ? "عمرو دياب" : String(format: "Artist %02d", number), year: 1980 + number, cover: number == 38 ? "covers/missing.svg" : String(format: "covers/c%02d.svg", number))
         }
         let site = try Fixture.site(albums, config: "[carousel]\nwindow = 5\nindex_page_size = 20\n")
         for number in 1...40 {
@@ -36,7 +37,7 @@ import Testing
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 17 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 18 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
         for width in [320, 1280] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }
