@@ -76,7 +76,7 @@ extension SiteConfig {
                     let carousel = "carousel"
                     switch key {
                     case "padding": reader.int(value, key: key, section: carousel, in: 0...10_000).map { config.carousel.metrics.padding = $0 }
-                    case "dimension": reader.int(value, key: key, section: carousel, in: 1...10_000).map { config.carousel.metrics.dimension = $0 }
+                    case "dimension": reader.int(value, key: key, section: carousel, in: 1...1024).map { config.carousel.metrics.dimension = $0 }
                     case "offset": reader.int(value, key: key, section: carousel, in: 0...100_000).map { config.carousel.metrics.offset = $0 }
                     case "window": reader.int(value, key: key, section: carousel, in: 0...10_000).map { config.carousel.window = $0 }
                     case "index_page_size": reader.int(value, key: key, section: carousel, in: 1...1_000_000).map { config.carousel.indexPageSize = $0 }

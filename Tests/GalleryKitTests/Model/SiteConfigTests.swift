@@ -107,6 +107,18 @@ import Testing
         }
     }
 
+    /// A tile larger than a screen is a mistake, and its 2× image (20,000 px for 10,000) is
+    /// past what WebP can hold: refused at load, not after minutes of failed thumbnails.
+    @Test func aTileIsAtMost1024Pixels() throws {
+        #expect(try SiteConfig.parse(toml: "[carousel]\ndimension = 1024\n", path: "gallery.toml").config.carousel.metrics.dimension == 1024)
+        #expect(throws: (any Error).self) { try SiteConfig.parse(toml: "[carousel]\ndimension = 10000\n", path: "gallery.toml") }
+        do {
+            _ = try SiteConfig.parse(toml: "[carousel]\ndimension = 10000\n", path: "gallery.toml")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == ["gallery.toml:2:1: error: [carousel] dimension is 10000; it must be from 1 to 1024"])
+        }
+    }
+
     @Test func aBaseURLMustBeAnHTTPAddressOrAPath() throws {
         for good in ["/", "", "/albums/", "/albums", "https://example.org", "http://127.0.0.1:8080/x/", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
             #expect(SiteConfig.baseURLProblem(good) == nil, "\(good)")
