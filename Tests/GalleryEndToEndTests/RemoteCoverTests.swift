@@ -145,6 +145,30 @@ import Testing
         #expect(refresh.stdout.contains("\"revalidated\":2"))
     }
 
+    /// A `--refresh` whose server no longer has a cover keeps the cached copy, and says so of
+    /// the albums that show it, at the first one's place in the archive, as every cover warning.
+    @Test func aCoverThatCannotBeRevalidatedIsNamedByItsAlbums() async throws {
+        let covers = try Self.servedCovers()
+        let server = try await CoverServer(serving: covers.url)
+        let site = try Fixture.site([
+            Fixture.album("Red", "A", cover: server.url("red.svg")),
+            Fixture.album("Blue", "B", cover: server.url("blue.svg")),
+            Fixture.album("Red Again", "C", cover: server.url("red.svg")),
+        ])
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        try FileManager.default.removeItem(at: covers.url.appending(path: "red.svg"))
+        let refresh = try await GalleryBinary.run(["build", "--refresh"], in: site.url)
+        #expect(refresh.status == 0)
+        let line = refresh.stderr.split(separator: "\n").first { $0.contains("could not revalidate") } ?? ""
+        #expect(line.hasPrefix("content/albums.json:"), "\(refresh.stderr)")
+        #expect(line.contains(": warning: album 1 (\"Red\" by A) and 1 more album (1, 3): cover '\(server.url("red.svg"))': could not revalidate the cached cover (HTTP 404"), "\(line)")
+        #expect(try site.read("public/index.html").contains("placeholder") == false)
+        let strict = try await GalleryBinary.run(["build", "--refresh", "--strict", "--output", "strict-out"], in: site.url)
+        #expect(strict.status != 0)
+        #expect(strict.stderr.contains("\nerror: --strict: the build has 1 warning (above), so nothing was written\n"), "\(strict.stderr)")
+        #expect(!site.exists("strict-out"))
+    }
+
     @Test func strictFailsOnACoverThatCannotBeHad() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)

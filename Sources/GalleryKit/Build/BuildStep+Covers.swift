@@ -64,7 +64,10 @@ extension BuildStep {
         }
         memo.save()
         let counts = tally.current
-        state.diagnostics += counts.diagnostics
+        let archive = state.options.site.display(state.options.site.archive)
+        for diagnostic in counts.diagnostics {
+            state.report(Self.naming(diagnostic, in: state.catalogue, archive: archive), to: observer)
+        }
         state.summary.coversDownloaded = counts.downloaded
         state.summary.coversFromCache = counts.fromCache
         state.summary.coversRevalidated = counts.revalidated
@@ -79,7 +82,6 @@ extension BuildStep {
         if let local = memo.stamps(of: localFiles.values), let cacheIndex {
             state.coverStamps = local.merging(cacheIndex) { $1 }
         }
-        let archive = state.options.site.display(state.options.site.archive)
         // Albums that share a cover share its failure: one finding names them all (a back
         // catalogue's 300 "artwork-coming-soon.jpg" albums are one cause, not 300 lines).
         var failed: [String: [Int]] = [:]
@@ -98,6 +100,21 @@ extension BuildStep {
                 : Self.sharedFailure(indices, catalogue: state.catalogue, cause: cause)
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
         }
+    }
+
+    /// A finding the fetcher made about a cover URL (a `--refresh` that could not revalidate
+    /// it), as one about the albums that show it: at the first one's place in the archive,
+    /// naming it and how many more share the cover. Other findings are left as they are.
+    static func naming(_ diagnostic: Diagnostic, in catalogue: Catalogue, archive: String) -> Diagnostic {
+        let indices = catalogue.entries.indices.filter { catalogue.entries[$0].album.coverURL == diagnostic.path }
+        guard let first = indices.first else { return diagnostic }
+        let album = catalogue.entries[first].album
+        let others = indices.count > 1 ? " and \(indices.count - 1) more album\(indices.count == 2 ? "" : "s") (\(AlbumNumbers.ranges(indices)))" : ""
+        var named = diagnostic
+        named.path = archive
+        named.position = catalogue.entries[first].position
+        named.message = "album \(first + 1) (\"\(album.title)\" by \(album.artist))\(others): cover '\(diagnostic.path)': \(diagnostic.message)"
+        return named
     }
 
     /// "albums 3 ("A" by X), 9 ("B" by Y) and 302 more (3, 9, 12–14, …) show a placeholder:

@@ -12,8 +12,9 @@ extension BuildStep {
             diagnostic.path = outputFolder + "/" + diagnostic.path
             state.report(diagnostic, to: observer)
         }
-        if state.options.strict, state.diagnostics.contains(where: { $0.severity == .warning }) {
-            state.report(.error("--strict: the build has warnings, so nothing was written", path: SiteFolder.display(state.options.site.root)), to: observer)
+        let warnings = state.diagnostics.count { $0.severity == .warning }
+        if state.options.strict, warnings > 0 {
+            state.report(.error("--strict: the build has \(warnings) warning\(warnings == 1 ? "" : "s") (above), so nothing was written", path: ""), to: observer)
         }
     }
 

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Passes events on to another observer while counting cover outcomes and keeping the
+/// Passes events on to another observer while counting cover outcomes, and keeps back the
 /// diagnostics the cover fetcher publishes on its own (a failed `--refresh`, an unwritable cache
-/// index), so the build's summary, warning count and `--strict` see them.
+/// index): the covers step reports them, naming the albums a cover's belongs to, so the
+/// build's summary, warning count and `--strict` see them.
 final class CoverTally: BuildObserving {
     struct Counts: Sendable {
         var downloaded = 0
@@ -23,7 +24,9 @@ final class CoverTally: BuildObserving {
         case .cover(.downloaded): counts.withLock { $0.downloaded += 1 }
         case .cover(.fromCache): counts.withLock { $0.fromCache += 1 }
         case .cover(.revalidated): counts.withLock { $0.revalidated += 1 }
-        case .diagnostic(let diagnostic): counts.withLock { $0.diagnostics.append(diagnostic) }
+        case .diagnostic(let diagnostic):
+            counts.withLock { $0.diagnostics.append(diagnostic) }
+            return
         default: break
         }
         next.receive(event)

@@ -52,7 +52,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var location = path
         if let position { location += ":\(position.line):\(position.column)" }
-        var text = "\(location): \(severity.rawValue): \(message)"
+        // A finding about the build as a whole (`--strict`) has no file to name.
+        var text = location.isEmpty ? "\(severity.rawValue): \(message)" : "\(location): \(severity.rawValue): \(message)"
         if let template { text += " (written by \(template))" }
         return text
     }
