@@ -50,7 +50,12 @@ struct AlbumFieldOptions: ParsableArguments {
     @Option(help: "The album's title.") var title: String?
     @Option(help: "The performing artist.") var artist: String?
     @Option(help: "The genre.") var genre: String?
-    @Option(help: "The year of release, 1000 to 9999.") var year: Int?
+    @Option(help: "The year of release, 1000 to 9999 (or a date such as 1999-05-01, whose year is taken).", transform: { text in
+        guard let year = AlbumRules.year(typed: text) else {
+            throw ValidationError("write a year such as 1999, or a date such as 1999-05-01")
+        }
+        return year
+    }) var year: Int?
     @Option(help: ArgumentHelp("The cover: a path relative to content/, a file:// URL inside the site, or an http(s) URL.", valueName: "URL")) var cover: String?
     @Option(help: "The album page's slug (lowercase letters, digits and dashes).") var slug: String?
 

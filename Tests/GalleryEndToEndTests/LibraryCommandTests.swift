@@ -233,6 +233,24 @@ import Testing
         #expect(folder.files(under: "site/content").filter { $0.contains(".tmp-") }.isEmpty)
         Swift.print("kill test outcomes (albums added per round): \(outcomes.sorted())")
     }
+
+    /// `--year` takes a year as an import does: spaces around it, `1999.0`, the year of a date;
+    /// anything else is refused with what to write, and a number out of range with the range.
+    @Test func aYearIsTypedAsItIsImported() async throws {
+        let folder = try await starter()
+        for (typed, year) in [("1988 ", 1988), ("1999-05", 1999), ("2001-05-31", 2001), ("1977.0", 1977)] {
+            let run = try await run(["edit", "1", "--year", typed], folder)
+            #expect(run.status == 0, "\(typed): \(run.stderr)")
+            #expect(try await self.run(["list", "--json"], folder).stdout.contains("\"number\":1,\"slug\":\"david-bowie-best-of-bowie\",\"artist\":\"David Bowie\",\"title\":\"Best of Bowie\",\"genre\":\"Pop\",\"year\":\(year),"), "\(typed)")
+        }
+        for typed in ["'99", "May 1999", "1999-13-01"] {
+            let run = try await run(["add", "--title", "T", "--artist", "A", "--genre", "G", "--cover", "c.png", "--year", typed], folder)
+            #expect(run.status == 64, "\(typed)")
+            #expect(run.stderr.contains("Error: The value '\(typed)' is invalid for '--year <year>': write a year such as 1999, or a date such as 1999-05-01"), "\(run.stderr)")
+        }
+        let short = try await run(["edit", "1", "--year", "20"], folder)
+        #expect(short.stderr == "error: --year is 20, which is not a year; write a whole number from 1000 to 9999\nerror: nothing was changed\n", "\(short.stderr)")
+    }
 }
 
 /// `gallery import` from the three formats, and what it refuses.

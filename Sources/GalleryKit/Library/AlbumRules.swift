@@ -21,6 +21,15 @@ public enum AlbumRules {
         return text.allSatisfy(\.isWhitespace)
     }
 
+    /// The year a person typed (`gallery add --year`), read as an import reads a year cell:
+    /// spaces around it ignored, a whole number (any, so that the range check can say what is
+    /// wrong with `20`), `1999.0`, or the year of an ISO date (`1999-05-01`); `nil` for anything
+    /// else (`'99`, `May 1999`).
+    public static func year(typed text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return Int(trimmed) ?? AlbumImporter.year(from: trimmed)
+    }
+
     /// The reason a year is refused, or `nil` if it is fine.
     public static func yearProblem(_ year: Int) -> String? {
         years.contains(year) ? nil : "is \(year), which is not a year; write a whole number from \(years.lowerBound) to \(years.upperBound)"
