@@ -25,6 +25,9 @@ struct Check: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The URL the site is published under, as `gallery build --base-url` took it; its path is the base path.", valueName: "URL"))
     var baseURL: String?
 
+    @Flag(name: .shortAndLong, help: "Print only the findings: nothing when there are none.")
+    var quiet = false
+
     func validate() throws {
         if basePath != nil, baseURL != nil {
             throw ValidationError("give --base-path or --base-url, not both")
@@ -53,17 +56,43 @@ struct Check: ParsableCommand {
         if let given = basePath ?? baseURL { config.baseURL = SiteConfig.normalizedBaseURL(given) }
         let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? site.output(configured: config.build.output, override: nil)
         let display = directory ?? SiteFolder.display(folder)
-        let diagnostics: [Diagnostic]
+        let report: (diagnostics: [Diagnostic], pages: Int, files: Int)
         do {
-            diagnostics = try OutputChecker.check(outputFolder: folder, basePath: config.basePath, displayPrefix: display, publishedAsIs: site.staticPaths())
+            report = try OutputChecker.inspect(outputFolder: folder, basePath: config.basePath, displayPrefix: display, publishedAsIs: site.staticPaths())
         } catch {
             Diagnostic.print([.error(error.message, path: error.path)])
             throw ExitCode.failure
         }
-        Diagnostic.print(diagnostics)
+        let diagnostics = report.diagnostics
+        // A folder inside the site (`public/albums`) has every page's links to the rest climb
+        // out of it: a few of those show what happened, and the rest come to one line that says
+        // which folder to check.
+        let climbing = diagnostics.filter { $0.message.hasSuffix("climbs above the output root") }
+        let shownClimbs = climbing.count > 10 ? Set(climbing.prefix(10).map(\.description)) : nil
+        Diagnostic.print(shownClimbs.map { shown in diagnostics.filter { !$0.message.hasSuffix("climbs above the output root") || shown.contains($0.description) } } ?? diagnostics)
+        if shownClimbs != nil {
+            let parent = Self.siteRoot(above: folder).map { " (`gallery check \(shellWord(SiteFolder.display($0)))`)" } ?? ""
+            FileHandle.standardError.write(Data("note: \(climbing.count - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n".utf8))
+        }
         if !diagnostics.isEmpty {
             FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
             throw ExitCode.failure
         }
+        if !quiet {
+            print("checked \(display): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings")
+        }
+    }
+
+    /// The nearest folder above `folder` (up to four levels) that holds an `index.html`: the
+    /// site's output root, when `folder` is one of its subfolders.
+    static func siteRoot(above folder: URL) -> URL? {
+        var candidate = folder.standardizedFileURL
+        for _ in 0..<4 {
+            let parent = candidate.deletingLastPathComponent()
+            guard parent.path != candidate.path else { return nil }
+            if FileManager.default.fileExists(atPath: parent.appending(path: "index.html").path) { return parent }
+            candidate = parent
+        }
+        return nil
     }
 }

@@ -421,11 +421,22 @@ import Testing
     }
 
     @Test func checkValidatesAnExistingOutputFolder() async throws {
-        let site = try Fixture.site([Fixture.album("A", "B")])
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let good = try await GalleryBinary.run(["check"], in: site.url)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.isEmpty)
+        let files = site.files(under: "public")
+        let pages = files.count { $0.hasSuffix(".html") }
+        #expect(good.stdout == "checked public: \(pages) pages and \(files.count - pages) other files, no findings\n", "\(good.stdout)")
+        #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).stdout.isEmpty)
+        // A folder inside the output has every link out of it climb above it: ten of those
+        // show it, and one line says which folder to check.
+        let inside = try await GalleryBinary.run(["check", "public/albums"], in: site.url)
+        #expect(inside.status != 0)
+        let climbs = inside.stderr.split(separator: "\n").filter { $0.hasSuffix("climbs above the output root") }
+        #expect(climbs.count == 10, "\(inside.stderr)")
+        #expect(inside.stderr.contains("more links climb above public/albums the same way; is it a folder inside the site? Check the folder the site was built into (`gallery check public`)\n"), "\(inside.stderr)")
         let page = try site.read("public/albums/b-a/index.html")
         try site.write(page.replacingOccurrences(of: "<h1>", with: "<h1 id=\"main\">"), to: "public/albums/b-a/index.html")
         try FileManager.default.removeItem(at: site.url.appending(path: "public/carousel.svg"))

@@ -51,6 +51,12 @@ public enum OutputChecker {
     /// counted as link targets: a build copies them as they are, as Hugo does (a search console's
     /// `google123.html` is not XHTML), so a check that faulted them would fail a good build.
     public static func check(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil, publishedAsIs: Set<String> = []) throws(CheckError) -> [Diagnostic] {
+        try inspect(outputFolder: outputFolder, basePath: basePath, displayPrefix: displayPrefix, publishedAsIs: publishedAsIs).diagnostics
+    }
+
+    /// What ``check(outputFolder:basePath:displayPrefix:publishedAsIs:)`` found, and how many
+    /// pages it checked and files it saw, for `gallery check` to say what it looked at.
+    public static func inspect(outputFolder: URL, basePath: String = "/", displayPrefix: String? = nil, publishedAsIs: Set<String> = []) throws(CheckError) -> (diagnostics: [Diagnostic], pages: Int, files: Int) {
         let prefix = displayPrefix ?? outputFolder.relativePath
         let listing = try OutputListing(folder: outputFolder, displayPrefix: prefix)
         guard listing.files.contains(where: { isPage($0) && !publishedAsIs.contains($0) }) else { throw CheckError(path: prefix, reason: .noPages) }
@@ -63,7 +69,8 @@ public enum OutputChecker {
             for index in diagnostics.indices { diagnostics[index].path = display }
             collected.store(diagnostics, at: index)
         }
-        return (listing.diagnostics + collected.all).sorted(by: inReadingOrder)
+        let pages = listing.files.count { isPage($0) && !publishedAsIs.contains($0) }
+        return ((listing.diagnostics + collected.all).sorted(by: inReadingOrder), pages, listing.files.count)
     }
 
     /// Whether a file is checked as a page (XHTML).
