@@ -77,5 +77,8 @@ import Testing
         let failed = try await runStep(script, in: site)
         #expect(failed.status != 0)
         #expect(failed.stderr.contains("gallery.toml:2:1: error: [thumbnails] quality is 800; it must be from 1 to 100"), "\(failed.stderr)")
+        // The summary of the failed build is in the log too.
+        let failure = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
+        #expect(failure?["event"] as? String == "summary" && failure?["succeeded"] as? Bool == false, "\(failed.stdout)")
     }
 }
