@@ -23,7 +23,8 @@
   var memento = "gallery:" + root.pathname;
   var reduceMotion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   var chunks = {}, tiles = {}, each = Array.prototype.forEach;
-  if (!count) return;
+  // A template without the strip (or the script's other hooks; see the README) gets none of it.
+  if (!count || !viewport || !strip) return;
   carousel.classList.add("js");
 
   // history.replaceState changes the document's URL, so relative links are pinned first.
@@ -77,12 +78,13 @@
     img.onload = img.onerror = function () { tile.classList.remove("loading"); };
   }
 
+  function make(name) { return document.createElement(name); }
   function makeTile(i, a) {
-    var tile = document.createElement("li"), link = document.createElement("a"), img = document.createElement("img");
+    var tile = make("li"), link = make("a"), img = make("img");
     tile.className = "tile";
     tile.style.left = frameX(i) + "px";
     tile.style.top = padding + "px";
-    tile.setAttribute("data-index", i);
+    tile.dataset.index = i;
     tile.setAttribute("aria-posinset", i + 1);
     tile.setAttribute("aria-setsize", count);
     link.href = new URL(a.url, root).href;
@@ -92,8 +94,7 @@
     img.width = img.height = dimension;
     img.alt = a.title + " by " + a.artist;
     img.loading = "lazy";
-    link.appendChild(img);
-    tile.appendChild(link);
+    tile.appendChild(link).appendChild(img);
     watch(tile, img);
     return tile;
   }
@@ -101,7 +102,7 @@
   // The tiles the page came with: the range of albums an index page holds, for the memento.
   var first = Infinity, last = -1;
   each.call(strip.querySelectorAll(".tile"), function (tile) {
-    var i = +tile.getAttribute("data-index");
+    var i = +tile.dataset.index;
     tiles[i] = tile;
     first = Math.min(first, i);
     last = Math.max(last, i);
@@ -164,7 +165,7 @@
       var field = cell.getAttribute("data-field");
       if (field in fields) cell.textContent = fields[field];
     });
-    status.textContent = (current + 1) + " of " + count + ": " + a.title + " by " + a.artist;
+    if (status) status.textContent = (current + 1) + " of " + count + ": " + a.title + " by " + a.artist;
   }
 
   // An album page becomes the selected album's page: what its own page would show.
@@ -181,14 +182,16 @@
       cover.src = new URL(a.cover, root).href;
       cover.alt = (a.placeholder ? "No cover for " : "Cover of ") + a.title + " by " + a.artist;
     }
-    neighbour("prev", i - 1, function (b) { return "← " + b.title; });
-    neighbour("next", i + 1, function (b) { return b.title + " →"; });
+    neighbour("prev", i - 1);
+    neighbour("next", i + 1);
   }
-  function neighbour(rel, j, text) {
+  // The neighbour's title in a <bdi>, as the page has it, so right-to-left text keeps its order.
+  function neighbour(rel, j) {
     if (!nav) return;
     var link = nav.querySelector('a[rel="' + rel + '"]');
     if (!link) {
-      link = document.createElement("a");
+      link = make("a");
+      link.append(rel === "prev" ? "← " : "", make("bdi"), rel === "prev" ? "" : " →");
       link.rel = rel;
       link.hidden = true;
       nav.insertBefore(link, rel === "prev" ? nav.firstChild : null);
@@ -197,7 +200,7 @@
     album(j).then(function (b) {
       if (!b || Math.abs(j - current) !== 1) return;
       link.href = new URL(b.url, root).href;
-      link.textContent = text(b);
+      (link.querySelector("bdi") || link).textContent = b.title;
       link.hidden = false;
     });
   }
@@ -250,7 +253,7 @@
   strip.addEventListener("click", function (event) {
     var tile = event.target.closest(".tile");
     if (!tile || event.button !== 0 || modified(event)) return;
-    var i = +tile.getAttribute("data-index");
+    var i = +tile.dataset.index;
     if (i === current && !(isAlbumPage && tile.querySelector("a").href === location.href)) return;
     event.preventDefault();
     if (i !== current) select(i, { scroll: true });

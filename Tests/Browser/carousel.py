@@ -521,6 +521,16 @@ def right_to_left_titles_read_right_to_left(driver):
     driver.get(BASE + ALBUMS[index - 1]["url"])
     settled_on(driver, index - 1)
     sides += driver.execute_script(ends, ["a[rel=next] bdi"])
+    # The page follows the selection: the links the script writes isolate the title too.
+    driver.get(BASE + ALBUMS[index - 2]["url"])
+    settled_on(driver, index - 2)
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.ARROW_RIGHT)
+    settled_on(driver, index - 1)
+    wait(driver, lambda d: d.execute_script("var b = document.querySelector('a[rel=next] bdi'); return b && b.textContent;") == ALBUMS[index]["title"],
+         "the next link to show the right-to-left title after the page followed the selection")
+    sides += [["a[rel=next] bdi (written by the script)"] + driver.execute_script(ends, ["a[rel=next] bdi"])[0][1:]]
+    link = driver.execute_script("return document.querySelector('a[rel=next]').textContent;")
+    assert link == ALBUMS[index]["title"] + " →", f"the next link reads {link!r}"
     wrong = [selector for selector, left in sides if left is not True]
     # The artist has no "!": its first letter is at the right, so its last one is left of it.
     assert not wrong, f"right-to-left text drawn left to right in {wrong} ({sides})"
