@@ -14,6 +14,9 @@ from a loopback server that also plays the analytics service:
   the internet, which this machine cannot reach (every other host resolves to nothing), so the
   check reads the page's dataLayer, the queue gtag.js would send.
 
+Then it builds the site once more with a carousel partial that renames the classes the page's
+script looks for, and checks the page keeps working without the script.
+
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
 import http.server
@@ -142,6 +145,32 @@ def google_configures_the_measurement_id(driver, base):
     assert not errors, "console errors besides the unreachable tag: " + json.dumps(errors)
 
 
+def a_template_without_the_scripts_hooks_keeps_its_page(driver, base):
+    """A designer's carousel partial that renames the strip's classes (README, "What the script
+    looks for") gets a page without the script's behaviour, not a script that throws."""
+    repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(repository, "templates", "partials", "carousel.mustache")) as file:
+        partial = file.read()
+    assert 'class="viewport"' in partial and 'class="strip"' in partial, "the built-in partial has no .viewport/.strip"
+    override = os.path.join(SITE, "templates", "partials", "carousel.mustache")
+    os.makedirs(os.path.dirname(override), exist_ok=True)
+    with open(override, "w") as file:
+        file.write(partial.replace('class="viewport"', 'class="plattenregal"').replace('class="strip"', 'class="regal"'))
+    try:
+        build("")
+        driver.get_log("browser")  # what earlier checks left
+        driver.get(base)
+        wait(lambda: driver.execute_script("return document.readyState === 'complete'"), "the page to load")
+        links = driver.execute_script("return document.querySelectorAll('#carousel .tile a[href]').length")
+        assert links > 0, "the tiles are no longer links"
+        scripted = driver.execute_script("return document.getElementById('carousel').classList.contains('js')")
+        assert not scripted, "the script took over a carousel it cannot drive"
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not errors, "console errors: " + json.dumps(errors)
+    finally:
+        os.remove(override)
+
+
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -149,7 +178,8 @@ def main():
     failures = 0
     driver = chromium()
     try:
-        for check in [goatcounter_counts_each_page, google_configures_the_measurement_id]:
+        for check in [goatcounter_counts_each_page, google_configures_the_measurement_id,
+                      a_template_without_the_scripts_hooks_keeps_its_page]:
             failures += not report.run(check, driver, base)
     finally:
         driver.quit()
