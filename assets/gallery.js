@@ -160,10 +160,10 @@
   }
 
   function show(a) {
-    var fields = { artist: a.artist, title: a.title, genre: a.genre, year: a.year };
+    // The four fields, or one of the album's own (params); one it does not have is emptied.
     each.call(document.querySelectorAll("main [data-field]"), function (cell) {
-      var field = cell.getAttribute("data-field");
-      if (field in fields) cell.textContent = fields[field];
+      var field = cell.dataset.field, value = /^(artist|title|genre|year)$/.test(field) ? a[field] : (a.params || {})[field];
+      cell.textContent = value == null ? "" : value;
     });
     if (status) status.textContent = (current + 1) + " of " + count + ": " + a.title + " by " + a.artist;
   }

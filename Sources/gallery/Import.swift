@@ -44,7 +44,7 @@ struct Import: ParsableCommand {
     }
 
     static func quoted(_ value: String) -> String {
-        value.allSatisfy(\.isNumber) ? value : "\"\(value)\""
+        value.allSatisfy(\.isNumber) || value == "(none)" ? value : "\"\(value)\""
     }
 
     func run() throws {
@@ -81,7 +81,7 @@ struct Import: ParsableCommand {
                 // An album already in the archive whose fields differ in the file: what differs,
                 // and the edit that takes the file's values (an import only ever appends).
                 let what = skipped.differences.map { "\($0.field) \(Self.quoted($0.archive)) there, \(Self.quoted($0.file)) here" }.joined(separator: "; ")
-                let flags = skipped.differences.map { "\($0.flag) \(shellWord($0.file))" }.joined(separator: " ")
+                let flags = skipped.differences.map { "\($0.flag) \(shellWord($0.argument))" }.joined(separator: " ")
                 lines.append("skipped \(skipped.candidate.origin): \(skipped.reason), which differs: \(what); `gallery edit \(index + 1) \(flags)` takes the file's")
             }
             for item in report.updated {

@@ -58,9 +58,18 @@ struct AlbumFieldOptions: ParsableArguments {
     }) var year: Int?
     @Option(help: ArgumentHelp("The cover: a path relative to content/, a file:// URL inside the site, or an http(s) URL.", valueName: "URL")) var cover: String?
     @Option(help: "The album page's slug (lowercase letters, digits and dashes).") var slug: String?
+    @Option(name: .customLong("param"), help: ArgumentHelp("One of the album's own fields for the templates, {{album.params.NAME}} (repeatable); NAME= removes it. true, false and numbers are typed as such.", valueName: "NAME=VALUE"), transform: { text in
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ValidationError("write NAME=VALUE, e.g. --param price=12.50 (NAME= removes the param)")
+        }
+        let name = String(text[..<equals])
+        if let problem = Album.paramNameProblem(name) { throw ValidationError(problem) }
+        let value = String(text[text.index(after: equals)...])
+        return (name, value.isEmpty ? nil : Album.Param(typed: value))
+    }) var params: [(key: String, value: Album.Param?)] = []
 
     /// Whether any field was given.
-    var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil }
+    var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil && params.isEmpty }
 
     /// Sets the given fields on an album.
     func apply(to album: inout Album) {
@@ -70,5 +79,6 @@ struct AlbumFieldOptions: ParsableArguments {
         if let year { album.year = year }
         if let cover { album.coverURL = cover }
         if let slug { album.slug = slug.isEmpty ? nil : slug }
+        if !params.isEmpty { album.setParams(params) }
     }
 }

@@ -536,13 +536,30 @@ def right_to_left_titles_read_right_to_left(driver):
     assert not wrong, f"right-to-left text drawn left to right in {wrong} ({sides})"
 
 
+def own_fields_follow_the_selection(driver):
+    """A details row of an album's own field (params: a shop's price) shows the selected
+    album's, on an index page and as an album page follows the selection; an album without
+    one leaves the row empty, not showing the last album's."""
+    price = lambda d: d.execute_script("return document.querySelector('#details [data-field=price]').textContent;")
+    expected = lambda i: (ALBUMS[i].get("params") or {}).get("price", "")
+    start = 35
+    driver.get(BASE + ALBUMS[start]["url"])
+    settled_on(driver, start)
+    assert price(driver) == expected(start), f"album {start}'s page shows {price(driver)!r}"
+    for i in (start + 1, start + 2):  # 37, then 38, which has no price
+        driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.ARROW_RIGHT)
+        settled_on(driver, i)
+        wait(driver, lambda d: price(d) == expected(i), f"album {i}'s price {expected(i)!r} (saw {price(driver)!r})")
+    assert expected(start + 2) == "", "album 38 of the test site should have no price"
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     failures = 0
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
               album_page_follows_the_selection, placeholder_albums_keep_the_page_still,
-              right_to_left_titles_read_right_to_left, focus_follows_the_selection,
+              right_to_left_titles_read_right_to_left, own_fields_follow_the_selection, focus_follows_the_selection,
               deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
               follows_the_aria_carousel_pattern, axe_finds_no_violations, reduced_motion_moves_at_once, screenshots,

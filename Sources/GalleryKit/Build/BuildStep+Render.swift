@@ -51,12 +51,12 @@ extension BuildStep {
         let baseURL = config.baseURL
         var generated = [
             GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: 1), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title) },
-            GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2), check: nil) { DataFile.render(plan: plan, images: images) },
+            GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2, withParams: true), check: nil) { DataFile.render(plan: plan, images: images) },
             GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
         ]
         for (k, path) in chunks.enumerated() {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
-            generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
+            generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range, withParams: true), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)

@@ -9,6 +9,9 @@ struct PageKeys: Sendable {
     let global: UInt64
     /// Each album's shown values: fields, slug and images.
     let albums: [UInt64]
+    /// Each album's own fields (`params`, 0 for none), which only its details and the data
+    /// files show: a new price re-renders the album's page, not its neighbours'.
+    let params: [UInt64]
     /// Every album's slug, in order: all the sitemap shows of the albums.
     let slugs: UInt64
 
@@ -46,6 +49,7 @@ struct PageKeys: Sendable {
             buffer.write(image.large ?? "")
             return FastHash.hash(buffer.bytes)
         }
+        params = plan.catalogue.entries.map { $0.album.paramsJSON.map(FastHash.hash) ?? 0 }
         slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
     }
 
@@ -58,8 +62,9 @@ struct PageKeys: Sendable {
 
     /// The key of a file made from every album (the SVG strip, the data file, the sitemap) or,
     /// with `range`, from a chunk of them; `tag` tells the files apart.
-    func key(forGenerated tag: UInt64, albums range: Range<Int>? = nil) -> UInt64 {
-        FastHash.combine([global, 100, tag] + albums[range ?? albums.indices])
+    func key(forGenerated tag: UInt64, albums range: Range<Int>? = nil, withParams: Bool = false) -> UInt64 {
+        let range = range ?? albums.indices
+        return FastHash.combine([global, 100, tag] + albums[range] + (withParams ? Array(params[range]) : []))
     }
 
     /// The key of the sitemap, which lists the pages' URLs: a retitled album leaves it alone.
@@ -74,12 +79,14 @@ struct PageKeys: Sendable {
         case .index(let number):
             parts += [1, UInt64(number), UInt64(plan.currentAlbum(onIndexPage: number))]
             parts += albums[plan.albums(onIndexPage: number)]
+            if params[plan.currentAlbum(onIndexPage: number)] != 0 { parts.append(params[plan.currentAlbum(onIndexPage: number)]) }
         case .album(let index):
             let window = plan.albums(aroundAlbum: index)
             parts += [2, UInt64(index), UInt64(window.lowerBound)]
             parts += albums[window]
             if index > 0 { parts.append(albums[index - 1]) }
             if index + 1 < albums.count { parts.append(albums[index + 1]) }
+            if params[index] != 0 { parts.append(params[index]) }
         case .notFound:
             parts.append(3)
         }

@@ -34,6 +34,10 @@ private struct ArchiveDecoder {
     var diagnostics: [Diagnostic] = []
     /// The top-level keys gallery does not use, each with its first value, in order.
     var extras: [Album.Extra] = []
+    /// Each album key gallery does not use, with where it first stands and the albums that have
+    /// it, in the order first met: one warning each, however many albums have it.
+    var unknownKeys: [(key: String, position: SourcePosition, name: AlbumName, numbers: [Int])] = []
+    var unknownKeyIndex: [String: Int] = [:]
 
     mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(.error(message, path: path, at: position))
@@ -80,7 +84,23 @@ private struct ArchiveDecoder {
             }
             albums.append((album, element.position))
         }
+        warnOfUnknownKeys()
         return albums
+    }
+
+    /// One warning per album key gallery does not use: a shop's `"price"` on 2,000 albums is one
+    /// line, not 2,000, and says where such fields go.
+    mutating func warnOfUnknownKeys() {
+        for entry in unknownKeys {
+            let hint = entry.key.lowercased() == "cover" || entry.key == "coverUrl"
+                ? "; did you mean \"cover_url\"?"
+                : Spelling.nearest(entry.key, among: AlbumFields.keys).map { "; did you mean \"\($0)\"?" }
+                    ?? "; to show it on the pages, put it under \"params\" (\"params\": {\"\(entry.key)\": …}) and write {{album.params.\(entry.key)}} in a template"
+            let who = entry.numbers.count == 1
+                ? "\(entry.name) has"
+                : "\(entry.numbers.count) albums (\(AlbumNumbers.ranges(entry.numbers.map { $0 - 1 }))) have"
+            diagnostics.append(.warning("\(who) an unknown key \"\(entry.key)\", which is ignored\(hint)", path: path, at: entry.position))
+        }
     }
 
     /// Warns of each top-level key that is neither `"version"` nor `"albums"` (a slip such as
@@ -129,10 +149,19 @@ private struct ArchiveDecoder {
             if repeated {
                 error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
             }
-            if !AlbumFields.isKnown(member.key) {
-                let hint = member.key.lowercased() == "cover" || member.key == "coverUrl" ? "; did you mean \"cover_url\"?" : ""
-                diagnostics.append(.warning("\(name) has an unknown key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
-                if !repeated { extras.append(Album.Extra(key: member.key, json: member.value.compactJSON)) }
+            if member.key == "params" {
+                // The owner's own fields for the templates: kept as written, checked here.
+                if !repeated, checkParams(member, in: name) { extras.append(Album.Extra(key: member.key, json: member.value.compactJSON)) }
+            } else if !AlbumFields.isKnown(member.key) {
+                if !repeated {
+                    if let known = unknownKeyIndex[member.key] {
+                        unknownKeys[known].numbers.append(number)
+                    } else {
+                        unknownKeyIndex[member.key] = unknownKeys.count
+                        unknownKeys.append((member.key, member.position, name, [number]))
+                    }
+                    extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
+                }
             }
         }
         let title = text("title", member(fields.title), of: node, in: name)
@@ -160,6 +189,30 @@ private struct ArchiveDecoder {
               let title, let artist, let genre, let cover, let year
         else { return nil }
         return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug, extras: extras), slugMember?.value.position)
+    }
+
+    /// Whether an album's `"params"` is what templates can show: an object whose values are
+    /// strings, numbers or true/false, each key once; an error says what is not.
+    mutating func checkParams(_ member: JSONNode.Member, in name: AlbumName) -> Bool {
+        guard case .object(let members) = member.value.value else {
+            error("\(name): \"params\" must be an object of the album's own fields, such as {\"price\": \"12 €\"}, not \(member.value.typeDescription)", at: member.value.position)
+            return false
+        }
+        var good = true
+        var seen: Set<String> = []
+        for param in members {
+            if !seen.insert(param.key).inserted {
+                error("\(name) has \"\(param.key)\" twice in \"params\"; keep one", at: param.position)
+                good = false
+            }
+            switch param.value.value {
+            case .string, .number, .bool: break
+            default:
+                error("\(name): params \"\(param.key)\" must be a string, a number or true/false, not \(param.value.typeDescription)", at: param.value.position)
+                good = false
+            }
+        }
+        return good
     }
 
     mutating func text(_ key: String, _ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> String? {
@@ -221,6 +274,9 @@ private struct AlbumFields {
         }
         return true
     }
+
+    /// Every key an album object may have, for "did you mean".
+    static let keys: Set<String> = ["title", "artist", "genre", "year", "cover_url", "slug", "params"]
 
     /// Whether `key` is one an album object may have.
     static func isKnown(_ key: String) -> Bool {

@@ -24,6 +24,8 @@ extension LibraryEditor {
         public var flag: String
         /// The value in the archive, and in the file.
         public var archive: String, file: String
+        /// What the flag takes to set the file's value: the value, or `NAME=VALUE` for a param.
+        public var argument: String
     }
 
     /// How `file` differs from `archive`, field by field (title and artist only in case, as
@@ -38,10 +40,15 @@ extension LibraryEditor {
             ("cover_url", "--cover", archive.coverURL, file.coverURL),
         ]
         for (field, flag, old, new) in fields where old != new {
-            found.append(Difference(field: field, flag: flag, archive: old, file: new))
+            found.append(Difference(field: field, flag: flag, archive: old, file: new, argument: new))
         }
         if let slug = file.slug, slug != address {
-            found.append(Difference(field: "slug", flag: "--slug", archive: archive.slug ?? address, file: slug))
+            found.append(Difference(field: "slug", flag: "--slug", archive: archive.slug ?? address, file: slug, argument: slug))
+        }
+        // The album's own fields the file gives; one it leaves out is left as it is.
+        let current = Dictionary(archive.params.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for param in file.params where current[param.key] != param.value {
+            found.append(Difference(field: "params.\(param.key)", flag: "--param", archive: current[param.key]?.typed ?? "(none)", file: param.value.typed, argument: "\(param.key)=\(param.value.typed)"))
         }
         return found
     }
@@ -49,7 +56,13 @@ extension LibraryEditor {
     /// `album` with the file's values of the fields in `differences`; its other keys are kept.
     static func updating(_ album: Album, from file: Album, _ differences: [Difference]) -> Album {
         var updated = album
+        let params = Dictionary(file.params.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         for difference in differences {
+            if difference.field.hasPrefix("params.") {
+                let key = String(difference.field.dropFirst(7))
+                updated.setParams([(key, params[key])])
+                continue
+            }
             switch difference.field {
             case "title": updated.title = file.title
             case "artist": updated.artist = file.artist

@@ -82,6 +82,20 @@ public enum DataFile {
         json.write(",\"cover\":")
         json.writeJSON(image.large ?? image.src, htmlSafe: true)
         if image.isPlaceholder { json.write(",\"placeholder\":true") }
+        if album.paramsJSON != nil {
+            json.write(",\"params\":{")
+            for (offset, param) in album.params.enumerated() {
+                if offset > 0 { json.write(",") }
+                json.writeJSON(param.key, htmlSafe: true)
+                json.write(":")
+                switch param.value {
+                case .text(let text): json.writeJSON(text, htmlSafe: true)
+                case .number(let text): json.write(text)
+                case .flag(let flag): json.write(flag ? "true" : "false")
+                }
+            }
+            json.write("}")
+        }
         json.write("}")
     }
 }

@@ -200,6 +200,8 @@ struct AlbumContext: TemplateObject {
     var imageSize: Int
     /// Whether `image` is the placeholder, not the album's cover.
     var placeholder = false
+    /// The album's own fields (`"params"`).
+    var params = ParamsContext(values: [:])
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -212,8 +214,35 @@ struct AlbumContext: TemplateObject {
         case "image": .text(image)
         case "imageSize": .number(imageSize)
         case "placeholder": .bool(placeholder)
+        case "params": .object(params)
         default: nil
         }
+    }
+}
+
+/// `album.params`: the album's own fields. A name the album does not have renders as nothing
+/// (another album may have it), and the template check leaves these names alone.
+struct ParamsContext: TemplateObject {
+    var values: [String: TemplateValue]
+
+    /// The fields of an album, cleaned of characters XML forbids.
+    init(_ params: [(key: String, value: Album.Param)]) {
+        values = Dictionary(params.map { param in
+            let value: TemplateValue = switch param.value {
+            case .text(let text): .text(Escape.xmlCharacters(text))
+            case .number(let text): .text(text)
+            case .flag(let flag): .bool(flag)
+            }
+            return (param.key, value)
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    init(values: [String: TemplateValue]) {
+        self.values = values
+    }
+
+    func value(forKey name: String) -> TemplateValue? {
+        values[name] ?? .null
     }
 }
 

@@ -109,7 +109,8 @@ public struct SiteRenderer: Sendable {
                 number: current + 1,
                 image: root + (images[current].large ?? images[current].src),
                 imageSize: config.thumbnails.large,
-                placeholder: images[current].isPlaceholder
+                placeholder: images[current].isPlaceholder,
+                params: ParamsContext(entry.album.params)
             )
         }
         let canonical = config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil

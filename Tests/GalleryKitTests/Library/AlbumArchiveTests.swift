@@ -107,6 +107,41 @@ import Testing
         ])
     }
 
+    /// A key gallery does not use is one warning however many albums have it (a shop's
+    /// "price" on 2,000 albums), with a hint: the nearest key, or where the page can show it.
+    @Test func anUnknownKeyIsOneWarningForAllTheAlbumsThatHaveIt() throws {
+        let albums = (1...6).map { number in
+            #"{"title": "A\#(number)", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png"\#(number == 4 ? "" : #", "price": \#(number)"#)\#(number == 2 ? #", "titel": "x""# : "")}"#
+        }
+        let (_, warnings) = try decode(#"{"version": 1, "albums": [\#(albums.joined(separator: ",\n"))]}"#)
+        #expect(warnings.map(\.description) == [
+            #"content/albums.json:1:110: warning: 5 albums (1–3, 5–6) have an unknown key "price", which is ignored; to show it on the pages, put it under "params" ("params": {"price": …}) and write {{album.params.price}} in a template"#,
+            #"content/albums.json:2:96: warning: album 2 ("A2") has an unknown key "titel", which is ignored; did you mean "title"?"#,
+        ])
+    }
+
+    /// An album's own fields for the templates, under "params": strings, numbers and
+    /// true/false, kept in order; anything else is an error naming it.
+    @Test func paramsAreTheAlbumsOwnFieldsForTheTemplates() throws {
+        let (archive, warnings) = try decode("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": {"price": "12,50 €", "copies": 3, "weight": 0.18, "sealed": false}}]}
+        """)
+        #expect(warnings.isEmpty)
+        let params = archive.albums[0].params
+        #expect(params.map(\.key) == ["price", "copies", "weight", "sealed"])
+        #expect(params.map(\.value) == [.text("12,50 €"), .number("3"), .number("0.18"), .flag(false)])
+        #expect(Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png").params.isEmpty)
+        #expect(errors("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": ["12 €"]},
+        {"title": "B", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": {"tracks": [1, 2], "price": null, "a": 1, "a": 2}}]}
+        """) == [
+            #"content/albums.json:1:119: error: album 1 ("A"): "params" must be an object of the album's own fields, such as {"price": "12 €"}, not an array"#,
+            #"content/albums.json:2:104: error: album 2 ("B"): params "tracks" must be a string, a number or true/false, not an array"#,
+            #"content/albums.json:2:121: error: album 2 ("B"): params "price" must be a string, a number or true/false, not null"#,
+            #"content/albums.json:2:135: error: album 2 ("B") has "a" twice in "params"; keep one"#,
+        ])
+    }
+
     @Test func keysGalleryDoesNotUseAreKeptThroughASave() throws {
         let text = """
         {"version": 1, "albums": [{"label": "Island", "title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png",

@@ -18,11 +18,13 @@ extension AlbumImporter {
     func columnFields(_ header: [String], display: String) throws(LibraryError) -> ColumnChoice {
         // Every --map at fault, in a stable order, each quoted as the user wrote it.
         let choices = mappings.sorted { $0.key < $1.key }
-        var mistakes = choices.filter { !Self.fields.contains($0.value) }.map { column, field in
-            "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", "))"
+        var mistakes = choices.filter { !Self.isField($0.value) }.map { column, field in
+            field.hasPrefix("params.")
+                ? "--map \(column)=\(field): \(Album.paramNameProblem(String(field.dropFirst(7))) ?? "")"
+                : "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", ")), or params.NAME for one of the album's own fields (a shop's price: --map \(Self.shellWord("\(column)=params.\(Self.paramName(column))")))"
         }
-        let mapsByField = Dictionary(grouping: choices.filter { Self.fields.contains($0.value) }, by: \.value)
-        mistakes += Self.fields.compactMap { field in
+        let mapsByField = Dictionary(grouping: choices.filter { Self.isField($0.value) }, by: \.value)
+        mistakes += (Self.fields + Set(mapsByField.keys.filter { $0.hasPrefix("params.") }).sorted()).compactMap { field in
             guard let maps = mapsByField[field], maps.count > 1 else { return nil }
             return "\(Self.list(maps.map { "--map \($0.key)=\($0.value)" })) \(maps.count == 2 ? "both" : "all") fill \(field); keep one"
         }
@@ -47,7 +49,7 @@ extension AlbumImporter {
         }
         var assigned: [String: Int] = [:]
         var warnings: [String] = []
-        for field in Self.fields {
+        for field in Self.fields + claims.keys.filter({ $0.hasPrefix("params.") }).sorted() {
             guard let claimants = claims[field] else { continue }
             // A --map is the user's choice: columns that only match by name give way to it.
             let explicit = claimants.filter(\.mapped)
@@ -97,6 +99,18 @@ extension AlbumImporter {
         let names = columns.map { header[$0].isEmpty ? "column \($0 + 1) (no name)" : "'\(header[$0])'" }
         let subject = columns.count > 1 ? "the columns \(list(names)) fill" : "\(header[columns[0]].isEmpty ? "" : "the column ")\(names[0]) fills"
         return ["\(display):1: \(subject) no field and \(columns.count > 1 ? "are" : "is") not imported; --map COLUMN=FIELD reads one into a field"]
+    }
+
+    /// Whether `--map` may name `field`: one of ``fields``, or `params.NAME` for one of the
+    /// album's own fields.
+    static func isField(_ field: String) -> Bool {
+        fields.contains(field) || field.hasPrefix("params.") && Album.paramNameProblem(String(field.dropFirst(7))) == nil
+    }
+
+    /// A param name made from a column's (`Preis` → `preis`, `In Stock` → `in_stock`), for advice.
+    static func paramName(_ column: String) -> String {
+        let name = String(column.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII ? $0 : "_" })
+        return Album.paramNameProblem(name) == nil ? name : "NAME"
     }
 
     /// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.

@@ -154,7 +154,11 @@ public struct AlbumImporter: Sendable {
             let year = Self.year(from: yearText)
             let slug = values["slug"].flatMap { $0.isEmpty ? nil : $0 }
             // A stand-in for a bad year, so that the other fields are still checked.
-            let album = Album(title: values["title"] ?? "", artist: values["artist"] ?? "", genre: values["genre"] ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: values["cover_url"] ?? "", slug: slug)
+            var album = Album(title: values["title"] ?? "", artist: values["artist"] ?? "", genre: values["genre"] ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: values["cover_url"] ?? "", slug: slug)
+            // The album's own fields (`--map Preis=params.price`); an empty cell gives none.
+            let params = columns.filter { $0.field.hasPrefix("params.") }.sorted { $0.column < $1.column }.map(\.field)
+                .compactMap { field in values[field].flatMap { $0.isEmpty ? nil : (key: String(field.dropFirst(7)), value: Optional(Album.Param(typed: $0))) } }
+            if !params.isEmpty { album.setParams(params) }
             var rowProblems = AlbumRules.problems(in: album).map { "\($0.field == "cover_url" ? "cover" : $0.field) \($0.reason)" }
             if year == nil {
                 let yearProblem = AlbumRules.isBlank(yearText)

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// An album's own fields (`"params"`, as Hugo's `.Params`): a shop's price and condition,
+/// shown by the site's templates and given to scripts in the data files.
+@Suite struct AlbumParamsTests {
+    func inodes(_ folder: TemporaryFolder) throws -> [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for file in folder.files(under: "public") {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "public/\(file)").path)
+            result[file] = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        }
+        return result
+    }
+
+    func site(price: (Int) -> String) throws -> TemporaryFolder {
+        let albums = (0..<12).map { number in
+            Fixture.album(String(format: "Title %02d", number), "Artist").replacingOccurrences(of: "}", with: #", "params": {"price": "\#(price(number))", "stock": \#(number % 3), "sealed": \#(number % 2 == 0)}}"#)
+        }
+        let folder = try Fixture.site(albums, config: "[carousel]\nwindow = 2\nindex_page_size = 10\n")
+        try folder.write("""
+            {{<base}}
+            {{$content}}
+            <h1 data-field="title">{{album.title}}</h1>
+            <p class="price">Price: <span data-field="price">{{album.params.price}}</span>{{#album.params.sealed}} (sealed){{/album.params.sealed}}{{album.params.colour}}</p>
+            {{>partials/carousel}}
+            {{>partials/details}}
+            {{/content}}
+            {{/base}}
+
+            """, to: "templates/album.mustache")
+        return folder
+    }
+
+    @Test func aTemplateShowsThemAndAChangeRebuildsOnlyTheAlbumsPage() async throws {
+        let folder = try site { "\($0 + 10),00 € <mint>" }
+        let first = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        // No warning: params are known, and a name no album has (colour) renders as nothing.
+        #expect(!first.stderr.contains("warning"), "\(first.stderr)")
+        let page = try folder.read("public/albums/artist-title-04/index.html")
+        #expect(page.contains(#"<p class="price">Price: <span data-field="price">14,00 € &lt;mint&gt;</span> (sealed)</p>"#), "\(page)")
+        #expect(try folder.read("public/albums/artist-title-05/index.html").contains(#"15,00 € &lt;mint&gt;</span></p>"#))
+        let data = try folder.read("public/data/albums-0.json")
+        #expect(data.contains(#""params":{"price":"14,00 € \u003cmint\u003e","stock":1,"sealed":true}"#), "\(data.prefix(600))")
+        #expect(try folder.read("public/albums.json").contains(#""params":{"price":"10,00 € \u003cmint\u003e","stock":0,"sealed":true}"#))
+
+        // A new price for album 5 re-renders its page and the data files, not its neighbours'.
+        let before = try inodes(folder)
+        let archive = try folder.read("content/albums.json")
+        try folder.write(archive.replacingOccurrences(of: #""price": "14,00 € <mint>""#, with: #""price": "9,99 €""#), to: "content/albums.json")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let after = try inodes(folder)
+        #expect(Set(after.keys.filter { before[$0] != after[$0] }) == ["albums/artist-title-04/index.html", "albums.json", "data/albums-0.json"])
+        #expect(try folder.read("public/albums/artist-title-04/index.html").contains(#"<span data-field="price">9,99 €</span>"#))
+    }
+}
+
+/// Own fields through the library commands: `--param` on add and edit, `--map COLUMN=params.NAME`
+/// on import, and `import --update` taking a new price.
+@Suite struct AlbumParamsCommandTests: StarterSiteTests {
+    func params(_ folder: TemporaryFolder) throws -> [String] {
+        try folder.read("site/content/albums.json").split(separator: "\n").filter { $0.contains("\"params\"") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func editSetsAndRemovesThemTyped() async throws {
+        let folder = try await starter()
+        let edit = try await run(["edit", "2", "--param", "price=9.99", "--param", "sealed=true", "--param", "catalogue=007", "--param", "note=Near Mint"], folder)
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(try params(folder) == [#""params": {"price":9.99,"sealed":true,"catalogue":"007","note":"Near Mint"}"#])
+        #expect(try await run(["edit", "2", "--param", "sealed=", "--param", "price=10"], folder).status == 0)
+        #expect(try params(folder) == [#""params": {"price":10,"catalogue":"007","note":"Near Mint"}"#])
+        let bad = try await run(["edit", "2", "--param", "in stock=1"], folder)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains(#""in stock" cannot name a param"#), "\(bad.stderr)")
+        #expect(try await run(["edit", "2", "--param", "price"], folder).stderr.contains("write NAME=VALUE"))
+        // Undo takes each edit back, down to no params at all.
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try params(folder).isEmpty)
+    }
+
+    @Test func importReadsThemFromMappedColumnsAndUpdateTakesNewValues() async throws {
+        let folder = try await starter()
+        try folder.write("""
+            Title,Artist,Genre,Year,Cover,Preis,Zustand
+            Best of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg,"12,50 €",VG+
+            New One,Someone,Rock,2001,covers/its-my-life.svg,9.99,
+
+            """, to: "in.csv")
+        let wrong = try await run(["import", "in.csv", "--map", "Preis=price"], folder)
+        #expect(wrong.stderr.contains("--map Preis=price: 'price' is not a field; use one of title, artist, genre, year, cover_url, slug, or params.NAME for one of the album's own fields (a shop's price: --map Preis=params.preis)"), "\(wrong.stderr)")
+        let maps = ["--map", "Preis=params.price", "--map", "Zustand=params.condition"]
+        let first = try await run(["import", "in.csv"] + maps, folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        // The new album has what its row gives (an empty cell gives nothing); album 1 differs.
+        #expect(try params(folder) == [#""params": {"price":9.99}"#])
+        #expect(first.stdout.contains(#"which differs: params.price (none) there, "12,50 €" here; params.condition (none) there, "VG+" here; `gallery edit 1 --param 'price=12,50 €' --param 'condition=VG+'` takes the file's"#), "\(first.stdout)")
+        let update = try await run(["import", "in.csv", "--update"] + maps, folder)
+        #expect(update.stdout.contains(#"updated album 1 from row 1 (line 2): "Best of Bowie" by David Bowie: params.price (none) → "12,50 €"; params.condition (none) → "VG+""#), "\(update.stdout)")
+        #expect(try params(folder) == [#""params": {"price":"12,50 €","condition":"VG+"}"#, #""params": {"price":9.99}"#])
+        // The build gives them to scripts in the data file.
+        #expect(try await run(["build", "-q"], folder).status == 0)
+        #expect(try folder.read("site/public/albums.json").contains(#""params":{"price":"12,50 €","condition":"VG+"}"#))
+    }
+}
