@@ -132,7 +132,7 @@ import Testing
         let add = try await run(["add", "--title", "Q"] + Self.fields, folder)
         #expect(add.status != 0)
         #expect(add.stderr == """
-            site/content/albums.json:2:83: warning: album 1 ("A") has an unknown key "url", which is ignored
+            site/content/albums.json:2:83: warning: album 1 ("A") has an unknown key "url", which is ignored; to show it on the pages, put it under "params" ("params": {"url": …}) and write {{album.params.url}} in a template
             site/content/albums.json:3:1: error: album 2 ("C") has no "year"; add "year": 1999
             error: fix the archive first; nothing was changed
 

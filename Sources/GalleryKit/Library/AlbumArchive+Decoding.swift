@@ -23,6 +23,13 @@ extension AlbumArchive {
         }
         var decoder = ArchiveDecoder(path: path)
         let albums = decoder.decodeRoot(root)
+        // In the file's order: the warnings for keys gallery does not use come in one per key,
+        // after the albums.
+        decoder.diagnostics = decoder.diagnostics.enumerated().sorted { first, second in
+            let (a, b) = (first.element.position, second.element.position)
+            guard let a, let b, a != b else { return first.offset < second.offset }
+            return a < b
+        }.map(\.element)
         if decoder.diagnostics.containsErrors { throw ArchiveError(decoder.diagnostics) }
         return (AlbumArchive(albums: albums.map(\.album), positions: albums.map(\.position), extras: decoder.extras), decoder.diagnostics)
     }
