@@ -3,6 +3,39 @@ import Testing
 
 /// `gallery undo` when the archive moved on by hand, and what the history records.
 @Suite struct UndoCommandTests: StarterSiteTests {
+    /// `gallery redo` makes again, newest first, what undo took back (an import of 800 albums
+    /// undone once too often is not lost), each exactly as it was; a new change forgets them.
+    @Test func redoMakesAgainWhatUndoTookBack() async throws {
+        let folder = try await starter()
+        let archive = { try folder.read("site/content/albums.json") }
+        #expect(try await run(["redo"], folder).stderr == "error: there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change\n")
+        // A delete that pins a twin, an import that adds and updates, an edit.
+        #expect(try await run(["add", "--title", "Pop", "--artist", "Sting", "--genre", "Pop", "--year", "2000", "--cover", "c.png"], folder).status == 0)
+        #expect(try await run(["add", "--title", "Pop", "--artist", "Sting", "--genre", "Pop", "--year", "2001", "--cover", "c.png"], folder).status == 0)
+        var states = [try archive()]
+        #expect(try await run(["delete", "6"], folder).stdout.contains("keeps its page"))
+        states.append(try archive())
+        try folder.write("Title,Artist,Genre,Year,Cover\nBest of Bowie,David Bowie,Rock,1992,covers/best-of-bowie.svg\nNew,X,Pop,2020,c.png\n", to: "in.csv")
+        #expect(try await run(["import", "in.csv", "--update"], folder).status == 0)
+        states.append(try archive())
+        #expect(try await run(["edit", "2", "--year", "1990"], folder).status == 0)
+        states.append(try archive())
+        for state in states.reversed().dropFirst() {
+            #expect(try await run(["undo"], folder).status == 0)
+            #expect(try archive() == state)
+        }
+        let redone = try await run(["redo"], folder)
+        #expect(redone.stdout == "redid: deleted album 6, \"Pop\" by Sting; album 6 keeps its page, albums/sting-pop-2/, as its own slug\n", "\(redone.stdout)")
+        #expect(try archive() == states[1])
+        #expect(try await run(["redo"], folder).stdout == "redid: imported 1 album and updated 1\n")
+        #expect(try archive() == states[2])
+        // A new change forgets the edit that was undone.
+        #expect(try await run(["edit", "3", "--genre", "Jazz"], folder).status == 0)
+        #expect(try await run(["redo"], folder).status == 1)
+        #expect(try await run(["undo"], folder).status == 0)
+        #expect(try archive() == states[2])
+    }
+
     /// A change that can no longer be reversed (its album was edited by hand) blocks every undo
     /// until `--skip` forgets it; the archive keeps the hand edit, and the next undo reaches the
     /// change before.

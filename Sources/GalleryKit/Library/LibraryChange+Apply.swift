@@ -62,6 +62,34 @@ extension AlbumArchive {
         return with(albums: albums)
     }
 
+    /// The archive with a change made again, after `gallery undo` reversed it: each album
+    /// found as the undo left it, at its recorded index or, if the archive was edited by hand
+    /// since, wherever it is now.
+    func redoing(_ change: LibraryChange) throws(LibraryError) -> AlbumArchive {
+        var albums = self.albums
+        switch change {
+        case .added(let index, let album):
+            albums.insert(album, at: min(max(index, 0), albums.count))
+        case .deleted(let index, let album, let pinned):
+            albums.remove(at: try Self.locate(album, near: index, in: albums))
+            for item in pinned ?? [] {
+                var unpinned = item.album
+                unpinned.slug = nil
+                albums[try Self.locate(unpinned, near: item.index, in: albums)] = item.album
+            }
+        case .edited(let index, let before, let after):
+            albums[try Self.locate(before, near: index, in: albums)] = after
+        case .imported(let placed, let updated):
+            for item in updated ?? [] {
+                albums[try Self.locate(item.before, near: item.index, in: albums)] = item.after
+            }
+            for item in placed.sorted(by: { $0.index < $1.index }) {
+                albums.insert(item.album, at: min(max(item.index, 0), albums.count))
+            }
+        }
+        return with(albums: albums)
+    }
+
     private static func locate(_ album: Album, near index: Int, in albums: [Album]) throws(LibraryError) -> Int {
         if albums.indices.contains(index), albums[index] == album { return index }
         if let found = albums.firstIndex(of: album) { return found }

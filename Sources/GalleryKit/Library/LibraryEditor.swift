@@ -82,8 +82,35 @@ public struct LibraryEditor: Sendable {
                         + ["`gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it"]
                 )
             }
+            history.undone.append(last)
             try save(undone, history: history)
             return last
+        }
+    }
+
+    /// Makes again the change most recently undone (undo, then redo, leaves the archive as it
+    /// was before the undo). A new change since the undo, or `undo --skip`, leaves nothing to
+    /// redo.
+    ///
+    /// - Returns: The change made again.
+    public func redo() throws(LibraryError) -> LibraryChange {
+        try locked { () throws(LibraryError) in
+            var history = UndoHistory.load(from: historyFile).history
+            guard let change = history.undone.popLast() else {
+                throw LibraryError("there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change")
+            }
+            let archive = try load()
+            let redone: AlbumArchive
+            do throws(LibraryError) {
+                redone = try archive.redoing(change)
+                try check(redone)
+            } catch {
+                throw LibraryError(reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot redo \(change.summary): \($0)" } + ["nothing was changed"])
+            }
+            history.changes.append(change)
+            if history.changes.count > max(undoLimit, 0) { history.changes.removeFirst(history.changes.count - max(undoLimit, 0)) }
+            try save(redone, history: history)
+            return change
         }
     }
 
@@ -102,6 +129,8 @@ public struct LibraryEditor: Sendable {
             guard let last = history.changes.popLast() else {
                 throw LibraryError(nothingToUndo)
             }
+            // What was undone before it was undone on top of it: it cannot be made again.
+            history.undone.removeAll()
             do {
                 try history.save(to: historyFile, permissions: store.permissions)
             } catch {

@@ -8,9 +8,24 @@ public struct UndoHistory: Sendable, Hashable, Codable {
     public var version = 1
     /// The changes, oldest first.
     public var changes: [LibraryChange] = []
+    /// The changes undone since the last new one, the most recently undone last: what
+    /// `gallery redo` makes again. A new change forgets them.
+    public var undone: [LibraryChange] = []
 
     /// An empty history.
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case version, changes, undone
+    }
+
+    /// Reads a history; one written before there was redo has nothing undone.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        changes = try container.decode([LibraryChange].self, forKey: .changes)
+        undone = try container.decodeIfPresent([LibraryChange].self, forKey: .undone) ?? []
+    }
 
     /// The history file of an archive.
     public static func file(for archive: URL) -> URL {
@@ -39,8 +54,10 @@ public struct UndoHistory: Sendable, Hashable, Codable {
         try AtomicFile.write(Array(try encoder.encode(self)), to: url, permissions: permissions)
     }
 
-    /// Records a change, forgetting the oldest beyond `limit`.
+    /// Records a new change, forgetting the oldest beyond `limit`, and what was undone before
+    /// it (as an editor's redo forgets when the text changes).
     public mutating func record(_ change: LibraryChange, limit: Int) {
+        undone.removeAll()
         changes.append(change)
         if changes.count > max(limit, 0) { changes.removeFirst(changes.count - max(limit, 0)) }
     }

@@ -1,0 +1,16 @@
+import ArgumentParser
+import GalleryKit
+
+/// `gallery redo`: makes again the change `gallery undo` most recently reversed.
+struct Redo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make again the change that `gallery undo` most recently reversed (until the next change)."
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    func run() throws {
+        let editor = try siteOptions.editor()
+        try performLibraryChange { () throws(LibraryError) in "redid: " + (try editor.redo().summary) }
+    }
+}
