@@ -14,10 +14,25 @@ extension MustacheEngineTests {
     }
 
     @Test(arguments: [
-        // Unclosed tags, with the closing the tag needs.
-        BrokenTemplate(text: "Hello\n  {{name", line: 2, column: 3, message: "this tag is never closed with '}}'"),
-        BrokenTemplate(text: "{{{raw}}", line: 1, column: 1, message: "this tag is never closed with '}}}'"),
-        BrokenTemplate(text: "{{=<% %>=}}\nok\n<%name", line: 3, column: 1, message: "this tag is never closed with '%>'"),
+        // Unclosed tags, quoted as far as their name goes, with the closing the tag needs.
+        BrokenTemplate(text: "Hello\n  {{name", line: 2, column: 3, message: "the tag '{{name' is not closed: it needs '}}'"),
+        BrokenTemplate(text: "{{{raw}}", line: 1, column: 1, message: "the tag '{{{raw}}' is not closed: it needs '}}}'"),
+        BrokenTemplate(text: "{{=<% %>=}}\nok\n<%name", line: 3, column: 1, message: "the tag '<%name' is not closed: it needs '%>'"),
+        // A tag one brace short is not closed either, though a later tag's '}}' follows: the
+        // message quotes the tag, never the text up to that later tag.
+        BrokenTemplate(
+            text: "<h1>{{album.title}} by {{album.artist}</span></h1>\n{{#album.image}}<img/>{{/album.image}}",
+            line: 1, column: 24, message: "the tag '{{album.artist}' is not closed: it needs '}}'"
+        ),
+        BrokenTemplate(text: "{{a}{{b}}", line: 1, column: 1, message: "the tag '{{a}' is not closed: it needs '}}'"),
+        BrokenTemplate(text: "x\n  {{#list}\nitem\n{{/list}}", line: 2, column: 3, message: "the tag '{{#list}' is not closed: it needs '}}'"),
+        BrokenTemplate(text: "{{{raw}} and more}}}", line: 1, column: 1, message: "the tag '{{{raw}}' is not closed: it needs '}}}'"),
+        BrokenTemplate(text: "{{ album.artist } by {{x}}", line: 1, column: 1, message: "the tag '{{ album.artist }' is not closed: it needs '}}'"),
+        BrokenTemplate(text: "{{=<% %>=}}<%name%\n<%x%>", line: 1, column: 12, message: "the tag '<%name%' is not closed: it needs '%>'"),
+        BrokenTemplate(
+            text: "{{" + String(repeating: "é", count: 30) + "}</p>\n{{x}}", line: 1, column: 1,
+            message: "the tag '{{" + String(repeating: "é", count: 20) + "…' is not closed: it needs '}}'"
+        ),
         // Unclosed sections point at the opening tag.
         BrokenTemplate(text: "a\n{{#list}}\nitem", line: 2, column: 1, message: "'list' is never closed; add {{/list}}"),
         BrokenTemplate(text: "{{$block}}{{#inner}}{{/inner}}", line: 1, column: 1, message: "'block' is never closed; add {{/block}}"),
@@ -45,6 +60,12 @@ extension MustacheEngineTests {
         #expect(throws: MustacheSyntaxError(message: broken.message, position: SourcePosition(line: broken.line, column: broken.column))) {
             try CompiledTemplate(name: "broken", text: broken.text)
         }
+    }
+
+    @Test func spacesAndLineBreaksAroundANameAreNoUnclosedTag() throws {
+        // Only a tag whose text runs into another tag, or whose name breaks over lines, is
+        // taken for one that was not closed.
+        #expect(try renderWithGallery("{{ title }}|{{\ntitle\n}}|{{{ title }}}", context: record) == "Kind of Blue|Kind of Blue|Kind of Blue")
     }
 
     @Test func reportsTheEarliestProblemFirst() {

@@ -129,9 +129,10 @@ struct MustacheScanner {
             cursor += 1
         }
         guard let end = Self.find(closing, in: bytes, from: cursor) else {
-            throw MustacheSyntaxError(message: "this tag is never closed with '\(String(decoding: closing, as: UTF8.self))'", position: tagPosition)
+            throw unclosed(at: index, closing: closing, position: tagPosition)
         }
-        var content = Substring(String(decoding: bytes[cursor..<end], as: UTF8.self)).trimmed
+        let raw = Substring(String(decoding: bytes[cursor..<end], as: UTF8.self))
+        var content = raw.trimmed
         if kind == .variable, let sigil = content.first, let sigilKind = Self.sigils[sigil] {
             kind = sigilKind
             content = content.dropFirst()
@@ -158,7 +159,15 @@ struct MustacheScanner {
             guard !content.isEmpty else {
                 throw MustacheSyntaxError(message: "this tag has no name", position: tagPosition)
             }
-            guard !content.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" }) else {
+            // The closing found belongs to a later tag when the text runs into that tag's
+            // opening, or when a name with a space in it breaks over lines or holds part of a
+            // closing (`{{album.artist} by`): this tag was left open.
+            let opening = String(decoding: open, as: UTF8.self)
+            let hasSpace = content.contains { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" }
+            if raw.contains(opening) || hasSpace && (content.contains { $0 == "\n" || $0 == "\r\n" } || content.utf8.contains(closing[0])) {
+                throw unclosed(at: index, closing: closing, position: tagPosition)
+            }
+            guard !hasSpace else {
                 throw MustacheSyntaxError(message: "'\(content)' is not a valid name (names have no spaces)", position: tagPosition)
             }
         }
@@ -169,6 +178,38 @@ struct MustacheScanner {
             columnMark = (offset + 1, 1)
         }
         return end + closing.count
+    }
+
+    /// The error for a tag at `index` that is not closed, quoting the tag as far as its name
+    /// goes (`{{album.artist}`), on one line, however far the text runs.
+    private func unclosed(at index: Int, closing: [UInt8], position: SourcePosition) -> MustacheSyntaxError {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var cursor = index + open.count
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{"), closing.count > close.count { cursor += 1 }
+        while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+        if cursor < bytes.count, Self.sigils[Character(Unicode.Scalar(bytes[cursor]))] != nil {
+            cursor += 1
+            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+        }
+        // The name: up to a space, a line break, markup, or either delimiter's first character;
+        // at most 40 bytes of it.
+        let stops: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "<"), open[0], closing[0]]
+        let nameStart = cursor
+        while cursor < bytes.count, !stops.contains(bytes[cursor]), cursor - nameStart < 40 { cursor += 1 }
+        // Back to the start of a character, so a long name is never cut inside one.
+        while cursor > nameStart, cursor < bytes.count, bytes[cursor] & 0xC0 == 0x80 { cursor -= 1 }
+        var end = cursor
+        let cut = cursor < bytes.count && !stops.contains(bytes[cursor])
+        if !cut {
+            // Part of the closing, as the tag has it (`}` of `}}`), after any spaces.
+            var after = cursor
+            while after < bytes.count, isSpace(bytes[after]) { after += 1 }
+            var matched = 0
+            while matched < closing.count - 1, after + matched < bytes.count, bytes[after + matched] == closing[matched] { matched += 1 }
+            if matched > 0 { end = after + matched }
+        }
+        let quote = String(decoding: bytes[index..<end], as: UTF8.self) + (cut ? "…" : "")
+        return MustacheSyntaxError(message: "the tag '\(quote)' is not closed: it needs '\(String(decoding: closing, as: UTF8.self))'", position: position)
     }
 
     private static let sigils: [Character: TagKind] = [
