@@ -3,8 +3,9 @@ import Foundation
 extension TemplateSet {
     /// Mistakes in the site's own templates that Mustache renders silently, as warnings with
     /// their file and line: a template file that no page uses (a misspelt name), a partial or
-    /// parent that names no template, and a name that no value answers to (`{{album.titel}}`),
-    /// each with the nearest right name when there is one.
+    /// parent that names no template, a block that its parent has no place for (see
+    /// ``blockFindings()``), and a name that no value answers to (`{{album.titel}}`), each with
+    /// the nearest right name when there is one.
     ///
     /// Names are found by rendering every kind of page once for a small made-up site whose
     /// options take every branch the built-in templates have (an absolute base URL, analytics,
@@ -32,6 +33,7 @@ extension TemplateSet {
                 ))
             }
         }
+        findings += blockFindings()
         guard sources.values.contains(where: { $0.origin != .builtin }) else { return findings }
         findings += unknownNameFindings(config: config)
         // By file, then line and column, as a reader goes through them.

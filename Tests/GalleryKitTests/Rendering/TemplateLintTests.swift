@@ -57,6 +57,58 @@ import Testing
         ])
     }
 
+    /// The built-in template `name` with `old` replaced by `new`.
+    static func builtin(_ name: String, replacing old: String, with new: String) throws -> String {
+        let text = try #require(try TemplateSet.load(overridesIn: nil).sources[name]?.text)
+        #expect(text.contains(old))
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func aBlockItsParentDoesNotDefineIsWarnedAboutWhereItIsFilled() throws {
+        let misspelt = try Self.templates(["album": try Self.builtin("album", replacing: "content}}", with: "contnet}}")])
+        #expect(misspelt.lint(config: SiteConfig()).map(\.description) == [
+            "templates/album.mustache:3:1: warning: block 'contnet' is not defined by its parent 'base', so what it holds is shown nowhere; did you mean 'content'?",
+        ])
+        // With no near name, the parent's blocks are listed.
+        let unknown = try Self.templates(["404": "{{<base}}\n  {{$main}}<p>gone</p>{{/main}}\n{{/base}}\n"])
+        #expect(unknown.lint(config: SiteConfig()).map(\.description) == [
+            "templates/404.mustache:2:3: warning: block 'main' is not defined by its parent 'base', so what it holds is shown nowhere; 'base' has 'content', 'head' and 'title'",
+        ])
+    }
+
+    @Test func aBlockRenamedInTheSitesBaseIsOneWarningForTheBuiltInPagesThatFillIt() throws {
+        let renamed = try Self.templates(["base": try Self.builtin("base", replacing: "{{$content}}{{/content}}", with: "{{$inhalt}}{{/inhalt}}")])
+        #expect(renamed.lint(config: SiteConfig()).map(\.description) == [
+            "templates/base.mustache: warning: 'base' has no block 'content', which the built-in templates '404', 'album' and 'index' fill, so what they put there is shown nowhere; add {{$content}}{{/content}} where it belongs, or give that name to the block meant for it ('base' has 'head', 'inhalt' and 'title')",
+        ])
+        // A slip points at the block that was meant.
+        let misspelt = try Self.templates(["base": try Self.builtin("base", replacing: "{{$content}}{{/content}}", with: "{{$contnet}}{{/contnet}}")])
+        #expect(misspelt.lint(config: SiteConfig()).map(\.description) == [
+            "templates/base.mustache:25:1: warning: 'base' has no block 'content', which the built-in templates '404', 'album' and 'index' fill, so what they put there is shown nowhere; if 'contnet' is that block, name it 'content'",
+        ])
+        // A page template of the site's own that fills it is told where it does; the built-in
+        // ones that are left are told at the parent.
+        let both = try Self.templates([
+            "base": try Self.builtin("base", replacing: "{{$content}}{{/content}}", with: "{{$inhalt}}{{/inhalt}}"),
+            "album": try Self.builtin("album", replacing: "{{<base}}", with: "{{<base}}"),
+        ])
+        #expect(both.lint(config: SiteConfig()).map(\.description) == [
+            "templates/album.mustache:3:1: warning: block 'content' is not defined by its parent 'base', so what it holds is shown nowhere; 'base' has 'head', 'inhalt' and 'title'",
+            "templates/base.mustache: warning: 'base' has no block 'content', which the built-in templates '404' and 'index' fill, so what they put there is shown nowhere; add {{$content}}{{/content}} where it belongs, or give that name to the block meant for it ('base' has 'head', 'inhalt' and 'title')",
+        ])
+    }
+
+    @Test func blocksFromPartialsGrandparentsAndOverridesAreDefined() throws {
+        // `base` extends `layout`, whose `head` block is in a partial; `content` is a block
+        // inside base's override of `body`. Every block the pages fill has its place.
+        let templates = try Self.templates([
+            "layout": "<html><head><title>{{$title}}{{/title}}</title>{{>partials/head}}</head><body>{{$body}}{{/body}}</body></html>\n",
+            "partials/head": "{{#site}}{{$head}}{{/head}}{{/site}}\n",
+            "base": "{{<layout}}{{$body}}<main>{{$content}}{{/content}}</main>{{/body}}{{/layout}}\n",
+        ])
+        #expect(templates.lint(config: SiteConfig()).isEmpty)
+    }
+
     @Test func aValueThatIsAbsentOnAPageIsNoMisspelling() throws {
         // The 404 page has no album, the first album no previous one: known names, not mistakes.
         let templates = try Self.templates([

@@ -76,6 +76,8 @@ struct MustacheBlock: Sendable {
     /// Whether the content starts at the beginning of a template line (the block's opening tag
     /// stood alone on its line) rather than right after the opening tag.
     let startsLine: Bool
+    /// Where the block's opening tag is in `template`, for naming it in a warning.
+    let position: SourcePosition
 }
 
 /// One piece of a parsed template. `line` is the template line a piece starts on, for tracing

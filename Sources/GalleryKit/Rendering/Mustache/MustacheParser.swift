@@ -97,7 +97,7 @@ enum MustacheParser {
                 case .parent:
                     append(.parent(opened.name, indentation: container.indentation, overrides: container.overrides, line: opened.position.line))
                 case .block:
-                    let content = MustacheBlock(template: template, body: container.nodes, startsLine: container.startsLine)
+                    let content = MustacheBlock(template: template, body: container.nodes, startsLine: container.startsLine, position: opened.position)
                     if container.isOverride {
                         stack[stack.count - 1].overrides[opened.name] = content
                     } else {
