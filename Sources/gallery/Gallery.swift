@@ -7,6 +7,6 @@ struct Gallery: AsyncParsableCommand {
         commandName: "gallery",
         abstract: "A static site generator for album galleries.",
         version: GalleryVersion.current,
-        subcommands: [Build.self, Serve.self, Check.self, Init.self, List.self, Add.self, Edit.self, Delete.self, Undo.self, Redo.self, Import.self, Env.self]
+        subcommands: [Build.self, Serve.self, Check.self, Init.self, Templates.self, List.self, Add.self, Edit.self, Delete.self, Undo.self, Redo.self, Import.self, Env.self]
     )
 }

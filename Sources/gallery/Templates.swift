@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `gallery templates [NAME...]`: copies of the built-in templates in the site's `templates/`
+/// folder, to start customising from.
+struct Templates: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the built-in templates into the site's templates/ folder, to customise them.",
+        discussion: """
+        A file templates/NAME.mustache replaces the built-in template NAME, so copy only those \
+        you mean to change: a copy you leave as it is no longer follows gallery's own updates. \
+        Files that exist are left as they are, unless --force is given.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The templates to write (default: all): \(BuiltinTemplates.names.joined(separator: ", ")).", valueName: "NAME"))
+    var names: [String] = []
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Flag(help: "Write the built-in version over a template file that exists (its changes are lost).")
+    var force = false
+
+    func validate() throws {
+        for name in names {
+            do throws(BuiltinTemplates.Error) {
+                _ = try BuiltinTemplates.name(for: name)
+            } catch {
+                throw ValidationError(error.reason)
+            }
+        }
+    }
+
+    func run() throws {
+        let site = siteOptions.folder
+        let store = Library(site: site).store
+        // A folder that is not a site (a typo in --site, the wrong folder) gets no templates/.
+        guard store.exists else {
+            Diagnostic.print([store.missing])
+            throw ExitCode.failure
+        }
+        let outcome: BuiltinTemplates.Outcome
+        do throws(BuiltinTemplates.Error) {
+            var chosen: [String] = []
+            for name in names { chosen.append(try BuiltinTemplates.name(for: name)) }
+            outcome = try BuiltinTemplates.write(chosen, into: site.templates, replacing: force)
+        } catch {
+            Diagnostic.print([.error(error.reason, path: error.path)])
+            throw ExitCode.failure
+        }
+        let folder = site.display(site.templates)
+        for path in outcome.written { print("wrote \(folder)/\(path)") }
+        for path in outcome.kept { print("kept \(folder)/\(path): it exists") }
+        let count = { (n: Int) in "\(n) template\(n == 1 ? "" : "s")" }
+        var summary = outcome.written.isEmpty ? "Wrote no template" : "Wrote \(count(outcome.written.count)) into \(folder)/"
+        if !outcome.kept.isEmpty {
+            let kept = outcome.kept.map { String($0.dropLast(".mustache".count)) }
+            let siteFlag = siteOptions.site == "." ? "" : " --site \(shellWord(siteOptions.site))"
+            let one = kept.count == 1
+            summary += "; kept \(count(kept.count)) that exist\(one ? "s" : ""), as \(one ? "it" : "they") may hold your changes. "
+                + "To replace \(one ? "it" : "them") with the built-in version: gallery templates \(kept.map(shellWord).joined(separator: " ")) --force\(siteFlag)"
+        }
+        print(summary)
+        if !outcome.written.isEmpty {
+            print("Each file replaces the built-in template of its name; delete those you do not change, so they follow gallery's updates.")
+        }
+    }
+}
