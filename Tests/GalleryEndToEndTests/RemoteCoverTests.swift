@@ -100,6 +100,9 @@ import Testing
         // Offline: no request at all, and the same bytes.
         let offline = try await GalleryBinary.run(["build", "-q", "--offline", "--output", "offline"], in: site.url)
         #expect(offline.status == 0)
+        // What went wrong online is said offline too: going online would not help.
+        #expect(offline.stderr.contains("shows a placeholder: cover '\(server.url("missing.svg"))': not in the cover cache, and the build is offline; the builds online since 20"), "\(offline.stderr)")
+        #expect(offline.stderr.contains("could not download it: HTTP 404 Not Found"), "\(offline.stderr)")
         #expect(try server.requests().count == afterSecond.count)
         #expect(site.files(under: "offline") == before)
         for path in before {

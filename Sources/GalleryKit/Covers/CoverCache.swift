@@ -26,6 +26,9 @@ public actor CoverCache {
     /// The most time index changes wait before they are written.
     public nonisolated let flushInterval: Duration
     private var entries: [String: CoverCacheEntry]
+    /// Why the covers the cache does not hold could not be downloaded, by URL: what an offline
+    /// build says of them.
+    private var failures: [String: Failure]
     private var dirty = false
     private var lastFlush = ContinuousClock.now
 
@@ -33,7 +36,7 @@ public actor CoverCache {
     public init(folder: URL, flushInterval: Duration = .seconds(1)) {
         self.folder = folder.standardizedFileURL
         self.flushInterval = flushInterval
-        self.entries = Self.loadIndex(from: Self.indexFile(in: self.folder))
+        (self.entries, self.failures) = Self.loadIndex(from: Self.indexFile(in: self.folder))
         Self.removeAbandonedTemporaryFiles(in: self.folder)
     }
 
@@ -64,6 +67,28 @@ public actor CoverCache {
             return nil
         }
         return entry
+    }
+
+    /// Why a cover could not be downloaded, and since when.
+    public struct Failure: Codable, Sendable, Hashable {
+        /// The cause, as the build's warning gave it.
+        public var reason: String
+        /// When a download first failed for it (ISO 8601, UTC).
+        public var since: String
+    }
+
+    /// Why the last download of `url` failed, if it did and none has succeeded since.
+    public func lastFailure(for url: URL) -> Failure? {
+        failures[url.absoluteString]
+    }
+
+    /// Notes that downloading `url` failed; a failure with the same reason keeps the date of
+    /// the first, so a build that fails as the one before writes nothing.
+    public func recordFailure(_ url: URL, reason: String) {
+        let key = url.absoluteString
+        guard failures[key]?.reason != reason else { return }
+        failures[key] = Failure(reason: reason, since: Self.timestamp())
+        dirty = true
     }
 
     /// The cached cover of a URL, if the cache holds it and its object is intact.
@@ -107,7 +132,7 @@ public actor CoverCache {
     /// - Throws: ``CoverCacheError`` if it cannot be written.
     public func flush() throws(CoverCacheError) {
         guard dirty else { return }
-        let index = Index(version: Index.currentVersion, covers: entries)
+        let index = Index(version: Index.currentVersion, covers: entries, failures: failures.isEmpty ? nil : failures)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let data: Data
@@ -128,6 +153,7 @@ public actor CoverCache {
 
     private func record(_ entry: CoverCacheEntry) {
         entries[entry.url] = entry
+        failures[entry.url] = nil
         dirty = true
         // A failed periodic write is tried again at the next change and at flush(), which reports it.
         if ContinuousClock.now - lastFlush >= flushInterval { try? flush() }
@@ -145,6 +171,9 @@ public actor CoverCache {
         var version: Int
         /// The entries by URL.
         var covers: [String: CoverCacheEntry]
+        /// The covers that could not be downloaded, by URL (absent when none; in an index
+        /// written before failures were kept, too).
+        var failures: [String: Failure]?
     }
 
     /// Writes an object. Objects are not fsynced: the rename still guarantees no partial file
@@ -167,15 +196,16 @@ public actor CoverCache {
         }
     }
 
-    private static func loadIndex(from file: URL) -> [String: CoverCacheEntry] {
+    private static func loadIndex(from file: URL) -> (covers: [String: CoverCacheEntry], failures: [String: Failure]) {
         guard let data = try? Data(contentsOf: file),
               let index = try? JSONDecoder().decode(Index.self, from: data),
               index.version == Index.currentVersion
-        else { return [:] }
+        else { return ([:], [:]) }
         // Keep only entries whose key matches their URL and whose hash can name a file.
-        return index.covers.filter { key, entry in
+        let covers = index.covers.filter { key, entry in
             key == entry.url && entry.contentHash.count == 64 && entry.contentHash.allSatisfy(\.isHexDigit)
         }
+        return (covers, index.failures ?? [:])
     }
 
     /// Removes temporary files (`AtomicFile`'s `.name.tmp-PID-RANDOM`) whose process has ended.

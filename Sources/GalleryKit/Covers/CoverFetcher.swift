@@ -112,6 +112,10 @@ public final class CoverFetcher: CoverFetching {
                 observer.receive(.cover(.fromCache(url: key)))
                 return .success(cover)
             }
+            if let last = await cache.lastFailure(for: url) {
+                // Downloading it again would not help: say why it failed online.
+                return failure(key, "not in the cover cache, and the build is offline; the builds online since \(last.since) could not download it: \(last.reason)")
+            }
             return failure(key, "not in the cover cache, and the build is offline; run the build once online (without --offline) to download it")
         case .useCache:
             if let cover = await cache.cover(for: url) {
@@ -144,6 +148,8 @@ public final class CoverFetcher: CoverFetching {
                     if let cached, let cover = await cache.cover(for: url) {
                         return keep(cover, of: cached, because: error.reason(attempts: attempts))
                     }
+                    // Remembered for an offline build, which cannot find out for itself.
+                    if !Task.isCancelled { await cache.recordFailure(url, reason: error.reason(attempts: attempts)) }
                     return failure(key, error.reason(attempts: attempts))
                 }
                 try? await Task.sleep(for: policy.delay(beforeRetry: attempts - 1, retryAfter: error.retryAfter))
