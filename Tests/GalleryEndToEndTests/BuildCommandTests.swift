@@ -420,6 +420,29 @@ import Testing
         #expect(run.stderr.contains("albums/missing/"))
     }
 
+    /// A browser reads the pages as HTML, where `<IMG>` is an image, `<A HREF>` a link and `ID`
+    /// an id: written with capitals they got past the checks for alt, links and unique ids.
+    @Test func namesWithCapitalsFailTheBuildAndTheCheck() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let base = try String(contentsOf: package.appending(path: "templates/base.mustache"), encoding: .utf8)
+        try site.write(base.replacingOccurrences(of: "<main id=\"main\">", with: "<IMG src=\"{{root}}img/logo.png\"/><A HREF=\"{{root}}nope.html\">x</A><DIV ID=\"main\">y</DIV>\n<main id=\"main\">"), to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("error: element <IMG> must be written in lowercase in XHTML: <img>"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: element <A HREF> must be written in lowercase in XHTML: <a href>"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: element <DIV ID> must be written in lowercase in XHTML: <div id>"), "\(run.stderr)")
+        #expect(run.stderr.contains("templates/base.mustache:24"), "\(run.stderr)")
+
+        let page = try site.read("public/index.html")
+        try site.write(page.replacingOccurrences(of: "<h1", with: "<H1").replacingOccurrences(of: "</h1>", with: "</H1>"), to: "public/index.html")
+        let check = try await GalleryBinary.run(["check"], in: site.url)
+        #expect(check.status != 0)
+        #expect(check.stderr.contains("public/index.html:"), "\(check.stderr)")
+        #expect(check.stderr.contains("error: element <H1> must be written in lowercase in XHTML: <h1>"), "\(check.stderr)")
+    }
+
     @Test func checkValidatesAnExistingOutputFolder() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

@@ -1,5 +1,6 @@
 /// Checks a parsed page or SVG in one pre-order walk: unique ids, `alt` on images, sizes on tile
-/// images, and references that must resolve to output files or to ids of the same file.
+/// images, references that must resolve to output files or to ids of the same file, and, in a
+/// page, names spelt as a browser reading HTML spells them (see `NameCase`).
 ///
 /// Element names and attributes are compared as bytes (see `XMLDocument.Element`), so the walk
 /// allocates strings only for ids and references.
@@ -59,7 +60,7 @@ struct MarkupChecker {
 
     /// Runs the element checks on the whole tree under `root`, then the same-file fragment links.
     mutating func checkElements(from root: XMLDocument.Element) {
-        walk(root, insideTile: false)
+        walk(root, in: Scope())
         checkFragments()
     }
 
@@ -70,16 +71,30 @@ struct MarkupChecker {
         }
     }
 
-    private mutating func walk(_ element: XMLDocument.Element, insideTile: Bool) {
-        let tile = check(element, insideTile: insideTile)
-        for child in element.children { walk(child, insideTile: tile) }
+    /// What an element hands down to its children.
+    struct Scope {
+        /// Whether they are inside a tile.
+        var insideTile = false
+        /// The spelling rules of their names, when they are in the XHTML namespace (see `NameCase`).
+        var names = NameCase.html
+    }
+
+    private mutating func walk(_ element: XMLDocument.Element, in scope: Scope) {
+        let inner = check(element, in: scope)
+        for child in element.children { walk(child, in: inner) }
     }
 
     /// Checks one element, not its children, in document order (elements are numbered as they
-    /// come); returns whether its descendants are inside a tile.
-    mutating func check(_ element: XMLDocument.Element, insideTile: Bool) -> Bool {
+    /// come); returns what its children are inside.
+    mutating func check(_ element: XMLDocument.Element, in scope: Scope) -> Scope {
         let here = Findings.Located(element: element, ordinal: ordinal)
         ordinal += 1
+        let insideTile = scope.insideTile
+        var inner = scope
+        if dialect == .xhtml {
+            checkNameCase(element, scope.names, here)
+            inner.names = NameCase.inherited(byChildrenOf: element.localName, in: element.namespaceURI, inherited: scope.names)
+        }
         if let id = element.attribute("id") {
             if let first = ids[id] {
                 findings.error("duplicate id '\(id)'", at: here, firstUse: first)
@@ -108,7 +123,36 @@ struct MarkupChecker {
             checkReference(element, "src", here)
             checkSourceSet(element, here)
         }
-        return insideTile || element.hasClass("tile")
+        inner.insideTile = insideTile || element.hasClass("tile")
+        return inner
+    }
+
+    /// Faults names that a browser, reading the page as HTML, spells otherwise (see `NameCase`):
+    /// the element it sees is then not the one the checks saw. One finding per element names
+    /// every name at fault (`element <A HREF> must be written in lowercase in XHTML: <a href>`).
+    private mutating func checkNameCase(_ element: XMLDocument.Element, _ inherited: NameCase, _ here: Findings.Located) {
+        let name = element.localName
+        var capital = NameCase.hasCapital(name)
+        element.forEachAttribute { attribute, _, _ in capital = capital || NameCase.hasCapital(attribute) }
+        guard capital, let rules = NameCase.rules(forElement: name, in: element.namespaceURI, inherited: inherited) else { return }
+        var attributes: [(written: String, right: String)] = []
+        element.forEachAttribute { attribute, uri, prefix in
+            guard let right = rules.correctedAttribute(attribute, in: uri) else { return }
+            let qualified = prefix.map { String(cString: $0) + ":" } ?? ""
+            attributes.append((qualified + String(cString: attribute), qualified + right))
+        }
+        let written = element.qualifiedName
+        if let right = rules.correctedElement(name) {
+            let prefix = written.dropLast(String(cString: name).count)
+            let tag = ([written] + attributes.map(\.written)).joined(separator: " ")
+            let fixed = ([prefix + right] + attributes.map(\.right)).joined(separator: " ")
+            findings.error("element <\(tag)> must be written \(rules.rule): <\(fixed)>", at: here)
+        } else if !attributes.isEmpty {
+            let noun = attributes.count == 1 ? "attribute" : "attributes"
+            let names = attributes.map(\.written).joined(separator: ", ")
+            let fixed = attributes.map(\.right).joined(separator: ", ")
+            findings.error("\(noun) \(names) of <\(written)> must be written \(rules.rule): \(fixed)", at: here)
+        }
     }
 
     private mutating func checkTileSize(_ element: XMLDocument.Element, _ here: Findings.Located) {

@@ -25,7 +25,8 @@ public struct PageValidator: Sendable {
     ///
     /// Checks that it is well-formed XML (stopping there on a fatal error); that its root is
     /// `html` in the XHTML namespace with `lang`, holding a `head` with a `title` and a `body`;
-    /// that ids are unique; that every `img` has `alt`; that tile images have `width` and
+    /// that no element or attribute name has a capital a browser would lowercase (`NameCase`),
+    /// which would hide the element from the other checks; that ids are unique; that every `img` has `alt`; that tile images have `width` and
     /// `height`; and that every internal reference (`a`, `link`, `script`, `img`, `source`, SVG
     /// `image` and `use`, `srcset` candidates) names a file in `outputPaths`, or an id of this
     /// page for a bare `#fragment`.

@@ -7,7 +7,8 @@ internal import CLibXML2
 /// per page was most of a build's CPU time (at 10 000 albums the parser alone ran about three
 /// times faster without the tree). This check parses the same bytes with the same parser and
 /// options, and applies the same rules as `MarkupChecker` to each start tag as it streams past:
-/// the page skeleton, unique ids, `alt`, tile sizes, and references that must resolve.
+/// the page skeleton, unique ids, `alt`, tile sizes, references that must resolve, and names
+/// spelt as a browser spells them.
 ///
 /// It only says yes or no. Whenever it is unsure it says no, and `PageValidator` then runs the
 /// tree-based checks, which give the exact diagnostics: any error or warning from libxml2, any
@@ -97,6 +98,15 @@ private struct Attributes {
         return nil
     }
 
+    /// Calls `body` with each attribute's local name and namespace URI (`nil`: none).
+    func forEachName(_ body: (_ name: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) -> Void) {
+        guard let base else { return }
+        for index in 0..<count {
+            guard let name = base[index * 5] else { continue }
+            body(name, base[index * 5 + 2])
+        }
+    }
+
     /// Whether any attribute is `xml:id`, which the tree builder checks and this check does not.
     var hasXMLID: Bool {
         guard let base else { return false }
@@ -114,8 +124,8 @@ private final class StreamState {
     /// False as soon as anything is (or might be) wrong.
     var clean = true
     private var depth = 0
-    /// For each open element, whether its children are inside a tile.
-    private var insideTile: [Bool] = []
+    /// For each open element, what its children are inside (as `MarkupChecker.Scope`).
+    private var scopes: [MarkupChecker.Scope] = []
     private var rootIsPage = false
     private var headSeen = false
     private var inFirstHead = false
@@ -126,14 +136,16 @@ private final class StreamState {
 
     init(resolver: ReferenceResolver) {
         self.resolver = resolver
-        insideTile.reserveCapacity(32)
+        scopes.reserveCapacity(32)
     }
 
     func start(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, defaulted: Int32) {
         defer { depth += 1 }
         guard clean else { return }
         if defaulted != 0 || attributes.hasXMLID { clean = false; return }
-        let tile = insideTile.last ?? false
+        let scope = scopes.last ?? MarkupChecker.Scope()
+        let tile = scope.insideTile
+        guard let name, spelledAsBrowsersSpell(name, uri, attributes, scope.names) else { clean = false; return }
         switch depth {
         case 0:
             rootIsPage = matches(name, "html") && matches(uri, Self.xhtmlNamespace) && attributes.value("lang") != nil
@@ -166,18 +178,30 @@ private final class StreamState {
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
         }
-        insideTile.append(tile || hasClass(attributes, "tile"))
+        let names = NameCase.inherited(byChildrenOf: name, in: uri, inherited: scope.names)
+        scopes.append(MarkupChecker.Scope(insideTile: tile || hasClass(attributes, "tile"), names: names))
     }
 
     func end() {
         depth -= 1
         if depth == 1 { inFirstHead = false }
-        if !insideTile.isEmpty { insideTile.removeLast() }
+        if !scopes.isEmpty { scopes.removeLast() }
     }
 
     /// The verdict once the parse is over: the skeleton is whole and every fragment names an id.
     func finish() -> Bool {
         clean && rootIsPage && headSeen && headHasTitle && bodySeen && fragments.allSatisfy { ids.contains($0) }
+    }
+
+    /// Whether the names of the element and its attributes are spelt as a browser reading HTML
+    /// spells them, by `MarkupChecker`'s rule.
+    private func spelledAsBrowsersSpell(_ name: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, _ inherited: NameCase) -> Bool {
+        var capital = NameCase.hasCapital(name)
+        attributes.forEachName { attribute, _ in capital = capital || NameCase.hasCapital(attribute) }
+        guard capital, let rules = NameCase.rules(forElement: name, in: uri, inherited: inherited) else { return true }
+        var right = rules.correctedElement(name) == nil
+        attributes.forEachName { attribute, uri in right = right && rules.correctedAttribute(attribute, in: uri) == nil }
+        return right
     }
 
     private func checkSize(_ attributes: Attributes) {

@@ -206,6 +206,22 @@ extension XMLDocument {
         /// The child elements, in document order.
         var children: Children { Children(cursor: node.pointee.children) }
 
+        /// The local name as written, NUL-terminated, owned by the document.
+        var localName: UnsafePointer<UInt8> { node.pointee.name }
+
+        /// The namespace URI, NUL-terminated, or `nil` for none.
+        var namespaceURI: UnsafePointer<UInt8>? { node.pointee.ns?.pointee.href }
+
+        /// Calls `body` with each attribute's local name, namespace URI (`nil`: none) and prefix,
+        /// in document order; namespace declarations are not attributes.
+        func forEachAttribute(_ body: (_ name: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?, _ prefix: UnsafePointer<UInt8>?) -> Void) {
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                body(current.pointee.name, current.pointee.ns?.pointee.href, current.pointee.ns?.pointee.prefix)
+                attribute = current.pointee.next
+            }
+        }
+
         /// Whether the local name is `name`.
         func isNamed(_ name: StaticString) -> Bool {
             matches(node.pointee.name, name)

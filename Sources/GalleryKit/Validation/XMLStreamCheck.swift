@@ -83,7 +83,7 @@ enum XMLStreamCheck {
             let depth = xmlTextReaderDepth(reader)
             while let open = tiles.last, open >= depth { tiles.removeLast() }
             let insideTile = !tiles.isEmpty
-            if checker.check(XMLDocument.Element(streamed: node), insideTile: insideTile), !insideTile {
+            if checker.check(XMLDocument.Element(streamed: node), in: MarkupChecker.Scope(insideTile: insideTile)).insideTile, !insideTile {
                 tiles.append(depth)
             }
             if checker.findings.containsErrors { return false }

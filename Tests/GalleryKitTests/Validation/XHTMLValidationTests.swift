@@ -133,6 +133,44 @@ import Testing
         #expect(Fixtures.validator.validateXHTML(wrongNamespace, path: "index.html").map(\.at) == ["1:1"])
     }
 
+    /// Browsers read the pages as HTML, which lowercases names: `<IMG>` is an image there, which
+    /// the checks for `img` would never see, so a capital is an error naming the right spelling.
+    @Test func namesWithCapitalsAreErrorsNamingTheLowercaseSpelling() {
+        let diagnostics = Fixtures.diagnostics([
+            "<IMG src=\"../../img/logo.png\"/><A HREF=\"../../nope.html\">x</A><DIV ID=\"title\">y</DIV>",  // 9
+            "<H1>Title</H1>",  // 10
+            "<p ID=\"intro\" Class=\"lead\" data-Album=\"1\" xml:lang=\"en\">x</p>",  // 11
+        ])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:1: error: element <IMG> must be written in lowercase in XHTML: <img>",
+            "albums/a/index.html:9:32: error: element <A HREF> must be written in lowercase in XHTML: <a href>",
+            "albums/a/index.html:9:63: error: element <DIV ID> must be written in lowercase in XHTML: <div id>",
+            "albums/a/index.html:10:1: error: element <H1> must be written in lowercase in XHTML: <h1>",
+            "albums/a/index.html:11:1: error: attributes ID, Class, data-Album of <p> must be written in lowercase in XHTML: id, class, data-album",
+        ])
+    }
+
+    /// Inside inline SVG and MathML, names keep the case those languages give them, as the HTML
+    /// parser restores it; only a spelling it would change is an error.
+    @Test func inlineSVGAndMathMLKeepTheirOwnCase() {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\" preserveAspectRatio=\"none\"><defs><linearGradient id=\"g\" gradientUnits=\"userSpaceOnUse\"/><clipPath id=\"c\"/></defs><foreignObject width=\"1\" height=\"1\"/><textPath/></svg>"
+        let bare = "<svg viewBox=\"0 0 10 10\"><linearGradient id=\"h\"/><feDropShadow/></svg>"
+        let math = "<math xmlns=\"http://www.w3.org/1998/Math/MathML\"><mi definitionURL=\"x\">x</mi></math>"
+        #expect(Fixtures.diagnostics([svg, bare, math]) == [])
+        let wrong = Fixtures.diagnostics([
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" VIEWBOX=\"0 0 1 1\"><IMAGE HREF=\"../../covers/a.svg\"/><use xlink:HREF=\"#x\"/><LinearGradient/></svg>",  // 9
+            "<svg><Image/></svg><math><MI/></math>",  // 10
+        ])
+        #expect(wrong.map(\.description) == [
+            "albums/a/index.html:9:1: error: attribute VIEWBOX of <svg> must be written as SVG spells it: viewBox",
+            "albums/a/index.html:9:102: error: element <IMAGE HREF> must be written as SVG spells it: <image href>",
+            "albums/a/index.html:9:136: error: attribute xlink:HREF of <use> must be written as SVG spells it: xlink:href",
+            "albums/a/index.html:9:158: error: element <LinearGradient> must be written as SVG spells it: <linearGradient>",
+            "albums/a/index.html:10:6: error: element <Image> must be written as SVG spells it: <image>",
+            "albums/a/index.html:10:26: error: element <MI> must be written as MathML spells it: <mi>",
+        ])
+    }
+
     @Test func resolvesRootRelativeLinksAgainstTheBasePath() {
         let validator = PageValidator(outputPaths: Fixtures.outputPaths, basePath: "/my-repo/")
         let page = Fixtures.page([
