@@ -24,13 +24,18 @@ final class XMLDocument {
         var message: String
         /// The node the problem is about (validity errors only), to locate it exactly.
         var node: UnsafeMutableRawPointer?
+        /// Whether libxml2 called it fatal: the bytes are not well-formed XML.
+        var isFatal = false
+        /// Whether it is an undefined entity (`&nbsp;`), which libxml2 skips without losing its place.
+        var isUndefinedEntity = false
     }
 
     /// What `parse` produced: the tree when the bytes are well-formed, and everything reported.
     struct Parsed {
         /// The tree; `nil` when libxml2 found a fatal error.
         var document: XMLDocument?
-        /// Every error and warning, in the order libxml2 reported them.
+        /// The errors and warnings in the order libxml2 reported them, up to the first fatal
+        /// error (see `untilFirstFatal`).
         var issues: [Issue]
     }
 
@@ -76,11 +81,23 @@ final class XMLDocument {
                 }
             }
         }
-        var issues = collector.issues
+        var issues = untilFirstFatal(collector.issues)
         if tree == nil, !issues.contains(where: { $0.severity == .error }) {
             issues.append(Issue(severity: .error, line: 0, column: 0, message: "not well-formed XML"))
         }
         return Parsed(document: tree.map(XMLDocument.init(pointer:)), issues: issues)
+    }
+
+    /// The issues worth reporting: those up to libxml2's first fatal error, not counting
+    /// undefined entities.
+    ///
+    /// After a fatal error libxml2 reads on only to report more, from wherever the mistake left
+    /// it: one `<br>` left open makes every later end tag a mismatch, each blamed on another
+    /// line. An undefined entity is different: libxml2 skips it and reads on from the right
+    /// place, so a template with several `&nbsp;` has them all reported in one run.
+    static func untilFirstFatal(_ issues: [Issue]) -> [Issue] {
+        guard let derailing = issues.firstIndex(where: { $0.isFatal && !$0.isUndefinedEntity }) else { return issues }
+        return Array(issues[...derailing])
     }
 
     /// The root element, if the document has one.
@@ -354,7 +371,8 @@ final class IssueCollector {
         while message.last?.isWhitespace == true { message.removeLast() }
         let severity: Diagnostic.Severity = error.level == XML_ERR_WARNING ? .warning : .error
         issues.append(XMLDocument.Issue(
-            severity: severity, line: Int(error.line), column: Int(error.int2), message: message, node: error.node))
+            severity: severity, line: Int(error.line), column: Int(error.int2), message: message, node: error.node,
+            isFatal: error.level == XML_ERR_FATAL, isUndefinedEntity: error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue)))
     }
 }
 

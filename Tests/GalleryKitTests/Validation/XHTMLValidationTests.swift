@@ -19,6 +19,26 @@ import Testing
         #expect(first.path == "albums/a/index.html")
     }
 
+    /// After a fatal error libxml2 reads on from wherever the mistake left it: a `<br>` left
+    /// open used to give four errors, the later ones blaming `</body>`, `</html>` and the end.
+    @Test func reportsOnlyTheFirstFatalErrorOfAPage() {
+        #expect(Fixtures.diagnostics(["<p><br>one</p>"]).map(\.description) == [
+            "albums/a/index.html:9:15: error: Opening and ending tag mismatch: br line 9 and p",
+        ])
+        #expect(Fixtures.diagnostics(["<p class=x>one</p>", "<p>two</p>"]).map(\.at) == ["9:10"])
+    }
+
+    /// libxml2 skips an undefined entity without losing its place, so each is worth reporting,
+    /// up to the first fatal error of another kind.
+    @Test func reportsEveryUndefinedEntityUpToAnotherFatalError() {
+        let diagnostics = Fixtures.diagnostics(["<p>a&nbsp;b &copy;</p>", "<p><br></p>", "<p>&hellip;</p>"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:11: error: Entity 'nbsp' not defined",
+            "albums/a/index.html:9:19: error: Entity 'copy' not defined",
+            "albums/a/index.html:10:12: error: Opening and ending tag mismatch: br line 10 and p",
+        ])
+    }
+
     @Test func reportsAMismatchedEndTag() throws {
         // <p><em>one</strong></p>: `</strong>` ends at column 19.
         let first = try #require(Fixtures.diagnostics(["<p><em>one</strong></p>"]).first)
