@@ -8,6 +8,7 @@
  */
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>

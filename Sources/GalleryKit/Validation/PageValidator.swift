@@ -23,7 +23,8 @@ public struct PageValidator: Sendable {
 
     /// Validates one XHTML5 polyglot page.
     ///
-    /// Checks that it is well-formed XML (stopping there on a fatal error); that its root is
+    /// Checks that it is well-formed XML (stopping there on a fatal error, whose message gets a
+    /// hint for the common HTML habits: see `ParseErrorHint`); that its root is
     /// `html` in the XHTML namespace with `lang`, holding a `head` with a `title` and a `body`;
     /// that no element or attribute name has a capital a browser would lowercase (`NameCase`),
     /// which would hide the element from the other checks; that ids are unique; that every `img` has `alt`; that tile images have `width` and
@@ -50,7 +51,12 @@ public struct PageValidator: Sendable {
     private func diagnoseXHTML(_ bytes: [UInt8], path: String, resolver: ReferenceResolver) -> [Diagnostic] {
         let parsed = XMLDocument.parse(bytes)
         var findings = Findings(path: path)
-        findings.record(parsed.issues)
+        findings.record(parsed.issues.map { issue in
+            var hinted = issue
+            let position = issue.line > 0 ? SourcePosition(line: issue.line, column: max(issue.column, 1)) : nil
+            hinted.message = ParseErrorHint.hinted(issue.message, at: position, in: bytes)
+            return hinted
+        })
         guard let document = parsed.document, let root = document.root else {
             return findings.diagnostics(source: bytes, document: nil)
         }

@@ -100,6 +100,13 @@ final class XMLDocument {
         return Array(issues[...derailing])
     }
 
+    /// The character HTML's named entity `name` stands for (`nbsp`: U+00A0), from libxml2's
+    /// table of HTML 4's entities; `nil` for a name it does not know.
+    static func htmlEntity(named name: String) -> Unicode.Scalar? {
+        guard let entity = htmlEntityLookup(name) else { return nil }
+        return Unicode.Scalar(entity.pointee.value)
+    }
+
     /// The root element, if the document has one.
     var root: Element? {
         xmlDocGetRootElement(pointer).map { Element(node: $0) }

@@ -15,7 +15,7 @@ import Testing
         let first = try #require(diagnostics.first)
         #expect(first.at == "9:15")
         #expect(first.severity == .error)
-        #expect(first.message == "Opening and ending tag mismatch: br line 9 and p")
+        #expect(first.message == "Opening and ending tag mismatch: br line 9 and p; void elements must close themselves in XHTML: <br/>")
         #expect(first.path == "albums/a/index.html")
     }
 
@@ -23,7 +23,7 @@ import Testing
     /// open used to give four errors, the later ones blaming `</body>`, `</html>` and the end.
     @Test func reportsOnlyTheFirstFatalErrorOfAPage() {
         #expect(Fixtures.diagnostics(["<p><br>one</p>"]).map(\.description) == [
-            "albums/a/index.html:9:15: error: Opening and ending tag mismatch: br line 9 and p",
+            "albums/a/index.html:9:15: error: Opening and ending tag mismatch: br line 9 and p; void elements must close themselves in XHTML: <br/>",
         ])
         #expect(Fixtures.diagnostics(["<p class=x>one</p>", "<p>two</p>"]).map(\.at) == ["9:10"])
     }
@@ -32,11 +32,50 @@ import Testing
     /// up to the first fatal error of another kind.
     @Test func reportsEveryUndefinedEntityUpToAnotherFatalError() {
         let diagnostics = Fixtures.diagnostics(["<p>a&nbsp;b &copy;</p>", "<p><br></p>", "<p>&hellip;</p>"])
-        #expect(diagnostics.map(\.description) == [
-            "albums/a/index.html:9:11: error: Entity 'nbsp' not defined",
-            "albums/a/index.html:9:19: error: Entity 'copy' not defined",
-            "albums/a/index.html:10:12: error: Opening and ending tag mismatch: br line 10 and p",
+        #expect(diagnostics.map { "\($0.at ?? ""): \($0.message.prefix { $0 != ";" })" } == [
+            "9:11: Entity 'nbsp' not defined",
+            "9:19: Entity 'copy' not defined",
+            "10:12: Opening and ending tag mismatch: br line 10 and p",
         ])
+    }
+
+    /// HTML habits that XHTML forbids, with the hint that follows libxml2's message.
+    static let habits: [(body: String, hint: String)] = [
+        ("<p>one<br>two</p>", "void elements must close themselves in XHTML: <br/>"),
+        ("<div><hr></div>", "void elements must close themselves in XHTML: <hr/>"),
+        ("<P>one</p>", "start and end tags must be spelt alike, in lowercase in XHTML: <p>…</p>"),
+        ("<p>a&nbsp;b</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#160; for &nbsp;"),
+        ("<p>&copy; &reg;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#169; for &copy;"),
+        ("<p>a &mdash; b</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#8212; for &mdash;"),
+        ("<p>1&ndash;2</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#8211; for &ndash;"),
+        ("<p>and so on&hellip;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#8230; for &hellip;"),
+        ("<p>&laquo;a&raquo;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#171; for &laquo;"),
+        ("<p>9&euro;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#8364; for &euro;"),
+        ("<p>gallery&trade;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#8482; for &trade;"),
+        ("<p>&nosuchname;</p>", "XHTML knows only &amp; &lt; &gt; &quot; &apos;: write the character itself, or &amp; for an & in text"),
+        ("<p class=lead>x</p>", "attribute values must be quoted in XHTML"),
+        ("<p><input disabled/></p>", "attributes need a value in XHTML: disabled=\"disabled\""),
+        ("<p>1 < 2</p>", "write &lt; for a < in text"),
+        ("<p>Tom & Jerry</p>", "write &amp; for an & in text"),
+        ("<p>AT&T</p>", "write &amp; for an & in text"),
+    ]
+
+    @Test(arguments: habits.indices)
+    func hintsTheFixForAnHTMLHabit(_ index: Int) throws {
+        let (body, hint) = Self.habits[index]
+        let first = try #require(Fixtures.diagnostics([body]).first)
+        #expect(first.message.hasSuffix("; " + hint), "\(body): \(first.message)")
+    }
+
+    @Test func hintsHowToWriteAnInlineScript() {
+        let hint = "a < or & in an inline script must be escaped in XHTML: move the script to a file under assets/ or static/, or wrap it in //<![CDATA[ … //]]>"
+        for script in ["<script>if (1 < 2) {}</script>", "<script>if (a && b) {}</script>", "<script>if (a &&b) {}</script>", "<script>document.write(\"<p>\")</script>"] {
+            #expect(Fixtures.diagnostics([script]).map(\.message).map { $0.hasSuffix("; " + hint) } == [true], "\(script)")
+        }
+        #expect(Fixtures.diagnostics(["<script>//<![CDATA[\nif (1 < 2 && 3) {}\n//]]></script>"]) == [])
+        // After a script, or in a script's start tag, the usual hints apply.
+        #expect(Fixtures.diagnostics(["<script src=\"../../assets/gallery.js\"/><p>1 < 2</p>"]).first?.message.hasSuffix("; write &lt; for a < in text") == true)
+        #expect(Fixtures.diagnostics(["<script src=../../assets/gallery.js></script>"]).first?.message.hasSuffix("; attribute values must be quoted in XHTML") == true)
     }
 
     @Test func reportsAMismatchedEndTag() throws {
@@ -49,7 +88,9 @@ import Testing
     @Test func rejectsHTMLNamedEntitiesAndStopsAtTheParseErrors() {
         // <p>a&nbsp;b</p>: the `;` is column 10. Fatal, so no other check runs (the img has no alt).
         let diagnostics = Fixtures.diagnostics(["<p>a&nbsp;b</p>", "<img src=\"missing.png\"/>"])
-        #expect(diagnostics.map(\.description) == ["albums/a/index.html:9:11: error: Entity 'nbsp' not defined"])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:11: error: Entity 'nbsp' not defined; XHTML knows only &amp; &lt; &gt; &quot; &apos;: write &#160; for &nbsp;",
+        ])
     }
 
     @Test func reportsADuplicateIdWithTheLineOfTheFirst() {

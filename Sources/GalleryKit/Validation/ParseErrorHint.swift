@@ -1,0 +1,82 @@
+/// What to do about libxml2's messages for the HTML habits that XHTML does not allow, added after
+/// the message: libxml2 says what it found (`Entity 'nbsp' not defined`), not how to write it.
+enum ParseErrorHint {
+    /// The elements that never have content: HTML writes them `<br>`, XHTML `<br/>`.
+    static let voidElements: Set<Substring> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
+
+    private static let scriptHint = "a < or & in an inline script must be escaped in XHTML: move the script to a file under assets/ or static/, or wrap it in //<![CDATA[ … //]]>"
+
+    /// `message` with a hint after it (`…; void elements must close themselves in XHTML: <br/>`)
+    /// when it is one of the common mistakes; `message` as it is otherwise. `position` is where
+    /// libxml2 reported it in the page `source`.
+    static func hinted(_ message: String, at position: SourcePosition?, in source: [UInt8]) -> String {
+        guard let hint = hint(for: message, at: position, in: source) else { return message }
+        return message + "; " + hint
+    }
+
+    /// The hint for one of libxml2's messages, or `nil`.
+    static func hint(for message: String, at position: SourcePosition?, in source: [UInt8]) -> String? {
+        if let (open, close) = mismatch(in: message) {
+            if close == "script" { return scriptHint }
+            if voidElements.contains(open) { return "void elements must close themselves in XHTML: <\(open)/>" }
+            if open != close, open.lowercased() == close.lowercased() {
+                return "start and end tags must be spelt alike, in lowercase in XHTML: <\(close.lowercased())>…</\(close.lowercased())>"
+            }
+            return nil
+        }
+        if let position, isInsideScript(position, in: source) { return scriptHint }
+        if let name = quoted(after: "Entity '", in: message), message.hasSuffix("' not defined") {
+            let known = "XHTML knows only &amp; &lt; &gt; &quot; &apos;"
+            guard let scalar = XMLDocument.htmlEntity(named: String(name)) else {
+                return "\(known): write the character itself, or &amp; for an & in text"
+            }
+            return "\(known): write &#\(scalar.value); for &\(name);"
+        }
+        if message.hasPrefix("AttValue: \" or ' expected") { return "attribute values must be quoted in XHTML" }
+        if message.hasPrefix("Specification mandates value for attribute "), let name = message.split(separator: " ").last {
+            return "attributes need a value in XHTML: \(name)=\"\(name)\""
+        }
+        if message.hasPrefix("StartTag: invalid element name") { return "write &lt; for a < in text" }
+        if message.hasPrefix("xmlParseEntityRef: no name") || message.hasPrefix("EntityRef: expecting ';'") {
+            return "write &amp; for an & in text"
+        }
+        return nil
+    }
+
+    /// The two names of "Opening and ending tag mismatch: OPEN line N and CLOSE".
+    private static func mismatch(in message: String) -> (open: Substring, close: Substring)? {
+        let prefix = "Opening and ending tag mismatch: "
+        guard message.hasPrefix(prefix) else { return nil }
+        let words = message.dropFirst(prefix.count).split(separator: " ")
+        guard words.count == 5, words[1] == "line", words[3] == "and" else { return nil }
+        return (words[0], words[4])
+    }
+
+    /// The text between `prefix` and the next `'`.
+    private static func quoted(after prefix: String, in message: String) -> Substring? {
+        guard message.hasPrefix(prefix) else { return nil }
+        let rest = message.dropFirst(prefix.count)
+        return rest.firstIndex(of: "'").map { rest[..<$0] }
+    }
+
+    /// Whether `position` lies in the content of a `<script>` element: after the `>` of the
+    /// last `<script` start tag before it, with no `</script` between.
+    static func isInsideScript(_ position: SourcePosition, in source: [UInt8]) -> Bool {
+        guard let offset = TemplateAttribution.byteOffset(of: position, in: source) else { return false }
+        let open = Array("<script".utf8)
+        let close = Array("</script".utf8)
+        var index = min(offset, source.count) - 1
+        while index >= 0 {
+            if source[index] == UInt8(ascii: "<") {
+                if source[index...].starts(with: close) { return false }
+                if source[index...].starts(with: open), index + open.count < source.count,
+                   [UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0A, 0x0D].contains(source[index + open.count]) {
+                    guard let end = source[index..<offset].firstIndex(of: UInt8(ascii: ">")) else { return false }
+                    return source[end - 1] != UInt8(ascii: "/")
+                }
+            }
+            index -= 1
+        }
+        return false
+    }
+}
