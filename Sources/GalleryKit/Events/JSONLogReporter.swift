@@ -55,6 +55,7 @@ public final class JSONLogReporter: BuildObserving {
                 ("line", diagnostic.position.map { "\($0.line)" } ?? "null"),
                 ("column", diagnostic.position.map { "\($0.column)" } ?? "null"),
                 ("message", q(diagnostic.message)), ("template", diagnostic.template.map(q) ?? "null"),
+                ("other_pages", "\(diagnostic.otherPages)"),
             ])
         case .coversPlanned(let remote):
             return object([("event", q("covers_planned")), ("remote", "\(remote)")])

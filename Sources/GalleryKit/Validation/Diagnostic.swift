@@ -1,5 +1,11 @@
 /// One finding about a file, printed as `path:line:column: severity: message` like a compiler's.
 ///
+/// A finding traced to a template leads with the template's file and line, where the mistake is
+/// to be fixed; the page follows with the line and column as rendered, and for an error a note
+/// that it was not written (a build with an error writes nothing, so the file in the output
+/// folder still holds the last good build):
+/// `templates/base.mustache:24: error: … (public/index.html:17:14 and 6 other pages, not written)`.
+///
 /// Build steps collect diagnostics rather than stopping at the first, so one run reports every
 /// problem; any error fails the command at the end.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
@@ -29,6 +35,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The template file and line that wrote the faulty markup (`templates/partials/tile.mustache:1`),
     /// when the file is a rendered page.
     public var template: String?
+    /// How many other pages had the same finding from the same template line; they are reported
+    /// as this one (see `DiagnosticDigest`).
+    public var otherPages = 0
 
     /// Creates a diagnostic.
     public init(_ severity: Severity, path: String, position: SourcePosition? = nil, message: String, template: String? = nil) {
@@ -52,10 +61,14 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var location = path
         if let position { location += ":\(position.line):\(position.column)" }
-        // A finding about the build as a whole (`--strict`) has no file to name.
-        var text = location.isEmpty ? "\(severity.rawValue): \(message)" : "\(location): \(severity.rawValue): \(message)"
-        if let template { text += " (written by \(template))" }
-        return text
+        guard let template else {
+            let others = otherPages == 0 ? "" : " (and \(otherPages) more like it on other pages)"
+            // A finding about the build as a whole (`--strict`) has no file to name.
+            return location.isEmpty ? "\(severity.rawValue): \(message)\(others)" : "\(location): \(severity.rawValue): \(message)\(others)"
+        }
+        let others = otherPages == 0 ? "" : " and \(otherPages) other page\(otherPages == 1 ? "" : "s")"
+        let unwritten = severity == .error ? ", not written" : ""
+        return "\(template): \(severity.rawValue): \(message) (\(location)\(others)\(unwritten))"
     }
 }
 

@@ -77,7 +77,7 @@ enum TemplateAttribution {
 
 /// Keeps a broken template from flooding the terminal: the same template mistake shows on every
 /// page it renders, so findings that share a template line and a message (numbers aside) are
-/// reported once, with the count of pages.
+/// reported once, with the count of the other pages (`Diagnostic.otherPages`).
 enum DiagnosticDigest {
     static func condense(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         var firstIndex: [String: Int] = [:]
@@ -101,7 +101,7 @@ enum DiagnosticDigest {
         }
         return zip(kept, counts).map { diagnostic, count in
             var condensed = diagnostic
-            if count > 1 { condensed.message += " (and \(count - 1) more like it on other pages)" }
+            condensed.otherPages = count - 1
             return condensed
         }
     }
