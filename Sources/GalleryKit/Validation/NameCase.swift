@@ -43,8 +43,11 @@ enum NameCase: Equatable {
     ///
     /// `inherited` is what the element itself was handed (`.html` at the root). Cheap for the
     /// elements of a page: the namespace is compared only for one named `svg` or `math`, or inside one.
+    @inline(__always)
     static func inherited(byChildrenOf name: UnsafePointer<UInt8>, in uri: UnsafePointer<UInt8>?, inherited: NameCase) -> NameCase {
         guard inherited == .html else { return matches(uri, xhtmlNamespace) ? inherited : .html }
+        let first = name[0] | 0x20
+        guard first == UInt8(ascii: "s") || first == UInt8(ascii: "m") else { return .html }
         guard lowercaseEquals(name, "svg") || lowercaseEquals(name, "math"), matches(uri, xhtmlNamespace) else { return .html }
         return lowercaseEquals(name, "svg") ? .svg : .mathML
     }
@@ -84,13 +87,15 @@ enum NameCase: Equatable {
     }
 
     /// Whether the NUL-terminated `name` has an ASCII capital.
+    @inline(__always)
     static func hasCapital(_ name: UnsafePointer<UInt8>) -> Bool {
-        var index = 0
-        while name[index] != 0 {
-            if name[index] &- UInt8(ascii: "A") < 26 { return true }
-            index += 1
+        var cursor = name
+        while true {
+            let byte = cursor.pointee
+            if byte == 0 { return false }
+            if byte &- UInt8(ascii: "A") < 26 { return true }
+            cursor += 1
         }
-        return false
     }
 
     private static func lowercased(_ name: UnsafePointer<UInt8>) -> String {

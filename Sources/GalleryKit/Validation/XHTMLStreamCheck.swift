@@ -107,6 +107,15 @@ private struct Attributes {
         }
     }
 
+    /// Whether any attribute's local name has an ASCII capital.
+    var anyNameHasCapital: Bool {
+        guard let base else { return false }
+        for index in 0..<count {
+            if let name = base[index * 5], NameCase.hasCapital(name) { return true }
+        }
+        return false
+    }
+
     /// Whether any attribute is `xml:id`, which the tree builder checks and this check does not.
     var hasXMLID: Bool {
         guard let base else { return false }
@@ -196,9 +205,7 @@ private final class StreamState {
     /// Whether the names of the element and its attributes are spelt as a browser reading HTML
     /// spells them, by `MarkupChecker`'s rule.
     private func spelledAsBrowsersSpell(_ name: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, _ inherited: NameCase) -> Bool {
-        var capital = NameCase.hasCapital(name)
-        attributes.forEachName { attribute, _ in capital = capital || NameCase.hasCapital(attribute) }
-        guard capital, let rules = NameCase.rules(forElement: name, in: uri, inherited: inherited) else { return true }
+        guard NameCase.hasCapital(name) || attributes.anyNameHasCapital, let rules = NameCase.rules(forElement: name, in: uri, inherited: inherited) else { return true }
         var right = rules.correctedElement(name) == nil
         attributes.forEachName { attribute, uri in right = right && rules.correctedAttribute(attribute, in: uri) == nil }
         return right
