@@ -17,7 +17,7 @@ struct PageKeys: Sendable {
 
     init(plan: SitePlan, config: SiteConfig, templates: TemplateSet, assets: AssetPaths, placeholder: String, images: [TileImage]) {
         let settings = [
-            GalleryVersion.current, templates.fingerprint, assets.css, assets.js, placeholder,
+            GalleryVersion.current, "checks \(PageValidator.checksVersion)", templates.fingerprint, assets.css, assets.js, placeholder,
             config.title, config.description, config.baseURL, config.language,
             Self.analytics(config),
         ].map(FastHash.hash)

@@ -5,6 +5,12 @@
 /// the element at fault (libxml2's own line and column for parse errors). Validating is pure and
 /// the validator is `Sendable`: pages are checked in parallel, each on its own libxml2 tree.
 public struct PageValidator: Sendable {
+    /// The version of the checks, part of every page's key: raised when a check is added or
+    /// changed, so that the next build renders and checks again the pages an older gallery
+    /// left in place (an incremental build checks only the pages it renders). 2: names with
+    /// capitals.
+    static let checksVersion = 2
+
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).
     public let outputPaths: Set<String>
