@@ -12,6 +12,7 @@ struct Add: ParsableCommand {
     var at: Int?
 
     func validate() throws {
+        try fields.checkParams()
         let missing = [("--title", fields.title), ("--artist", fields.artist), ("--genre", fields.genre), ("--cover", fields.cover)]
             .filter { $0.1 == nil }.map(\.0) + (fields.year == nil ? ["--year"] : [])
         if !missing.isEmpty { throw ValidationError("Missing \(missing.joined(separator: ", ")); an album needs a title, artist, genre, year and cover.") }

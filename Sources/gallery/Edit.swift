@@ -13,6 +13,7 @@ struct Edit: ParsableCommand {
     @OptionGroup var fields: AlbumFieldOptions
 
     func validate() throws {
+        try fields.checkParams()
         if fields.isEmpty { throw ValidationError("Nothing to change: give at least one of --title, --artist, --genre, --year, --cover, --slug, --param.") }
     }
 

@@ -13,13 +13,13 @@ struct Import: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE"))
     var file: String
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Read a CSV column into a field (title, artist, genre, year, cover_url, slug); repeatable.", valueName: "column=field"))
+    @Option(name: .customLong("map"), help: ArgumentHelp("Read a CSV column into a field (title, artist, genre, year, cover_url, slug), or into one of the album's own fields (params.NAME); repeatable.", valueName: "column=field"))
     var mappings: [String] = []
 
     @Flag(help: "Import albums whose artist and title are already in the archive.")
     var allowDuplicates = false
 
-    @Flag(help: "Give albums already in the archive (same artist and title) the file's genre, year, cover and slug where they differ.")
+    @Flag(help: "Give albums already in the archive (same artist and title) the file's values where they differ: genre, year, cover, slug, case, and params.")
     var update = false
 
     @Flag(help: "Show what would change, and write nothing.")
@@ -43,8 +43,10 @@ struct Import: ParsableCommand {
         }
     }
 
-    static func quoted(_ value: String) -> String {
-        value.allSatisfy(\.isNumber) || value == "(none)" ? value : "\"\(value)\""
+    /// A value in a difference: text in quotes; numbers, and a param's value (already as JSON
+    /// writes it, so `"VG+"`, `12`, `true`), as they are.
+    static func quoted(_ value: String, _ field: String) -> String {
+        value.allSatisfy(\.isNumber) || field.hasPrefix("params.") ? value : "\"\(value)\""
     }
 
     func run() throws {
@@ -61,6 +63,9 @@ struct Import: ParsableCommand {
             // Said before the import's outcome, so a dry run and a refusal say it too.
             for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            if !columns.isEmpty, format != .csv {
+                FileHandle.standardError.write(Data("warning: --map reads the columns of a CSV file; \(file) is \(format.rawValue), so it is ignored\n".utf8))
+            }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
             // What add and edit say of a cover, once per cover however many albums share it.
             for note in editor.importAdvice(for: report) { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
@@ -80,12 +85,12 @@ struct Import: ParsableCommand {
                 }
                 // An album already in the archive whose fields differ in the file: what differs,
                 // and the edit that takes the file's values (an import only ever appends).
-                let what = skipped.differences.map { "\($0.field) \(Self.quoted($0.archive)) there, \(Self.quoted($0.file)) here" }.joined(separator: "; ")
+                let what = skipped.differences.map { "\($0.field) \(Self.quoted($0.archive, $0.field)) there, \(Self.quoted($0.file, $0.field)) here" }.joined(separator: "; ")
                 let flags = skipped.differences.map { "\($0.flag) \(shellWord($0.argument))" }.joined(separator: " ")
                 lines.append("skipped \(skipped.candidate.origin): \(skipped.reason), which differs: \(what); `gallery edit \(index + 1) \(flags)` takes the file's")
             }
             for item in report.updated {
-                let what = item.differences.map { "\($0.field) \(Self.quoted($0.archive)) → \(Self.quoted($0.file))" }.joined(separator: "; ")
+                let what = item.differences.map { "\($0.field) \(Self.quoted($0.archive, $0.field)) → \(Self.quoted($0.file, $0.field))" }.joined(separator: "; ")
                 lines.append("\(dryRun ? "would update" : "updated") album \(item.index + 1) from \(item.candidate.origin): \"\(item.candidate.album.title)\" by \(item.candidate.album.artist): \(what)")
             }
             for pinned in report.pinned {

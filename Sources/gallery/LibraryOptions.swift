@@ -65,11 +65,21 @@ struct AlbumFieldOptions: ParsableArguments {
         let name = String(text[..<equals])
         if let problem = Album.paramNameProblem(name) { throw ValidationError(problem) }
         let value = String(text[text.index(after: equals)...])
+        if let problem = AlbumRules.characterProblem(value) { throw ValidationError("the value of \(name) \(problem)") }
         return (name, value.isEmpty ? nil : Album.Param(typed: value))
     }) var params: [(key: String, value: Album.Param?)] = []
 
     /// Whether any field was given.
     var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil && params.isEmpty }
+
+    /// Refuses a param given twice (`--param price=1 --param price=2`): which one was meant is
+    /// a guess.
+    func checkParams() throws {
+        var seen: Set<String> = []
+        for param in params where !seen.insert(param.key).inserted {
+            throw ValidationError("--param \(param.key) is given twice; keep one")
+        }
+    }
 
     /// Sets the given fields on an album.
     func apply(to album: inout Album) {

@@ -108,13 +108,32 @@ import Testing
             """, to: "in.csv")
         let run = try await run(["import", "in.csv", "--update"], folder)
         #expect(run.stdout == """
-            skipped row 2 (line 3): "Staring at the Sun" by U2 is album 6 of the archive, which row 1 (line 2) updates
+            skipped row 2 (line 3): "Staring at the Sun" by U2 is album 6 of the archive, as row 1 (line 2) is; a later row of one album is skipped
             updated album 6 from row 1 (line 2): "Staring at the Sun" by U2: genre "Pop" → "Rock"
             imported 0 and updated 1 of 2 albums from csv in.csv
 
             """, "\(run.stdout)")
         let rows = try await list(folder).split(separator: "\n")
         #expect(rows[4].hasSuffix("Pop    2000") && rows[6].hasSuffix("Rock   2000"), "\(rows)")
+    }
+
+    /// One album, one row: the first row that is an album decides, even when it gives the
+    /// album as it is, and a later row of it is skipped, not taken.
+    @Test func theFirstRowOfAnAlbumDecides() async throws {
+        let folder = try await starter()
+        try folder.write("Title,Artist,Genre,Year,Cover\nStaring at the Sun,U2,Pop,2000,covers/staring-at-the-sun.svg\nStaring at the Sun,U2,Rock,2001,covers/staring-at-the-sun.svg\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--update"], folder)
+        #expect(run.stdout == """
+            skipped row 1 (line 2): "Staring at the Sun" by U2 is already album 4 of the archive, as it is
+            skipped row 2 (line 3): "Staring at the Sun" by U2 is album 4 of the archive, as row 1 (line 2) is; a later row of one album is skipped
+            imported 0 and updated 0 of 2 albums from csv in.csv
+
+            """, "\(run.stdout)")
+        // Greek's final sigma matches the capital it lowercases from.
+        #expect(try await self.run(["add", "--title", "Ο Μέτοικος", "--artist", "Σωκράτης Μάλαμας", "--genre", "Laïkó", "--year", "1994", "--cover", "c.png"], folder).status == 0)
+        try folder.write("Title,Artist,Genre,Year,Cover\nΟ ΜΈΤΟΙΚΟΣ,ΣΩΚΡΆΤΗΣ ΜΆΛΑΜΑΣ,Laïkó,1994,c.png\n", to: "greek.csv")
+        let greek = try await self.run(["import", "greek.csv"], folder)
+        #expect(greek.stdout.hasPrefix("skipped row 1 (line 2): \"Ο ΜΈΤΟΙΚΟΣ\" by ΣΩΚΡΆΤΗΣ ΜΆΛΑΜΑΣ is already album 6 of the archive"), "\(greek.stdout)")
     }
 
     /// An update that would move another album's page, or the album's own without a slug from

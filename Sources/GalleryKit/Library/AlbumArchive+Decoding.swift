@@ -208,6 +208,11 @@ private struct ArchiveDecoder {
         var good = true
         var seen: Set<String> = []
         for param in members {
+            // A name a template can say, as --param requires.
+            if let problem = Album.paramNameProblem(param.key) {
+                error("\(name): in \"params\", \(problem)", at: param.position)
+                good = false
+            }
             if !seen.insert(param.key).inserted {
                 error("\(name) has \"\(param.key)\" twice in \"params\"; keep one", at: param.position)
                 good = false

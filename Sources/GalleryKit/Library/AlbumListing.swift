@@ -64,7 +64,12 @@ extension Character {
     /// one otherwise.
     var terminalWidth: Int {
         guard let first = unicodeScalars.first else { return 0 }
+        // Zero-width spaces and joiners take no column; half-width katakana's sound marks
+        // (ﾊﾟ), though they join the letter before them, take one of their own.
+        if [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF].contains(first.value) { return 0 }
+        let marks = unicodeScalars.dropFirst().count { $0.value == 0xFF9E || $0.value == 0xFF9F }
         if unicodeScalars.contains("\u{FE0F}") || first.properties.isEmojiPresentation { return 2 }
+        if marks > 0 { return 1 + marks }
         switch first.value {
         case 0x1100...0x115F, 0x231A...0x231B, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
              0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,

@@ -22,7 +22,7 @@ extension LibraryEditor {
         public var field: String
         /// The flag of `gallery edit` that sets it (`--year`, `--cover`…).
         public var flag: String
-        /// The value in the archive, and in the file.
+        /// The value in the archive, and in the file (a param's as JSON writes it, `"VG+"`, `12`).
         public var archive: String, file: String
         /// What the flag takes to set the file's value: the value, or `NAME=VALUE` for a param.
         public var argument: String
@@ -48,7 +48,7 @@ extension LibraryEditor {
         // The album's own fields the file gives; one it leaves out is left as it is.
         let current = Dictionary(archive.params.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         for param in file.params where current[param.key] != param.value {
-            found.append(Difference(field: "params.\(param.key)", flag: "--param", archive: current[param.key]?.typed ?? "(none)", file: param.value.typed, argument: "\(param.key)=\(param.value.typed)"))
+            found.append(Difference(field: "params.\(param.key)", flag: "--param", archive: current[param.key]?.json ?? "(none)", file: param.value.json, argument: "\(param.key)=\(param.value.typed)"))
         }
         return found
     }
@@ -93,12 +93,12 @@ extension LibraryEditor {
         do throws(LibraryError) {
             change = try self.change(dryRun: dryRun) { archive, catalogue throws(LibraryError) in
                 // Each identity's albums in the archive (twins have several), each album by its
-                // page address, the file's new albums, and the rows that updated an album.
+                // page address, the file's new albums, and the row that is each album of the archive.
                 let twins = Dictionary(grouping: archive.albums.indices, by: { Self.identity(archive.albums[$0]) })
                 let addresses = catalogue.entries.map(\.slug)
                 let byAddress = Dictionary(addresses.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
                 var inFile: [String: AlbumImporter.Candidate] = [:]
-                var updatedBy: [Int: AlbumImporter.Candidate] = [:]
+                var claimedBy: [Int: AlbumImporter.Candidate] = [:]
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
                 for candidate in candidates {
@@ -114,21 +114,24 @@ extension LibraryEditor {
                             // The album the row is: the one at the slug it gives, else the only one.
                             let bySlug = candidate.album.slug.flatMap { byAddress[$0] }.flatMap { matches.contains($0) ? $0 : nil }
                             guard let index = bySlug ?? (matches.count == 1 ? matches[0] : nil) else {
-                                let which = update ? "; give the file a Slug column with one's slug to update it" : ""
+                                let at = matches.map { "\"\(addresses[$0])\"" }
+                                let which = candidate.album.slug.map { "; its slug \"\($0)\" is the page address of none of them (they are at \(AlbumImporter.list(at)))" }
+                                    ?? (update ? "; give the file a Slug column with one's slug to update it" : "")
                                 report.skipped.append((candidate, "\(name) is already albums \(AlbumNumbers.ranges(matches)) of the archive\(which)", nil, []))
                                 continue
                             }
-                            if let earlier = updatedBy[index] {
-                                report.skipped.append((candidate, "\(name) is album \(index + 1) of the archive, which \(earlier.origin) updates", nil, []))
+                            // One album, one row: the first that is it.
+                            if let earlier = claimedBy[index] {
+                                report.skipped.append((candidate, "\(name) is album \(index + 1) of the archive, as \(earlier.origin) is; a later row of one album is skipped", nil, []))
                                 continue
                             }
+                            claimedBy[index] = candidate
                             let differences = Self.differences(candidate.album, from: archive.albums[index], address: addresses[index])
                             guard update, !differences.isEmpty else {
                                 report.skipped.append((candidate, "\(name) is already album \(index + 1) of the archive", index, differences))
                                 continue
                             }
                             report.updated.append((candidate, index, differences))
-                            updatedBy[index] = candidate
                             if differences.contains(where: { $0.field == "slug" }) { problems += slugs.problems(of: candidate) }
                             continue
                         }
@@ -192,6 +195,13 @@ extension LibraryEditor {
 
     /// Artist and title, compared case-insensitively.
     static func identity(_ album: Album) -> String {
-        album.artist.lowercased() + "\u{0}" + album.title.lowercased()
+        folded(album.artist) + "\u{0}" + folded(album.title)
+    }
+
+    /// Text as case-insensitive matching sees it: lowercase, with Greek's final sigma as the
+    /// sigma that `Σ` lowercases to, so `ΜΈΤΟΙΚΟΣ` and `Μέτοικος` are one name.
+    static func folded(_ text: String) -> String {
+        let lower = text.lowercased()
+        return lower.unicodeScalars.contains("\u{03C2}") ? lower.replacingOccurrences(of: "\u{03C2}", with: "\u{03C3}") : lower
     }
 }

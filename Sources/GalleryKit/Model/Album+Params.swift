@@ -32,15 +32,20 @@ extension Album {
 
 extension Album.Param {
     /// A value as a person types it (`--param`, a CSV cell): `true` and `false` are true/false,
-    /// a number as JSON writes one (`3`, `12.5`, not `007`) is a number, anything else text.
+    /// a whole number (`3`, `-12`, not `007`) is a number, anything else text: `12.50` stays
+    /// `12.50`, as a price is written, where a number would be shown as `12.5` by a script.
     public init(typed text: String) {
         switch text {
         case "true": self = .flag(true)
         case "false": self = .flag(false)
-        default:
-            let isNumber = text.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
-            self = isNumber ? .number(text) : .text(text)
+        default: self = Self.isWholeNumber(text) ? .number(text) : .text(text)
         }
+    }
+
+    /// Whether a number's text is a whole number a script reads back as written: no leading
+    /// zero, no fraction or exponent, and at most 15 digits (beyond them a double rounds).
+    static func isWholeNumber(_ text: String) -> Bool {
+        text.range(of: #"^-?(0|[1-9][0-9]{0,14})$"#, options: .regularExpression) != nil
     }
 
     /// The value as a person types it back.

@@ -90,7 +90,10 @@ public enum DataFile {
                 json.write(":")
                 switch param.value {
                 case .text(let text): json.writeJSON(text, htmlSafe: true)
-                case .number(let text): json.write(text)
+                // A number a script would show otherwise than the page (`12.50` as 12.5, `1e3`
+                // as 1000) is given as the text the page shows.
+                case .number(let text) where Album.Param.isWholeNumber(text): json.write(text)
+                case .number(let text): json.writeJSON(text, htmlSafe: true)
                 case .flag(let flag): json.write(flag ? "true" : "false")
                 }
             }

@@ -131,14 +131,18 @@ import Testing
         #expect(params.map(\.key) == ["price", "copies", "weight", "sealed"])
         #expect(params.map(\.value) == [.text("12,50 €"), .number("3"), .number("0.18"), .flag(false)])
         #expect(Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "c.png").params.isEmpty)
+        // Typed as a person types them: a whole number is a number, 12.50 stays as written.
+        #expect(["3", "-12", "12.50", "007", "1e3", "true", "yes", "12345678901234567890"].map(Album.Param.init(typed:))
+            == [.number("3"), .number("-12"), .text("12.50"), .text("007"), .text("1e3"), .flag(true), .text("yes"), .text("12345678901234567890")])
         #expect(errors("""
         {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": ["12 €"]},
-        {"title": "B", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": {"tracks": [1, 2], "price": null, "a": 1, "a": 2}}]}
+        {"title": "B", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "params": {"tracks": [1, 2], "price": null, "a": 1, "a": 2, "my price": 3}}]}
         """) == [
             #"content/albums.json:1:119: error: album 1 ("A"): "params" must be an object of the album's own fields, such as {"price": "12 €"}, not an array"#,
             #"content/albums.json:2:104: error: album 2 ("B"): params "tracks" must be a string, a number or true/false, not an array"#,
             #"content/albums.json:2:121: error: album 2 ("B"): params "price" must be a string, a number or true/false, not null"#,
             #"content/albums.json:2:135: error: album 2 ("B") has "a" twice in "params"; keep one"#,
+            #"content/albums.json:2:143: error: album 2 ("B"): in "params", "my price" cannot name a param: write a letter or _ followed by letters, digits, _ and - (a template shows it as {{album.params.NAME}})"#,
         ])
     }
 

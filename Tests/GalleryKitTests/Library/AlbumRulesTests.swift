@@ -26,6 +26,8 @@ import Testing
         #expect("Sigur Ro\u{301}s".terminalWidth == 9)
         #expect("שלום".terminalWidth == 4)
         #expect("Björk".terminalWidth == 5)
+        #expect("ﾊﾟﾚｯﾄ".terminalWidth == 5)
+        #expect("Zero\u{200B}Width".terminalWidth == 9)
         let table = AlbumListing.table(Catalogue(albums: [
             Album(title: "教育", artist: "東京事変", genre: "ロック", year: 2004, coverURL: "c", slug: "kyoiku"),
             Album(title: "Vespertine", artist: "Björk", genre: "Pop", year: 2001, coverURL: "c", slug: "vespertine"),
