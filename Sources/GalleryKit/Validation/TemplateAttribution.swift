@@ -89,7 +89,7 @@ enum DiagnosticDigest {
                 counts.append(1)
                 continue
             }
-            let shape = String(diagnostic.message.unicodeScalars.filter { !("0"..."9").contains($0) })
+            let shape = Self.shape(of: diagnostic.message)
             let key = "\(diagnostic.severity)|\(template)|\(shape)"
             if let index = firstIndex[key] {
                 counts[index] += 1
@@ -104,5 +104,17 @@ enum DiagnosticDigest {
             condensed.otherPages = count - 1
             return condensed
         }
+    }
+
+    /// A message without what differs from page to page for one template mistake: numbers,
+    /// the path a link resolves to from each page (`(no such file in the output: albums/x/…)`),
+    /// and how far up a link climbs from its page (`../../impressum.html`, `./impressum.html`).
+    static func shape(of message: String) -> String {
+        var text = message
+        if let resolved = text.range(of: " (no such file in the output: ") {
+            text = String(text[..<resolved.lowerBound])
+        }
+        text = text.replacingOccurrences(of: #"'(\.\.?/)+"#, with: "'", options: .regularExpression)
+        return String(text.unicodeScalars.filter { !("0"..."9").contains($0) })
     }
 }

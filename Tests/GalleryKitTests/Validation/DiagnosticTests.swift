@@ -34,4 +34,20 @@ import Testing
         #expect(condensed.map(\.otherPages) == [2, 0])
         #expect(condensed.map(\.message) == ["<img> has no alt attribute", "<img> has no alt attribute"])
     }
+
+    /// A broken link a template writes on every album page resolves to another missing file
+    /// from each page, and climbs by another depth from each: still one mistake, one finding.
+    @Test func aBrokenLinkFromOneTemplateLineIsOneFinding() {
+        let line = "templates/base.mustache:30"
+        let findings = [
+            Diagnostic.error("broken link to 'missing/page/' (no such file in the output: albums/a/missing/page/index.html)", path: "albums/a/index.html", template: line),
+            Diagnostic.error("broken link to 'missing/page/' (no such file in the output: albums/b/missing/page/index.html)", path: "albums/b/index.html", template: line),
+            Diagnostic.error("broken link to './impressum.html' (no such file in the output: impressum.html)", path: "index.html", template: line),
+            Diagnostic.error("broken link to '../../impressum.html' (no such file in the output: impressum.html)", path: "albums/a/index.html", template: line),
+            Diagnostic.error("broken link to 'other.html' (no such file in the output: other.html)", path: "index.html", template: line),
+        ]
+        let condensed = DiagnosticDigest.condense(findings)
+        #expect(condensed.map(\.path) == ["albums/a/index.html", "index.html", "index.html"])
+        #expect(condensed.map(\.otherPages) == [1, 1, 0])
+    }
 }
