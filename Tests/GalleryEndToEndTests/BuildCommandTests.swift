@@ -449,6 +449,17 @@ import Testing
         #expect(check.stderr.contains("error: element <H1> must be written in lowercase in XHTML: <h1>"), "\(check.stderr)")
     }
 
+    /// A site with no albums yet (a catalogue about to be imported) builds a valid site that
+    /// says so, and builds again.
+    @Test func aSiteWithNoAlbumsBuilds() async throws {
+        let site = try Fixture.site([])
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try site.read("public/index.html").contains("<p class=\"empty\">There are no albums here yet.</p>"))
+        #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "--clean"], in: site.url).status == 0)
+    }
+
     @Test func checkValidatesAnExistingOutputFolder() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

@@ -79,7 +79,9 @@ struct PageKeys: Sendable {
         case .index(let number):
             parts += [1, UInt64(number), UInt64(plan.currentAlbum(onIndexPage: number))]
             parts += albums[plan.albums(onIndexPage: number)]
-            if params[plan.currentAlbum(onIndexPage: number)] != 0 { parts.append(params[plan.currentAlbum(onIndexPage: number)]) }
+            // The album it opens on shows its params (a site of no albums has none).
+            let current = plan.currentAlbum(onIndexPage: number)
+            if params.indices.contains(current), params[current] != 0 { parts.append(params[current]) }
         case .album(let index):
             let window = plan.albums(aroundAlbum: index)
             parts += [2, UInt64(index), UInt64(window.lowerBound)]
