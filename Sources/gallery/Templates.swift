@@ -23,13 +23,16 @@ struct Templates: ParsableCommand {
     var force = false
 
     func validate() throws {
+        // Every wrong name at once, not the first of them.
+        var reasons: [String] = []
         for name in names {
             do throws(BuiltinTemplates.Error) {
                 _ = try BuiltinTemplates.name(for: name)
             } catch {
-                throw ValidationError(error.reason)
+                reasons.append(error.reason)
             }
         }
+        if !reasons.isEmpty { throw ValidationError(reasons.joined(separator: "\n")) }
     }
 
     func run() throws {

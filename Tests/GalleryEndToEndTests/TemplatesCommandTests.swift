@@ -93,6 +93,9 @@ import Testing
         #expect(folderless.stderr.contains("there is no built-in template 'details'; did you mean 'partials/details'?"), "\(folderless.stderr)")
         let slip = try await run(["templates", "tiel"], folder)
         #expect(slip.stderr.contains("there is no built-in template 'tiel'; did you mean 'partials/tile'?"), "\(slip.stderr)")
+        // Every wrong name in one run.
+        let two = try await run(["templates", "albm", "partials/detials"], folder)
+        #expect(two.stderr.contains("'albm'; did you mean 'album'?") && two.stderr.contains("'partials/detials'; did you mean 'partials/details'?"), "\(two.stderr)")
         let unknown = try await run(["templates", "footer"], folder)
         #expect(unknown.stderr.contains("there is no built-in template 'footer'; the built-in templates are 404, album, base, index, partials/"), "\(unknown.stderr)")
         // Nothing was written by the refused runs.

@@ -34,6 +34,20 @@ import Testing
         #expect(try await run(["redo"], folder).status == 1)
         #expect(try await run(["undo"], folder).status == 0)
         #expect(try archive() == states[2])
+        // An album edited by hand since the undo cannot be redone; nothing changes, and the
+        // message says what to do.
+        #expect(try await run(["edit", "1", "--year", "1993"], folder).status == 0)
+        #expect(try await run(["undo"], folder).status == 0)
+        let handEdited = try archive().replacingOccurrences(of: "\"title\": \"Best of Bowie\"", with: "\"title\": \"Best of Bowie (Remastered)\"")
+        try folder.write(handEdited, to: "site/content/albums.json")
+        let blocked = try await run(["redo"], folder)
+        #expect(blocked.status == 1)
+        #expect(blocked.stderr == """
+            error: cannot redo edited album 1, "Best of Bowie" by David Bowie: "Best of Bowie" by David Bowie is no longer in the archive as it was (was it edited by hand?)
+            error: nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)
+
+            """, "\(blocked.stderr)")
+        #expect(try archive() == handEdited)
     }
 
     /// A change that can no longer be reversed (its album was edited by hand) blocks every undo

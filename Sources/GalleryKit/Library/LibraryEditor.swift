@@ -105,7 +105,10 @@ public struct LibraryEditor: Sendable {
                 redone = try archive.redoing(change)
                 try check(redone)
             } catch {
-                throw LibraryError(reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot redo \(change.summary): \($0)" } + ["nothing was changed"])
+                throw LibraryError(
+                    reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot redo \(change.summary): \($0)" }
+                        + ["nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"]
+                )
             }
             history.changes.append(change)
             if history.changes.count > max(undoLimit, 0) { history.changes.removeFirst(history.changes.count - max(undoLimit, 0)) }
