@@ -67,12 +67,17 @@ struct Check: ParsableCommand {
         // A folder inside the site (`public/albums`) has every page's links to the rest climb
         // out of it: a few of those show what happened, and the rest come to one line that says
         // which folder to check.
-        let climbing = diagnostics.filter { $0.message.hasSuffix("climbs above the output root") }
-        let shownClimbs = climbing.count > 10 ? Set(climbing.prefix(10).map(\.description)) : nil
-        Diagnostic.print(shownClimbs.map { shown in diagnostics.filter { !$0.message.hasSuffix("climbs above the output root") || shown.contains($0.description) } } ?? diagnostics)
-        if shownClimbs != nil {
+        let climbs = { (diagnostic: Diagnostic) in diagnostic.message.hasSuffix("climbs above the output root") }
+        let climbing = diagnostics.count(where: climbs)
+        var climbsShown = 0
+        Diagnostic.print(diagnostics.filter { diagnostic in
+            guard climbing > 10, climbs(diagnostic) else { return true }
+            climbsShown += 1
+            return climbsShown <= 10
+        })
+        if climbing > 10 {
             let parent = Self.siteRoot(above: folder).map { " (`gallery check \(shellWord(SiteFolder.display($0)))`)" } ?? ""
-            FileHandle.standardError.write(Data("note: \(climbing.count - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n".utf8))
+            FileHandle.standardError.write(Data("note: \(climbing - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n".utf8))
         }
         if !diagnostics.isEmpty {
             FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))

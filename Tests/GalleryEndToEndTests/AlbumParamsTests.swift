@@ -4,15 +4,6 @@ import Testing
 /// An album's own fields (`"params"`, as Hugo's `.Params`): a shop's price and condition,
 /// shown by the site's templates and given to scripts in the data files.
 @Suite struct AlbumParamsTests {
-    func inodes(_ folder: TemporaryFolder) throws -> [String: UInt64] {
-        var result: [String: UInt64] = [:]
-        for file in folder.files(under: "public") {
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "public/\(file)").path)
-            result[file] = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
-        }
-        return result
-    }
-
     func site(price: (Int) -> String) throws -> TemporaryFolder {
         let albums = (0..<12).map { number in
             Fixture.album(String(format: "Title %02d", number), "Artist").replacingOccurrences(of: "}", with: #", "params": {"price": "\#(price(number))", "stock": \#(number % 3), "sealed": \#(number % 2 == 0), "weight": 0.50}}"#)
@@ -47,12 +38,11 @@ import Testing
         #expect(try folder.read("public/albums.json").contains(#""params":{"price":"10,00 € \u003cmint\u003e","stock":0,"sealed":true,"weight":"0.50"}"#))
 
         // A new price for album 5 re-renders its page and the data files, not its neighbours'.
-        let before = try inodes(folder)
+        let before = try folder.inodes()
         let archive = try folder.read("content/albums.json")
         try folder.write(archive.replacingOccurrences(of: #""price": "14,00 € <mint>""#, with: #""price": "9,99 €""#), to: "content/albums.json")
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        let after = try inodes(folder)
-        #expect(Set(after.keys.filter { before[$0] != after[$0] }) == ["albums/artist-title-04/index.html", "albums.json", "data/albums-0.json"])
+        #expect(TemporaryFolder.changed(before, try folder.inodes()) == ["albums/artist-title-04/index.html", "albums.json", "data/albums-0.json"])
         #expect(try folder.read("public/albums/artist-title-04/index.html").contains(#"<span data-field="price">9,99 €</span>"#))
     }
 }

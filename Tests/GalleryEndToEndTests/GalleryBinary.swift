@@ -169,6 +169,22 @@ final class TemporaryFolder {
         }
         return result.sorted()
     }
+
+    /// Every file below a folder inside this one and its inode: a file gallery rewrote (it
+    /// writes by rename) has a new one, a file it left alone keeps its own.
+    func inodes(under path: String = "public") throws -> [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for file in files(under: path) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.appending(path: "\(path)/\(file)").path)
+            result[file] = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        }
+        return result
+    }
+
+    /// The files of `after` that are new or were rewritten since `before` (both from ``inodes(under:)``).
+    static func changed(_ before: [String: UInt64], _ after: [String: UInt64]) -> Set<String> {
+        Set(after.keys.filter { before[$0] != after[$0] })
+    }
 }
 
 /// Albums for test archives.

@@ -4,20 +4,6 @@ import Testing
 /// Incremental and deterministic builds, judged by what actually happens to the files: a file
 /// that is rewritten gets a new inode (gallery writes by rename), one left alone keeps its own.
 @Suite struct IncrementalBuildTests {
-    /// Every output file and its inode.
-    func inodes(_ folder: TemporaryFolder, _ path: String = "public") throws -> [String: UInt64] {
-        var result: [String: UInt64] = [:]
-        for file in folder.files(under: path) {
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "\(path)/\(file)").path)
-            result[file] = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
-        }
-        return result
-    }
-
-    func changed(_ before: [String: UInt64], _ after: [String: UInt64]) -> Set<String> {
-        Set(after.keys.filter { before[$0] != after[$0] })
-    }
-
     func site(_ count: Int) throws -> TemporaryFolder {
         try Fixture.site((0..<count).map { Fixture.album(String(format: "Title %02d", $0), "Artist") }, config: "[carousel]\nwindow = 2\nindex_page_size = 10\n")
     }
@@ -25,16 +11,16 @@ import Testing
     @Test func aSecondBuildWritesNothing() async throws {
         let folder = try site(30)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        let before = try inodes(folder)
+        let before = try folder.inodes()
         let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.stderr.contains("built 30 albums: 0 files written, \(before.count) unchanged"))
-        #expect(try inodes(folder) == before)
+        #expect(try folder.inodes() == before)
     }
 
     @Test func editingOneAlbumRewritesOnlyWhatShowsIt() async throws {
         let folder = try site(30)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        let before = try inodes(folder)
+        let before = try folder.inodes()
         // A new title for album 15 (index 14), keeping its slug: the title is on its own page, in
         // its tile on the pages of its window (two neighbours each side) and index page 2, and in
         // the data file and the SVG strip.
@@ -42,12 +28,12 @@ import Testing
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let window = (12...16).map { String(format: "albums/artist-title-%02d/index.html", $0) }
-        let afterTitle = try inodes(folder)
-        #expect(changed(before, afterTitle) == Set(window + ["page/2/index.html", "albums.json", "data/albums-0.json", "carousel.svg"]))
+        let afterTitle = try folder.inodes()
+        #expect(TemporaryFolder.changed(before, afterTitle) == Set(window + ["page/2/index.html", "albums.json", "data/albums-0.json", "carousel.svg"]))
         // The genre shows only in the album's own details table and the data files.
         #expect(try await GalleryBinary.run(["edit", "artist-title-14", "--genre", "Jazz"], in: folder.url).status == 0)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        #expect(changed(afterTitle, try inodes(folder)) == ["albums/artist-title-14/index.html", "albums.json", "data/albums-0.json"])
+        #expect(TemporaryFolder.changed(afterTitle, try folder.inodes()) == ["albums/artist-title-14/index.html", "albums.json", "data/albums-0.json"])
     }
 
     @Test func filesMadeFromEveryAlbumFollowTheSettingsTheyShow() async throws {
@@ -55,11 +41,11 @@ import Testing
         // build; a new base URL (only the sitemap and canonical links show it) must still reach them.
         let folder = try site(12)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        let before = try inodes(folder)
+        let before = try folder.inodes()
         #expect(try await GalleryBinary.run(["build", "-q", "--base-url", "https://example.org/sub/"], in: folder.url).status == 0)
         let sitemap = try String(contentsOf: folder.url.appending(path: "public/sitemap.xml"), encoding: .utf8)
         #expect(sitemap.contains("https://example.org/sub/albums/artist-title-03/"))
-        let rewritten = changed(before, try inodes(folder))
+        let rewritten = TemporaryFolder.changed(before, try folder.inodes())
         #expect(rewritten.contains("sitemap.xml"))
         #expect(!rewritten.contains("carousel.svg") && !rewritten.contains("data/albums-0.json"))
     }
@@ -82,13 +68,13 @@ import Testing
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         try FileManager.default.removeItem(at: folder.url.appending(path: "public/albums/artist-title-02/index.html"))
         try folder.write("tampered", to: "public/albums.json")
-        let before = try inodes(folder)
+        let before = try folder.inodes()
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
-        #expect(changed(before, try inodes(folder)) == ["albums/artist-title-02/index.html", "albums.json"])
-        let again = try inodes(folder)
+        #expect(TemporaryFolder.changed(before, try folder.inodes()) == ["albums/artist-title-02/index.html", "albums.json"])
+        let again = try folder.inodes()
         let clean = try await GalleryBinary.run(["build", "--clean"], in: folder.url)
         #expect(clean.status == 0)
-        #expect(changed(again, try inodes(folder)) == Set(again.keys))
+        #expect(TemporaryFolder.changed(again, try folder.inodes()) == Set(again.keys))
         #expect(clean.stderr.contains("\(again.count) files written, 0 unchanged"))
     }
 

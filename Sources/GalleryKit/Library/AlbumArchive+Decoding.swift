@@ -156,19 +156,18 @@ private struct ArchiveDecoder {
             if repeated {
                 error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
             }
+            if AlbumFields.isKnown(member.key) { continue }
             if member.key == "params" {
                 // The owner's own fields for the templates: kept as written, checked here.
                 if !repeated, checkParams(member, in: name) { extras.append(Album.Extra(key: member.key, json: member.value.compactJSON)) }
-            } else if !AlbumFields.isKnown(member.key) {
-                if !repeated {
-                    if let known = unknownKeyIndex[member.key] {
-                        unknownKeys[known].numbers.append(number)
-                    } else {
-                        unknownKeyIndex[member.key] = unknownKeys.count
-                        unknownKeys.append((member.key, member.position, name, [number]))
-                    }
-                    extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
+            } else if !repeated {
+                if let known = unknownKeyIndex[member.key] {
+                    unknownKeys[known].numbers.append(number)
+                } else {
+                    unknownKeyIndex[member.key] = unknownKeys.count
+                    unknownKeys.append((member.key, member.position, name, [number]))
                 }
+                extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
             }
         }
         let title = text("title", member(fields.title), of: node, in: name)

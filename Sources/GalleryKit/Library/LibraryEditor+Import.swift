@@ -69,7 +69,8 @@ extension LibraryEditor {
             case "genre": updated.genre = file.genre
             case "year": updated.year = file.year
             case "cover_url": updated.coverURL = file.coverURL
-            default: updated.slug = file.slug
+            case "slug": updated.slug = file.slug
+            default: break
             }
         }
         return updated

@@ -96,7 +96,7 @@ public struct LibraryEditor: Sendable {
     public func redo() throws(LibraryError) -> LibraryChange {
         try locked { () throws(LibraryError) in
             var history = UndoHistory.load(from: historyFile).history
-            guard let change = history.undone.popLast() else {
+            guard let change = history.redo(limit: undoLimit) else {
                 throw LibraryError("there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change")
             }
             let archive = try load()
@@ -110,8 +110,6 @@ public struct LibraryEditor: Sendable {
                         + ["nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"]
                 )
             }
-            history.changes.append(change)
-            if history.changes.count > max(undoLimit, 0) { history.changes.removeFirst(history.changes.count - max(undoLimit, 0)) }
             try save(redone, history: history)
             return change
         }

@@ -58,6 +58,18 @@ public struct UndoHistory: Sendable, Hashable, Codable {
     /// it (as an editor's redo forgets when the text changes).
     public mutating func record(_ change: LibraryChange, limit: Int) {
         undone.removeAll()
+        append(change, limit: limit)
+    }
+
+    /// Makes again the change most recently undone: back among the changes, which stay bounded;
+    /// `nil` when nothing was undone.
+    public mutating func redo(limit: Int) -> LibraryChange? {
+        guard let change = undone.popLast() else { return nil }
+        append(change, limit: limit)
+        return change
+    }
+
+    private mutating func append(_ change: LibraryChange, limit: Int) {
         changes.append(change)
         if changes.count > max(limit, 0) { changes.removeFirst(changes.count - max(limit, 0)) }
     }

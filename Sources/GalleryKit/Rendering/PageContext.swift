@@ -201,7 +201,7 @@ struct AlbumContext: TemplateObject {
     /// Whether `image` is the placeholder, not the album's cover.
     var placeholder = false
     /// The album's own fields (`"params"`).
-    var params = ParamsContext(values: [:])
+    var params = ParamsContext([])
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -235,10 +235,6 @@ struct ParamsContext: TemplateObject {
             }
             return (param.key, value)
         }, uniquingKeysWith: { first, _ in first })
-    }
-
-    init(values: [String: TemplateValue]) {
-        self.values = values
     }
 
     func value(forKey name: String) -> TemplateValue? {
