@@ -329,7 +329,8 @@ def carousel(page: str, root: str, tiles: str) -> str:
     """The strip as templates/partials/carousel.mustache around `tiles`; needs `$n` and `$i`."""
     return ('<section class="carousel" id="carousel" aria-roledescription="carousel" aria-label="Albums" '
             'data-page="%s" data-count="{{ $n }}" data-current="{{ $i }}" data-padding="%d" '
-            'data-dimension="%d" data-offset="%d" data-chunk="%d" data-root="%s">\n'
+            'data-dimension="%d" data-offset="%d" data-chunk="%d" data-root="%s" '
+            'data-alt="{title} by {artist}" data-status="{number} of {count}: {title} by {artist}">\n'
             '<div class="carousel-controls">\n'
             '<button type="button" class="carousel-previous" aria-controls="strip" hidden="hidden">'
             '<span aria-hidden="true">‹</span> Previous album</button>\n'
@@ -439,7 +440,7 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
 {{- $eager := partialCached "album-eager-tiles.html" . "album-eager-tiles" -}}
 %s{{- $p := . -}}
 <h1><span data-field="title" dir="auto">{{ .Title }}</span> <span class="by">by <span data-field="artist" dir="auto">{{ .Params.artist }}</span></span></h1>
-<img class="cover" src="../../{{ .Params.cover_large }}" fetchpriority="high" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}"/>
+<img class="cover" src="../../{{ .Params.cover_large }}" fetchpriority="high" width="%d" height="%d" alt="Cover of {{ .Title }} by {{ .Params.artist }}" data-alt="Cover of {title} by {artist}" data-alt-none="No cover for {title} by {artist}"/>
 """ % (WINDOW, WINDOW, OPENING_HUGO, 3 * DIMENSION, 3 * DIMENSION)
     + carousel("album", "../../", "{{ range $k, $t := first (sub $i $lo) (after $lo $tiles) }}{{ $j := add $lo $k }}" + PICK_TILE + "{{ end }}"
                + tile("$i", "$p", "../../", "true", "or (lt $i $ef) (ge $i $el)")

@@ -22,7 +22,7 @@
   var isAlbumPage = data("page") === "album";
   var memento = "gallery:" + root.pathname;
   var reduceMotion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  var chunks = {}, tiles = {}, each = Array.prototype.forEach;
+  var chunks = {}, tiles = {}, each = Array.prototype.forEach, by = "{title} by {artist}";
   // A template without the strip (or the script's other hooks; see the README) gets none of it.
   if (!count || !viewport || !strip) return;
   carousel.classList.add("js");
@@ -92,7 +92,7 @@
     img.src = new URL(a.image, root).href;
     if (a.srcset) img.srcset = absoluteSrcset(a.srcset, root);
     img.width = img.height = dimension;
-    img.alt = a.title + " by " + a.artist;
+    img.alt = words(carousel, "alt", by, a);
     img.loading = "lazy";
     tile.appendChild(link).appendChild(img);
     watch(tile, img);
@@ -165,7 +165,13 @@
       var field = cell.dataset.field, value = /^(artist|title|genre|year)$/.test(field) ? a[field] : (a.params || {})[field];
       cell.textContent = value == null ? "" : value;
     });
-    if (status) status.textContent = (current + 1) + " of " + count + ": " + a.title + " by " + a.artist;
+    if (status) status.textContent = words(carousel, "status", "{number} of {count}: " + by, Object.assign({ number: current + 1, count: count }, a));
+  }
+
+  // The site's words ([text]) from the page, or English from a template without them: a
+  // pattern whose {title}, {artist}… are the album's.
+  function words(element, name, english, a) {
+    return ((element && element.getAttribute("data-" + name)) || english).replace(/\{(\w+)\}/g, function (slot, key) { return key in a ? a[key] : slot; });
   }
 
   // An album page becomes the selected album's page: what its own page would show.
@@ -180,7 +186,7 @@
     if (titleTail !== null) document.title = a.title + " · " + a.artist + titleTail;
     if (cover && a.cover) {
       cover.src = new URL(a.cover, root).href;
-      cover.alt = (a.placeholder ? "No cover for " : "Cover of ") + a.title + " by " + a.artist;
+      cover.alt = a.placeholder ? words(cover, "alt-none", "No cover for " + by, a) : words(cover, "alt", "Cover of " + by, a);
     }
     neighbour("prev", i - 1);
     neighbour("next", i + 1);

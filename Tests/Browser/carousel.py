@@ -31,6 +31,17 @@ ARTIFACTS = sys.argv[2]
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
 DEADLINE = 10  # seconds any one wait may take
 PAGE_SIZE = 20  # the test site's index_page_size: album 20 opens page 2
+# The test site's [text], in German: the words the script writes must be the site's.
+BY = "von"
+ALBUM_BY = "{title} von {artist}"
+COVER_OF = "Plattencover: {title} von {artist}"
+NO_COVER_FOR = "Kein Cover: {title} von {artist}"
+STATUS = "Album {number} von {count}: {title} von {artist} ({year})"
+
+
+def words(pattern, album, **more):
+    """A [text] pattern filled in with an album's fields (and `more`), as the site fills it."""
+    return pattern.format(**{**album, **more})
 
 
 def chromium(javascript=True, width=1280, height=800):
@@ -185,12 +196,12 @@ def album_page_follows_the_selection(driver):
         return [location.href, h.textContent, document.title, c.getAttribute('src'), c.alt,
                 p && !p.hidden ? [p.getAttribute('href'), p.textContent] : null,
                 n && !n.hidden ? [n.getAttribute('href'), n.textContent] : null];""")
-    expected = [BASE + album["url"], album["title"] + " by " + album["artist"]]
+    expected = [BASE + album["url"], album["title"] + " " + BY + " " + album["artist"]]
     wait(driver, lambda d: page(d)[:2] == expected, f"the address and heading of album 4 (saw {page(driver)[:2]})")
     found = page(driver)
     assert found[2].startswith(album["title"] + " · " + album["artist"] + " · "), f"title {found[2]!r}"
     assert found[3] == BASE + album["cover"], f"cover {found[3]} is not {album['cover']}"
-    assert found[4] == "Cover of " + album["title"] + " by " + album["artist"], f"alt {found[4]!r}"
+    assert found[4] == words(COVER_OF, album), f"alt {found[4]!r}"
     assert found[5] == [BASE + ALBUMS[3]["url"], "← " + ALBUMS[3]["title"]], f"previous {found[5]}"
     assert found[6] == [BASE + ALBUMS[5]["url"], ALBUMS[5]["title"] + " →"], f"next {found[6]}"
     assert history_length(driver) == before, f"history grew from {before} to {history_length(driver)}"
@@ -481,13 +492,13 @@ def placeholder_albums_keep_the_page_still(driver):
     first = state(driver)
     assert first is not None, "the album page of an album without a cover has no cover image"
     assert "placeholder" in first[0], f"cover {first[0]} is not the placeholder"
-    assert first[1] == "No cover for " + ALBUMS[start]["title"] + " by " + ALBUMS[start]["artist"], f"alt {first[1]!r}"
+    assert first[1] == words(NO_COVER_FOR, ALBUMS[start]), f"alt {first[1]!r}"
     driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.ARROW_LEFT)
     settled_on(driver, start - 1)
     wait(driver, lambda d: state(d)[0] == BASE + ALBUMS[start - 1]["cover"],
          f"album {start - 1}'s cover (saw {state(driver)})")
     after = state(driver)
-    assert after[1] == "Cover of " + ALBUMS[start - 1]["title"] + " by " + ALBUMS[start - 1]["artist"], f"alt {after[1]!r}"
+    assert after[1] == words(COVER_OF, ALBUMS[start - 1]), f"alt {after[1]!r}"
     assert after[2] == first[2], f"the strip moved from y = {first[2]} to y = {after[2]}"
     disabled = lambda d: d.execute_script("""
         return [].map.call(document.querySelectorAll('.carousel-previous, .carousel-next'),
@@ -552,13 +563,33 @@ def own_fields_follow_the_selection(driver):
     assert expected(start + 2) == "", "album 38 of the test site should have no price"
 
 
+def the_script_writes_the_sites_words(driver):
+    """The words the script writes (the status line screen readers hear, the alt text of the
+    tiles it adds from the data files) are the site's [text], not English."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    viewport = driver.find_element(By.CSS_SELECTOR, "#carousel .viewport")
+    viewport.send_keys(Keys.ARROW_RIGHT)
+    settled_on(driver, 1)
+    status = lambda d: d.execute_script("return document.querySelector('.carousel-status').textContent;")
+    expected = words(STATUS, ALBUMS[1], number=2, count=len(ALBUMS))
+    wait(driver, lambda d: status(d) == expected, f"the status line {expected!r} (saw {status(driver)!r})")
+    # Album 37 is not on index page 1: its tile is made by the script when the strip nears it.
+    viewport.send_keys(Keys.END)
+    settled_on(driver, len(ALBUMS) - 1)
+    alt = lambda d: d.execute_script("var i = document.querySelector('.tile[data-index=\"36\"] img'); return i && i.alt;")
+    wait(driver, lambda d: alt(d) is not None, "the script to add album 37's tile")
+    assert alt(driver) == words(ALBUM_BY, ALBUMS[36]), f"album 37's tile reads {alt(driver)!r}"
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     failures = 0
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
               album_page_follows_the_selection, placeholder_albums_keep_the_page_still,
-              right_to_left_titles_read_right_to_left, own_fields_follow_the_selection, focus_follows_the_selection,
+              right_to_left_titles_read_right_to_left, own_fields_follow_the_selection, the_script_writes_the_sites_words,
+              focus_follows_the_selection,
               deep_link_opens_its_album_centred, reload_restores_the_last_album,
               spinner_goes_once_the_image_has_loaded, page_changes_never_stall, themes_keep_text_readable,
               follows_the_aria_carousel_pattern, axe_finds_no_violations, reduced_motion_moves_at_once, screenshots,

@@ -10,7 +10,8 @@ import Testing
     /// 40 albums with covers of their own (so each image loads on its own) but album 38, whose
     /// cover is missing (a placeholder) and which has no price, album 39 with a right-to-left
     /// title; album pages carrying ±5 neighbours and index pages 20,
-    /// so the script has to fetch the rest of the strip from the data files.
+    /// so the script has to fetch the rest of the strip from the data files; the words the
+    /// script writes in German.
     func site() throws -> TemporaryFolder {
         let albums = (1...40).map { number in
             // Album 39's names are Arabic, with a closing "!" that must stay at their left end.
@@ -20,7 +21,21 @@ import Testing
         let priced = albums.enumerated().map { index, album in
             index == 37 ? album : album.replacingOccurrences(of: "}", with: #", "params": {"price": "\#(index + 10),00 €"}}"#)
         }
-        let site = try Fixture.site(priced, config: "[carousel]\nwindow = 5\nindex_page_size = 20\n")
+        // Its words in German ([text]), as carousel.py expects them where the script writes them.
+        let words = """
+        [carousel]
+        window = 5
+        index_page_size = 20
+
+        [text]
+        by = "von"
+        album_by = "{title} von {artist}"
+        cover_of = "Plattencover: {title} von {artist}"
+        no_cover_for = "Kein Cover: {title} von {artist}"
+        status = "Album {number} von {count}: {title} von {artist} ({year})"
+
+        """
+        let site = try Fixture.site(priced, config: words)
         let details = try String(contentsOf: Self.package.appending(path: "templates/partials/details.mustache"), encoding: .utf8)
         try site.write(details.replacingOccurrences(of: "</tbody>", with: "<tr><th scope=\"row\">Price</th><td data-field=\"price\">{{album.params.price}}</td></tr>\n</tbody>"), to: "templates/partials/details.mustache")
         for number in 1...40 {
@@ -44,7 +59,7 @@ import Testing
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 19 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 20 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
         for width in [320, 1280] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }

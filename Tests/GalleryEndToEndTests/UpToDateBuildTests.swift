@@ -76,7 +76,7 @@ import Testing
                 #expect(edit.status == 0)
             }, [],
              { try index().contains("Edited") }),
-            ("a template", { try folder.write(notFound.replacingOccurrences(of: "There is no album here.", with: "Lost here."), to: "templates/404.mustache") }, [],
+            ("a template", { try folder.write(notFound.replacingOccurrences(of: "{{text.not_found_message}}", with: "Lost here."), to: "templates/404.mustache") }, [],
              { try folder.read("public/404.html").contains("Lost here.") }),
             ("an asset", { try folder.write("hello", to: "assets/extra.txt") }, [],
              { folder.exists("public/assets/extra.txt") }),

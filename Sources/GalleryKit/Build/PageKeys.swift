@@ -19,7 +19,7 @@ struct PageKeys: Sendable {
         let settings = [
             GalleryVersion.current, "checks \(PageValidator.checksVersion)", templates.fingerprint, assets.css, assets.js, placeholder,
             config.title, config.description, config.baseURL, config.language,
-            Self.analytics(config),
+            Self.analytics(config), config.text.fingerprint,
         ].map(FastHash.hash)
         let numbers = [
             plan.layout.metrics.padding, plan.layout.metrics.dimension, plan.layout.metrics.offset,

@@ -125,6 +125,9 @@ extension SiteConfig {
             case "analytics":
                 guard let section = reader.table(value, key: key) else { return true }
                 config.analytics = reader.readAnalytics(section)
+            case "text":
+                guard let section = reader.table(value, key: key) else { return true }
+                reader.readText(section, into: &config.text)
             case "library":
                 guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "library") { reader, key, value in
@@ -187,6 +190,8 @@ struct TOMLReader {
                 if !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "_" }) { keys[section, default: []].insert(String(key)) }
             }
         }
+        // [text]'s words are listed in the README, not in the starter file.
+        keys["text", default: []].formUnion(SiteText.names)
         return keys
     }()
 

@@ -25,6 +25,8 @@ public struct SiteConfig: Sendable, Hashable {
     public var thumbnails = Thumbnails()
     /// The analytics service published pages report to.
     public var analytics = Analytics.none
+    /// The words gallery puts on pages (`[text]`), English unless given.
+    public var text = SiteText()
 
     /// Creates the default settings.
     public init() {}

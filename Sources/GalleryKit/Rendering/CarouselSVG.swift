@@ -2,11 +2,12 @@
 /// coordinates the HTML strip uses, each a link to its album page.
 public enum CarouselSVG {
     /// Renders the strip; image and link paths are relative to the output folder, where the SVG lives.
-    public static func render(plan: SitePlan, images: [TileImage], title: String) -> [UInt8] {
+    public static func render(plan: SitePlan, images: [TileImage], title: String, text: SiteText = SiteText()) -> [UInt8] {
         let layout = plan.layout
         let width = layout.contentWidth
         let height = layout.stripHeight
         var svg = ByteWriter(capacity: 512 + layout.count * 260)
+        let albumBy = TextPattern(text["album_by"])
         svg.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
         svg.write(width)
         svg.write("\" height=\"")
@@ -18,7 +19,7 @@ public enum CarouselSVG {
         svg.write("\" aria-label=\"")
         svg.writeXML(title)
         svg.write(": ")
-        svg.write(SiteContext.albums(layout.count))
+        svg.writeXML(text.albumCount(layout.count))
         svg.write("\">\n<title>")
         svg.writeXML(title)
         svg.write("</title>\n<defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>\n<g class=\"strip\">\n")
@@ -28,9 +29,16 @@ public enum CarouselSVG {
             svg.writeXML(SitePlan.albumFolder(slug: entry.slug))
             // Escaping maps each character on its own, so the label's parts escape apart.
             svg.write("\"><title>")
-            svg.writeXML(entry.album.title)
-            svg.write(" by ")
-            svg.writeXML(entry.album.artist)
+            for part in albumBy.parts {
+                switch part {
+                case .text(let words): svg.writeXML(String(words))
+                case .slot("title"): svg.writeXML(entry.album.title)
+                case .slot("artist"): svg.writeXML(entry.album.artist)
+                case .slot("genre"): svg.writeXML(entry.album.genre)
+                case .slot("year"): svg.write(entry.album.year)
+                case .slot(let name): svg.writeXML("{\(name)}")
+                }
+            }
             svg.write("</title><image href=\"")
             svg.writeXML(images[entry.index].src)
             svg.write("\" x=\"")

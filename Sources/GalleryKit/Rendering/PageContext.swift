@@ -33,6 +33,7 @@ struct PageContext: TemplateObject {
         case "previous": previous.map { .object($0) } ?? .null
         case "next": next.map { .object($0) } ?? .null
         case "pager": .object(pager)
+        case "text": .object(TextContext(text: site.text))
         default: nil
         }
     }
@@ -44,6 +45,8 @@ struct SiteContext: TemplateObject {
     var description: String
     var language: String
     var count: Int
+    /// The words `[text]` gives.
+    var text = SiteText()
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -51,14 +54,19 @@ struct SiteContext: TemplateObject {
         case "description": description.isEmpty ? .null : .text(description)
         case "language": .text(language)
         case "count": .number(count)
-        case "countText": .text(Self.albums(count))
+        case "countText": .text(text.albumCount(count))
         default: nil
         }
     }
+}
 
-    /// "1 album", "5 albums".
-    static func albums(_ count: Int) -> String {
-        "\(count) album\(count == 1 ? "" : "s")"
+/// `text`: the words gallery puts on pages, as `[text]` gives them or in English
+/// (``SiteText``). A pattern (`page_of`…) is shown as written, placeholders and all.
+struct TextContext: TemplateObject {
+    var text: SiteText
+
+    func value(forKey name: String) -> TemplateValue? {
+        SiteText.byName[name] == nil ? nil : .text(text[name])
     }
 }
 
@@ -200,6 +208,8 @@ struct AlbumContext: TemplateObject {
     var imageSize: Int
     /// Whether `image` is the placeholder, not the album's cover.
     var placeholder = false
+    /// The image's `alt`: `[text]`'s `cover_of`, or `no_cover_for` for the placeholder.
+    var coverAlt = ""
     /// The album's own fields (`"params"`).
     var params = ParamsContext([])
 
@@ -214,6 +224,7 @@ struct AlbumContext: TemplateObject {
         case "image": .text(image)
         case "imageSize": .number(imageSize)
         case "placeholder": .bool(placeholder)
+        case "coverAlt": .text(coverAlt)
         case "params": .object(params)
         default: nil
         }
@@ -262,9 +273,12 @@ struct PagerContext: TemplateObject {
     var count: Int
     var previous: String?
     var next: String?
+    /// `[text]`'s `page_of`.
+    var pattern = "Page {number} of {count}"
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
+        case "text": .text(TextPattern(pattern).fill { $0 == "number" ? String(number) : $0 == "count" ? String(count) : nil })
         case "number": .number(number)
         case "count": .number(count)
         case "isPaged": .bool(count > 1)

@@ -20,6 +20,8 @@ public struct SiteRenderer: Sendable {
     private let nestedTiles: TileTable
     /// The analytics provider's scripts, the same on every page (their URLs are absolute).
     private let analytics: [TemplateValue]
+    /// `[text]`'s `album_by`, each tile's `alt`: made once, filled in per tile.
+    private let albumBy: TextPattern
 
     /// The viewport width, in CSS pixels, assumed for the tiles a page shows when it opens: their
     /// images load at once (no `loading="lazy"`). Wider than the built-in style's strip (60rem),
@@ -37,6 +39,7 @@ public struct SiteRenderer: Sendable {
         topTiles = TileTable(count: plan.catalogue.count, root: "./", variant: 0)
         nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
         analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
+        albumBy = TextPattern(config.text["album_by"])
     }
 
     /// The template that renders a page.
@@ -67,7 +70,7 @@ public struct SiteRenderer: Sendable {
         let entries = plan.catalogue.entries
         var current = plan.initialIndex
         var tileRange = 0..<0
-        var pager = PagerContext(number: 1, count: plan.indexPageCount)
+        var pager = PagerContext(number: 1, count: plan.indexPageCount, pattern: config.text["page_of"])
         var previous: LinkContext?
         var next: LinkContext?
         switch page {
@@ -87,8 +90,8 @@ public struct SiteRenderer: Sendable {
         }
         let table = root == topTiles.root ? topTiles : root == nestedTiles.root ? nestedTiles : nil
         let contexts = table.map { table in
-            table.tiles(tileRange) { Self.tile($0, plan: plan, images: images, root: table.root, variant: table.variant) }
-        } ?? tileRange.map { Self.tile($0, plan: plan, images: images, root: root, variant: nil) }
+            table.tiles(tileRange) { Self.tile($0, plan: plan, images: images, albumBy: albumBy, root: table.root, variant: table.variant) }
+        } ?? tileRange.map { Self.tile($0, plan: plan, images: images, albumBy: albumBy, root: root, variant: nil) }
         let opening = plan.layout.initiallyVisibleRange(centredOn: current, viewportWidth: Self.openingViewportWidth)
         let tiles: [TemplateValue] = zip(tileRange, contexts).map { index, context in
             var tile = context
@@ -100,16 +103,19 @@ public struct SiteRenderer: Sendable {
         var album: AlbumContext?
         if !entries.isEmpty {
             let entry = entries[current]
+            let fields = (title: Escape.xmlCharacters(entry.album.title), artist: Escape.xmlCharacters(entry.album.artist), genre: Escape.xmlCharacters(entry.album.genre))
+            let placeholder = images[current].isPlaceholder
             album = AlbumContext(
-                title: Escape.xmlCharacters(entry.album.title),
-                artist: Escape.xmlCharacters(entry.album.artist),
-                genre: Escape.xmlCharacters(entry.album.genre),
+                title: fields.title,
+                artist: fields.artist,
+                genre: fields.genre,
                 year: entry.album.year,
                 slug: entry.slug,
                 number: current + 1,
                 image: root + (images[current].large ?? images[current].src),
                 imageSize: config.thumbnails.large,
-                placeholder: images[current].isPlaceholder,
+                placeholder: placeholder,
+                coverAlt: config.text.about(placeholder ? "no_cover_for" : "cover_of", title: fields.title, artist: fields.artist, genre: fields.genre, year: entry.album.year),
                 params: ParamsContext(entry.album.params)
             )
         }
@@ -118,7 +124,8 @@ public struct SiteRenderer: Sendable {
             title: Escape.xmlCharacters(config.title),
             description: Escape.xmlCharacters(config.description),
             language: Escape.xmlCharacters(config.language),
-            count: entries.count
+            count: entries.count,
+            text: config.text
         )
         return PageContext(
             site: site,
@@ -140,7 +147,7 @@ public struct SiteRenderer: Sendable {
     /// `description` (none when it is empty).
     private func description(of page: SitePlan.Page, album: AlbumContext?, site: SiteContext) -> String? {
         if case .album = page, let album {
-            return "\(album.title) by \(album.artist) (\(album.genre), \(album.year))"
+            return config.text.about("album_description", title: album.title, artist: album.artist, genre: album.genre, year: album.year)
         }
         return site.description.isEmpty ? nil : site.description
     }
@@ -148,10 +155,10 @@ public struct SiteRenderer: Sendable {
     /// The link preview of a page at `url` (absolute) showing `album` (the current one, with its
     /// `image`): the album's, on its page; the site's, with the album's cover, on an index page.
     private func socialCard(for page: SitePlan.Page, album: AlbumContext?, image: TileImage?, site: SiteContext, url: String) -> SocialCard {
-        let description = site.description.isEmpty ? (site.count == 1 ? "1 album" : "\(site.count) albums") : site.description
+        let description = site.description.isEmpty ? config.text.albumCount(site.count) : site.description
         var card = SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
         guard let album, let image else { return card }
-        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: "Cover of \(album.title) by \(album.artist)")
+        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: config.text.about("cover_of", title: album.title, artist: album.artist, genre: album.genre, year: album.year))
         if case .album = page {
             card.type = "music.album"
             card.title = album.title
@@ -167,10 +174,19 @@ public struct SiteRenderer: Sendable {
 
     /// A tile seen from a page at `root`; `variant` tells roots apart in fragment-cache keys
     /// (`nil`: do not cache).
-    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], root: String, variant: Int?) -> TileContext {
+    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], albumBy: TextPattern, root: String, variant: Int?) -> TileContext {
         let entry = plan.catalogue.entries[index]
         let image = images[index]
         let title = Escape.xmlCharacters(entry.album.title)
+        let alt = albumBy.fill { field in
+            switch field {
+            case "title": title
+            case "artist": Escape.xmlCharacters(entry.album.artist)
+            case "genre": Escape.xmlCharacters(entry.album.genre)
+            case "year": String(entry.album.year)
+            default: nil
+            }
+        }
         return TileContext(
             index: index,
             count: plan.catalogue.count,
@@ -178,7 +194,7 @@ public struct SiteRenderer: Sendable {
             href: root + SitePlan.albumFolder(slug: entry.slug),
             src: root + image.src,
             srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
-            alt: "\(title) by \(Escape.xmlCharacters(entry.album.artist))",
+            alt: alt,
             title: title,
             current: false,
             variant: variant
