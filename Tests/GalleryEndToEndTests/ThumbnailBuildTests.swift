@@ -125,6 +125,38 @@ import Testing
         #expect(strict.stderr.contains("error: album 1 (\"Torn\" by A) shows a placeholder"), "\(strict.stderr)")
     }
 
+    /// A lower `max_pixels` refuses covers whose thumbnails are already cached, as a cold build
+    /// would: the same input gives the same site, and `--strict` the same verdict, whether or not
+    /// CI restored the cache. A cache from before the covers' sizes were kept (no `.size` files)
+    /// is checked too, from the covers' headers.
+    @Test func aLowerPixelLimitRefusesCoversWhoseThumbnailsAreCached() async throws {
+        let site = try Fixture.site([Fixture.album("Wide", "A", cover: "covers/wide.png"), Fixture.album("Small", "B", cover: "covers/small.png")])
+        try Data(try Thumbnailer.pattern(width: 400, height: 300, kind: .png)).write(to: site.url.appending(path: "content/covers/wide.png"))
+        try Data(try Thumbnailer.pattern(width: 200, height: 200, kind: .png)).write(to: site.url.appending(path: "content/covers/small.png"))
+        let warm = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        let sizes = site.files(under: ".gallery-cache/thumbnails").filter { $0.hasSuffix(".size") }
+        #expect(sizes.count == 2, "\(sizes)")
+        let refusal = "warning: album 1 (\"Wide\" by A) shows a placeholder: cover 'covers/wide.png': the image is 400×300 pixels, more than [thumbnails] max_pixels (100000) allows"
+        try site.write("[thumbnails]\nmax_pixels = 100000\n", to: "gallery.toml")
+        for round in ["sizes kept", "a cache without sizes"] {
+            if round == "a cache without sizes" {
+                for size in sizes { try FileManager.default.removeItem(at: site.url.appending(path: ".gallery-cache/thumbnails/\(size)")) }
+            }
+            let run = try await GalleryBinary.run(["build"], in: site.url)
+            #expect(run.status == 0, "\(round): \(run.stderr)")
+            #expect(run.stderr.contains(refusal), "\(round): \(run.stderr)")
+            #expect(!run.stderr.contains("Small"), "\(round): \(run.stderr)")
+            #expect(try site.read("public/albums/a-wide/index.html").contains("placeholder"), "\(round)")
+            let strict = try await GalleryBinary.run(["build", "--strict"], in: site.url)
+            #expect(strict.status != 0, "\(round)")
+        }
+        let cold = try site.read("public/index.html")
+        try FileManager.default.removeItem(at: site.url.appending(path: ".gallery-cache"))
+        #expect(try await GalleryBinary.run(["build", "-q", "--clean"], in: site.url).status == 0)
+        #expect(try site.read("public/index.html") == cold)
+    }
+
     /// Runs `gallery build` with `GALLERY_LIBVIPS` naming a library that does not exist.
     func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) async throws -> GalleryBinary.Run {
         let process = Process()

@@ -10,8 +10,10 @@ import Foundation
 /// whole image of its format (a torn write after a power cut) is made again.
 ///
 /// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
-/// The pixel limit guards decoding, so it applies when a thumbnail is made, not when a cached
-/// one is used.
+/// The pixel limit applies to cached thumbnails too, so a build gives the same site whether the
+/// cache is warm or cold: beside a cover's thumbnails the cache keeps its size as its header
+/// claims it (`ab/abcdef….size`, "600 600"), and checks that against the limit. A cache from
+/// before these files reads the cover's header once, without decoding it, to write one.
 public struct ThumbnailCache: Sendable {
     /// The cache folder.
     public let folder: URL
@@ -46,6 +48,16 @@ public struct ThumbnailCache: Sendable {
     /// one is missing.
     /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
     public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
+        let sizeFile = folder.appending(path: "\(cover.contentHash.prefix(2))/\(cover.contentHash).size")
+        var size = Self.readSize(sizeFile)
+        var source: [UInt8]?
+        func read() throws(ThumbnailError) -> [UInt8] {
+            if let source { return source }
+            do { source = try [UInt8](Data(contentsOf: cover.file)) } catch {
+                throw ThumbnailError(.corrupt("cannot read \(cover.file.path): \(error.localizedDescription)"))
+            }
+            return source ?? []
+        }
         var entries: [Entry?] = []
         var missing: [Int] = []
         for (index, spec) in specs.enumerated() {
@@ -57,18 +69,32 @@ public struct ThumbnailCache: Sendable {
                 missing.append(index)
             }
         }
+        // (Without libvips, a cache from before size files is used as it is: the build needs none.)
+        if size == nil, missing.isEmpty, Thumbnailer.libraryProblem == nil {
+            size = try Thumbnailer.dimensions(of: read())
+            if let size { _ = Self.store(Array("\(size.width) \(size.height)\n".utf8), at: sizeFile) }
+        }
+        if let size { try thumbnailer.check(width: size.width, height: size.height) }
         if !missing.isEmpty {
-            let source: [UInt8]
-            do { source = try [UInt8](Data(contentsOf: cover.file)) } catch {
-                throw ThumbnailError(.corrupt("cannot read \(cover.file.path): \(error.localizedDescription)"))
-            }
+            let source = try read()
             let made = try thumbnailer.thumbnails(of: source, as: missing.map { specs[$0] })
+            if size == nil, let made = try? Thumbnailer.dimensions(of: source) {
+                _ = Self.store(Array("\(made.width) \(made.height)\n".utf8), at: sizeFile)
+            }
             for (index, bytes) in zip(missing, made) {
                 let file = file(forCover: cover.contentHash, spec: specs[index])
                 entries[index] = Entry(bytes: bytes, file: Self.store(bytes, at: file) ? file : nil, wasMade: true)
             }
         }
         return entries.compactMap { $0 }
+    }
+
+    /// The width and height a size file records, or `nil` when there is none (or it is damaged).
+    private static func readSize(_ file: URL) -> (width: Int, height: Int)? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ $0 > 0 }) else { return nil }
+        return (numbers[0], numbers[1])
     }
 
     /// Writes a thumbnail atomically, creating its shard folder when needed; false if it cannot

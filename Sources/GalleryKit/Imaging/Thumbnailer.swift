@@ -74,6 +74,15 @@ public struct Thumbnailer: Sendable {
         }
     }
 
+    /// Throws ``ThumbnailError/Reason/tooManyPixels(width:height:limit:)`` when an image of
+    /// this size has more than ``maxPixels`` pixels.
+    public func check(width: Int, height: Int) throws(ThumbnailError) {
+        // Each side is checked first, so the product cannot overflow (both are below 2³¹).
+        if width > maxPixels || height > maxPixels || width * height > maxPixels {
+            throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
+        }
+    }
+
     /// Makes one thumbnail of an encoded image.
     ///
     /// The header is checked against ``maxPixels`` first, so an image that claims to be huge is
@@ -87,10 +96,7 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
         }
         let (width, height) = try Self.dimensions(of: bytes)
-        // Each side is checked first, so the product cannot overflow (both are below 2³¹).
-        if width > maxPixels || height > maxPixels || width * height > maxPixels {
-            throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
-        }
+        try check(width: width, height: height)
         return try Self.encode(bytes, as: spec)
     }
 
@@ -113,9 +119,7 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError(.encoding("this libvips cannot write \(first.format.rawValue.uppercased())"))
         }
         let (width, height) = try Self.dimensions(of: bytes)
-        if width > maxPixels || height > maxPixels || width * height > maxPixels {
-            throw ThumbnailError(.tooManyPixels(width: width, height: height, limit: maxPixels))
-        }
+        try check(width: width, height: height)
         var sizes = specs.map { Int32($0.size) }
         var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: specs.count)
         var lengths = [Int](repeating: 0, count: specs.count)
