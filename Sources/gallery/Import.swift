@@ -102,7 +102,10 @@ struct Import: ParsableCommand {
             case (false, true): "imported \(report.added.count) and updated \(report.updated.count)"
             case (true, true): "would import \(report.added.count) and update \(report.updated.count)"
             }
-            lines += report.added.map { "\(dryRun ? "would add" : "added") \($0.origin): \"\($0.album.title)\" by \($0.album.artist)" }
+            // As the number `gallery list` shows, which `edit` and `delete` take.
+            lines += report.added.enumerated().map { offset, candidate in
+                "\(dryRun ? "would add" : "added") \(candidate.origin) as album \(report.firstAdded + offset + 1): \"\(candidate.album.title)\" by \(candidate.album.artist)"
+            }
             if candidates.isEmpty {
                 // A header and nothing under it is most often the wrong export; say so plainly
                 // rather than "imported 0 of 0". Not an error: a scheduled import of an empty

@@ -46,7 +46,7 @@ import Testing
             skipped row 3 (line 4): "Nothing Like The Sun" by Sting is already album 3 of the archive, as it is
             updated album 4 from row 4 (line 5): "Staring at the Sun" by U2: genre "Pop" → "Rock"; year 2000 → 2001
             updated album 5 from row 5 (line 6): "american pie" by Madonna: title "American Pie" → "american pie"; cover_url "covers/american-pie.svg" → "covers/soon.svg"
-            added row 6 (line 7): "New One" by Someone
+            added row 6 (line 7) as album 6: "New One" by Someone
             imported 1 and updated 2 of 6 albums from csv in.csv
 
             """)

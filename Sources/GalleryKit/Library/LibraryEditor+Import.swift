@@ -3,6 +3,8 @@ extension LibraryEditor {
     public struct ImportReport: Sendable {
         /// The albums appended, with where they came from in the file.
         public var added: [AlbumImporter.Candidate]
+        /// The index in the archive of the first album appended (the others follow it).
+        public var firstAdded = 0
         /// The albums left out, each with the reason; for one already in the archive, its index
         /// there and the fields in which the file's version differs (`year 2012 → 2009`).
         public var skipped: [(candidate: AlbumImporter.Candidate, reason: String, existing: Int?, differences: [Difference])]
@@ -108,7 +110,7 @@ extension LibraryEditor {
                         let key = Self.identity(candidate.album)
                         let name = LibraryChange.name(candidate.album)
                         if !allowDuplicates, let earlier = inFile[key] {
-                            report.skipped.append((candidate, "\(name) is already \(earlier.origin) of the file", nil, []))
+                            report.skipped.append((candidate, "\(name) is already \(earlier.origin)\(earlier.line == nil ? "" : " of the file")", nil, []))
                             continue
                         }
                         if !allowDuplicates, let matches = twins[key] {
@@ -148,6 +150,7 @@ extension LibraryEditor {
                     albums[item.index] = Self.updating(albums[item.index], from: item.candidate.album, item.differences)
                 }
                 let start = albums.count
+                report.firstAdded = start
                 albums += report.added.map(\.album)
                 report.pinned = Self.keepingPageAddresses(of: archive.albums, in: &albums, except: Set(report.updated.filter { $0.differences.contains { $0.field == "slug" } }.map(\.index)))
                 let placed = report.added.enumerated().map { LibraryChange.Placed(index: start + $0.offset, album: $0.element.album) }

@@ -19,8 +19,9 @@ public struct AlbumImporter: Sendable {
         /// archive and the other albums, so one run lists every fault.
         public var problems: [String] = []
 
-        /// Where it came from, for messages: `row 3 (line 4)`, `album 2`.
-        public var origin: String { line.map { "\(name) (line \($0))" } ?? name }
+        /// Where it came from, for messages: `row 3 (line 4)`, `album 2 of the file` (not to be
+        /// read as the number `gallery list` shows).
+        public var origin: String { line.map { "\(name) (line \($0))" } ?? "\(name) of the file" }
     }
 
     /// What a file holds: its albums and what to say about how it was read.
