@@ -140,4 +140,21 @@ import Testing
         #expect(summary["failed_step"] as? String == "load")
         #expect((summary["errors"] as? Int ?? 0) >= 5)
     }
+
+    /// A build that fails its checks after rendering changed pages says it wrote none of them,
+    /// as it did not: the one line CI shows of a failed build must not suggest half a publish.
+    @Test func aBuildThatFailsItsChecksCountsNoPageWritten() async throws {
+        let site = try Fixture.site((0..<4).map { Fixture.album("Title \($0)", "B") })
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let before = try site.inodes()
+        #expect(try await GalleryBinary.run(["edit", "2", "--title", "Edited"], in: site.url).status == 0)
+        try site.write("<p>broken<br></p>\n", to: "templates/partials/pager.mustache")
+        let run = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        #expect(run.status != 0)
+        let summary = try #require(try events(run).last)
+        #expect(summary["failed_step"] as? String == "validate", "\(summary)")
+        #expect((summary["pages"] as? [String: Any])?["written"] as? Int == 0, "\(summary)")
+        #expect((summary["files"] as? [String: Any])?["written"] as? Int == 0, "\(summary)")
+        #expect(TemporaryFolder.changed(before, try site.inodes()).isEmpty)
+    }
 }
