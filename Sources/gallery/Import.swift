@@ -91,7 +91,7 @@ struct Import: ParsableCommand {
             }
             for item in report.updated {
                 let what = item.differences.map { "\($0.field) \(Self.quoted($0.archive, $0.field)) → \(Self.quoted($0.file, $0.field))" }.joined(separator: "; ")
-                lines.append("\(dryRun ? "would update" : "updated") album \(item.index + 1) from \(item.candidate.origin): \"\(item.candidate.album.title)\" by \(item.candidate.album.artist): \(what)")
+                lines.append("\(dryRun ? "would update" : "updated") album \(item.index + 1) from \(item.candidate.origin): \(LibraryChange.name(item.candidate.album)): \(what)")
             }
             for pinned in report.pinned {
                 lines.append("album \(pinned.index + 1) keeps its page, \(SitePlan.albumFolder(slug: pinned.slug)), as its own slug")
@@ -104,7 +104,7 @@ struct Import: ParsableCommand {
             }
             // As the number `gallery list` shows, which `edit` and `delete` take.
             lines += report.added.enumerated().map { offset, candidate in
-                "\(dryRun ? "would add" : "added") \(candidate.origin) as album \(report.firstAdded + offset + 1): \"\(candidate.album.title)\" by \(candidate.album.artist)"
+                "\(dryRun ? "would add" : "added") \(candidate.origin) as album \(report.firstAdded + offset + 1): \(LibraryChange.name(candidate.album))"
             }
             if candidates.isEmpty {
                 // A header and nothing under it is most often the wrong export; say so plainly

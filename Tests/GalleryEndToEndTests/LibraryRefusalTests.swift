@@ -92,7 +92,7 @@ import Testing
     }
 
     /// An archive that already holds such characters still builds, lists on one line each,
-    /// and takes edits of its other fields.
+    /// and takes edits of its other fields, each told on one line.
     @Test func anArchiveThatAlreadyHoldsControlsStillWorks() async throws {
         let folder = try await starter()
         try folder.write(Fixture.archive([Fixture.album("ab\u{202E}cd", "x\u{1}y"), Fixture.album("Plain", "Z")]), to: "site/content/albums.json")
@@ -106,8 +106,16 @@ import Testing
             "2  z-plain    Z        Plain         Pop    2000",
         ])
         #expect(!list.stdout.unicodeScalars.contains("\u{202E}"))
+        // Its confirmations too: a line break or an override in a title neither splits nor
+        // reorders the line that names it.
+        try folder.write(Fixture.archive([Fixture.album("ab\u{202E}cd\nef", "x\u{1}y"), Fixture.album("Plain", "Z")]), to: "site/content/albums.json")
         let edit = try await run(["edit", "1", "--year", "1999"], folder)
         #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(edit.stdout == "edited album 1, \"ab\\u{202E}cd ef\" by x\\u{1}y\n")
+        let delete = try await run(["delete", "1"], folder)
+        #expect(delete.stdout == "deleted album 1, \"ab\\u{202E}cd ef\" by x\\u{1}y\n")
+        let undo = try await run(["undo"], folder)
+        #expect(undo.stdout.hasPrefix("undid: deleted album 1, \"ab\\u{202E}cd ef\" by x\\u{1}y"), "\(undo.stdout)")
     }
 
     @Test func aPositionPastTheEndIsRefusedWithTheRange() async throws {

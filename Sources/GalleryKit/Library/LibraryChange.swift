@@ -60,8 +60,11 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         }
     }
 
-    static func name(_ album: Album) -> String {
-        "\"\(album.title)\" by \(album.artist)"
+    /// `"Title" by Artist`, for a line of a terminal: line breaks as spaces, control and
+    /// bidirectional characters escaped, as `gallery list` shows them, so a title that holds a
+    /// U+202E neither reorders the rest of the line nor splits it.
+    public static func name(_ album: Album) -> String {
+        "\"\(album.title.tableCell())\" by \(album.artist.tableCell())"
     }
 }
 
