@@ -81,15 +81,16 @@ private struct ArchiveDecoder {
         var slugOwners: [String: (number: Int, position: SourcePosition)] = [:]
         slugOwners.reserveCapacity(elements.count)
         for (offset, element) in elements.enumerated() {
-            guard let (album, slugPosition) = decodeAlbum(element, number: offset + 1) else { continue }
-            if let slug = album.slug, let slugPosition {
+            let decoded = decodeAlbum(element, number: offset + 1)
+            // An album with other faults is checked too, so one build lists every problem.
+            if let (slug, slugPosition) = decoded.slug {
                 if let owner = slugOwners[slug] {
-                    error("album \(offset + 1) (\"\(album.title)\") has the slug \"\(slug)\" of album \(owner.number) (line \(owner.position.line)); slugs must be unique: change one", at: slugPosition)
+                    error("\(decoded.name) has the slug \"\(slug)\" of album \(owner.number) (line \(owner.position.line)); slugs must be unique: change one", at: slugPosition)
                 } else {
                     slugOwners[slug] = (offset + 1, slugPosition)
                 }
             }
-            albums.append((album, element.position))
+            if let album = decoded.album { albums.append((album, element.position)) }
         }
         warnOfUnknownKeys()
         return albums
@@ -128,13 +129,13 @@ private struct ArchiveDecoder {
         }
     }
 
-    /// Decodes one album, or reports why it cannot be; with the album, where its slug's value
-    /// stands (for the duplicate-slug check). One pass over the members finds each key's first
-    /// value, as `JSONNode.member` would.
-    mutating func decodeAlbum(_ node: JSONNode, number: Int) -> (album: Album, slugPosition: SourcePosition?)? {
+    /// Decodes one album, or reports why it cannot be (`album` nil); with its valid slug and
+    /// where its value stands, for the duplicate-slug check, even when the album has other
+    /// faults. One pass over the members finds each key's first value, as `JSONNode.member` would.
+    fileprivate mutating func decodeAlbum(_ node: JSONNode, number: Int) -> (album: Album?, name: AlbumName, slug: (String, SourcePosition)?) {
         guard case .object(let members) = node.value else {
             error("album \(number) must be an object with title, artist, genre, year and cover_url, not \(node.typeDescription)", at: node.position)
-            return nil
+            return (nil, AlbumName(number: number, title: nil), nil)
         }
         var fields = AlbumFields()
         for index in members.indices { fields.note(members[index].key, at: index) }
@@ -191,10 +192,11 @@ private struct ArchiveDecoder {
                 error("\(name): \"slug\" must be a string, not \(slugMember.value.typeDescription)", at: slugMember.value.position)
             }
         }
+        let slugAt = slugMember.flatMap { member in slug.map { ($0, member.value.position) } }
         guard diagnostics[errorsBefore...].containsErrors == false,
               let title, let artist, let genre, let cover, let year
-        else { return nil }
-        return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug, extras: extras), slugMember?.value.position)
+        else { return (nil, name, slugAt) }
+        return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug, extras: extras), name, slugAt)
     }
 
     /// Whether an album's `"params"` is what templates can show: an object whose values are

@@ -89,6 +89,25 @@ import Testing
         ])
     }
 
+    /// An album with another fault is checked for a slug another album has in the same pass, so
+    /// one build lists every problem (it used to take a second, after the first was fixed).
+    @Test func aDuplicateSlugIsFoundBesideAnAlbumsOtherFaults() {
+        let found = errors("""
+        {"version": 1, "albums": [
+          {"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "x"},
+          {"title": "C", "artist": "X", "genre": "Pop", "year": 99, "cover_url": "c.png", "slug": "x"},
+          {"title": "", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "y"},
+          {"title": "E", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "slug": "y"}
+        ]}
+        """)
+        #expect(found == [
+            "content/albums.json:3:57: error: album 2 (\"C\") has the year 99, which is not a year; write a whole number from 1000 to 9999",
+            "content/albums.json:3:91: error: album 2 (\"C\") has the slug \"x\" of album 1 (line 2); slugs must be unique: change one",
+            "content/albums.json:4:13: error: album 3 has an empty \"title\"; fill it in",
+            "content/albums.json:5:93: error: album 4 (\"E\") has the slug \"y\" of album 3 (line 4); slugs must be unique: change one",
+        ])
+    }
+
     @Test func versionAndShapeProblems() {
         #expect(errors("{\"version\": 2, \"albums\": []}") == [
             "content/albums.json:1:13: error: unknown archive version 2; this gallery reads version 1 (a newer gallery may have written it: upgrade gallery)",
