@@ -58,7 +58,7 @@ struct AlbumFieldOptions: ParsableArguments {
     }) var year: Int?
     @Option(help: ArgumentHelp("The cover: a path relative to content/, a file:// URL inside the site, or an http(s) URL.", valueName: "URL")) var cover: String?
     @Option(help: "The album page's slug (lowercase letters, digits and dashes).") var slug: String?
-    @Option(name: .customLong("param"), help: ArgumentHelp("One of the album's own fields for the templates, {{album.params.NAME}} (repeatable); NAME= removes it. true, false and numbers are typed as such.", valueName: "NAME=VALUE"), transform: { text in
+    @Option(name: .customLong("param"), help: ArgumentHelp("One of the album's own fields for the templates, {{album.params.NAME}} (repeatable); NAME= removes it. true, false and whole numbers are typed as such; anything else (12.50, 007) is text.", valueName: "NAME=VALUE"), transform: { text in
         guard let equals = text.firstIndex(of: "=") else {
             throw ValidationError("write NAME=VALUE, e.g. --param price=12.50 (NAME= removes the param)")
         }

@@ -96,6 +96,12 @@ import Testing
         let folderCover = try await run(["edit", "7", "--cover", "covers"], folder)
         #expect(folderCover.status == 0)
         #expect(folderCover.stderr == "warning: album 7's cover site/content/covers is a folder, not an image; the album shows a placeholder until cover_url names an image\n")
+        // A file that is there but is no image: the build would refuse it, so add and edit say so.
+        try folder.write("a list of songs\n", to: "site/content/covers/notes.txt")
+        let notImage = try await run(["edit", "7", "--cover", "covers/notes.txt"], folder)
+        #expect(notImage.status == 0)
+        #expect(notImage.stderr == "warning: album 7's cover site/content/covers/notes.txt is not a JPEG, PNG, WebP, GIF or SVG image; the album shows a placeholder until cover_url names an image\n")
+        #expect(try await run(["edit", "7", "--cover", "../gallery.toml"], folder).stderr.contains("site/gallery.toml is not a JPEG, PNG, WebP, GIF or SVG image"))
         #expect(try await run(["edit", "7", "--cover", "covers/low.jpg"], folder).status == 0)
         // A new title moves a derived page address: said, with the way to keep the old one.
         let moved = try await run(["edit", "7", "--title", "Low (Remastered)"], folder)

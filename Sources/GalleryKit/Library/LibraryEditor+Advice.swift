@@ -48,9 +48,21 @@ extension LibraryEditor {
             ("\(site.display(file)) is a folder, not an image", "cover_url names an image")
         case .failure(let refusal):
             ("cannot be used: \(refusal.reason)", "it is changed")
+        case .success(.file(let file)) where Self.isNotAnImage(file):
+            // The build reads the first kilobyte the same way, and refuses it.
+            ("\(site.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image", "cover_url names an image")
         case .success:
             nil
         }
+    }
+
+    /// Whether a file's first kilobyte is none of the image formats a cover may be (a file that
+    /// cannot be read is left to the build, which says why).
+    private static func isNotAnImage(_ file: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 1024) else { return false }
+        return ImageKind.sniff(head) == nil
     }
 
     /// The cover problems of albums an import appended or gave a new cover (see
