@@ -102,6 +102,9 @@ private struct ArchiveDecoder {
         for entry in unknownKeys {
             let hint = entry.key.lowercased() == "cover" || entry.key == "coverUrl"
                 ? "; did you mean \"cover_url\"?"
+                // The details table calls the title "Album", as the seed app did.
+                : entry.key.lowercased() == "album" || entry.key.lowercased() == "name"
+                ? "; did you mean \"title\"?"
                 : Spelling.nearest(entry.key, among: AlbumFields.keys).map { "; did you mean \"\($0)\"?" }
                     ?? "; to show it on the pages, put it under \"params\" (\"params\": {\"\(entry.key)\": …}) and write {{album.params.\(entry.key)}} in a template"
             let who = entry.numbers.count == 1

@@ -119,10 +119,11 @@ import Testing
 
     @Test func unknownKeysWarnWithAHint() throws {
         let (_, warnings) = try decode("""
-        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "cover": "x"}]}
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "cover": "x", "album": "A"}]}
         """)
         #expect(warnings.map(\.description) == [
             "content/albums.json:1:109: warning: album 1 (\"A\") has an unknown key \"cover\", which is ignored; did you mean \"cover_url\"?",
+            "content/albums.json:1:123: warning: album 1 (\"A\") has an unknown key \"album\", which is ignored; did you mean \"title\"?",
         ])
     }
 
