@@ -80,7 +80,9 @@ struct Check: ParsableCommand {
             FileHandle.standardError.write(Data("note: \(climbing - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n".utf8))
         }
         if !diagnostics.isEmpty {
-            FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
+            if !quiet {
+                FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
+            }
             throw ExitCode.failure
         }
         if !quiet {

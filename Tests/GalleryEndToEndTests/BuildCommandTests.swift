@@ -485,6 +485,12 @@ import Testing
         #expect(bad.stderr.contains("public/albums/b-a/index.html:18:1: error: duplicate id 'main'"), "\(bad.stderr)")
         #expect(bad.stderr.contains("main"))
         #expect(bad.stderr.contains("carousel.svg"))
+        #expect(bad.stderr.hasSuffix(" findings in public\n"), "\(bad.stderr)")
+        // -q prints the findings and nothing else, as it says.
+        let quiet = try await GalleryBinary.run(["check", "-q", "public"], in: site.url)
+        #expect(quiet.status != 0)
+        #expect(quiet.stderr.split(separator: "\n").allSatisfy { $0.contains(": error: ") || $0.contains(": warning: ") }, "\(quiet.stderr)")
+        #expect(quiet.stderr.contains("duplicate id 'main'"))
         let missing = try await GalleryBinary.run(["check", "nothing-here"], in: site.url)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("nothing-here"))
