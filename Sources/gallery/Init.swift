@@ -5,7 +5,7 @@ import GalleryKit
 /// `gallery init DIR`: a new site folder holding the starter albums.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create a new site folder with the five starter albums, their covers and a gallery.toml."
+        abstract: "Create a new site folder with the five starter albums, their covers, a gallery.toml and a .gitignore for the build's output and cache."
     )
 
     @Argument(help: ArgumentHelp("The folder to create (it must not exist, or be empty).", valueName: "DIR"))
