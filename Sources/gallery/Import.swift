@@ -58,7 +58,13 @@ struct Import: ParsableCommand {
         let editor = try siteOptions.editor()
         let url = URL(fileURLWithPath: file)
         try performLibraryChange { () throws(LibraryError) in
-            let contents = try AlbumImporter(mappings: columns).read(url)
+            let contents: AlbumImporter.Contents
+            do throws(LibraryError) {
+                contents = try AlbumImporter(mappings: columns).read(url)
+            } catch {
+                // A file that cannot be read as albums (no Artist column…) ends as a bad row does.
+                throw error.reasons.last == "nothing was imported" ? error : LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + ["nothing was imported"])
+            }
             let (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
             // Said before the import's outcome, so a dry run and a refusal say it too.
             for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
