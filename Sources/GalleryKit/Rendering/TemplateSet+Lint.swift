@@ -34,6 +34,10 @@ extension TemplateSet {
             }
         }
         findings += blockFindings()
+        for name in sources.keys.sorted() {
+            guard case .site(let path) = sources[name]?.origin, let text = sources[name]?.text else { continue }
+            findings += Self.tagsShortOfABrace(in: text, path: path)
+        }
         guard sources.values.contains(where: { $0.origin != .builtin }) else { return findings }
         findings += unknownNameFindings(config: config)
         // By file, then line and column, as a reader goes through them.
@@ -44,6 +48,43 @@ extension TemplateSet {
             if (a.position?.column ?? 0) != (b.position?.column ?? 0) { return (a.position?.column ?? 0) < (b.position?.column ?? 0) }
             return first.offset < second.offset
         }.map(\.element)
+    }
+
+    /// Warnings for tags one brace short at their start (`{album.title}}`), which Mustache
+    /// publishes as text: a single `{` before a name, or a section or partial sigil, and `}}`.
+    /// (Minified CSS such as `{a{b:c}}` holds no bare name between them, so it passes.) A
+    /// template that changes its delimiters is not looked at.
+    static func tagsShortOfABrace(in text: String, path: String) -> [Diagnostic] {
+        guard !text.contains("{{=") else { return [] }
+        var findings: [Diagnostic] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let bytes = Array(line.utf8)
+            var index = 0
+            while index + 1 < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "}"), bytes[index + 1] == UInt8(ascii: "}") else { continue }
+                // Back over the name (letters, digits, _ . -) and an optional sigil to its brace.
+                var start = index
+                while start > 0, Self.isNameByte(bytes[start - 1]) { start -= 1 }
+                guard start < index else { continue }
+                var brace = start - 1
+                if brace >= 0, "#^/>&!$<".utf8.contains(bytes[brace]) { brace -= 1 }
+                guard brace >= 0, bytes[brace] == UInt8(ascii: "{"), brace == 0 || bytes[brace - 1] != UInt8(ascii: "{") else { continue }
+                let tag = String(decoding: bytes[brace...(index + 1)], as: UTF8.self)
+                let column = String(decoding: bytes[..<brace], as: UTF8.self).count + 1
+                findings.append(.warning(
+                    "'\(tag)' is a brace short at its start, so it is published as text; write '{\(tag)'",
+                    path: path, at: SourcePosition(line: number + 1, column: column)
+                ))
+                index += 1
+            }
+        }
+        return findings
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
     }
 
     /// Warnings for the names in the site's templates that no value answers to.

@@ -30,6 +30,25 @@ import Testing
         #expect(try TemplateSet.load(overridesIn: nil).lint(config: config).isEmpty)
     }
 
+    /// A tag a brace short at its start is published as text, so it is warned about at its
+    /// column; inline CSS and script, and a triple mustache, are not mistaken for one.
+    @Test func aTagABraceShortAtItsStartIsWarnedAbout() throws {
+        let templates = try Self.templates([
+            "partials/details": """
+            <table id="details"><caption>{album.title}} {{{album.artist}}}</caption>
+            <tr><td>{#album.params.sealed}}sealed {>partials/pager}}</td></tr>
+            <style>@media(max-width:600px){.a{b:c}}.d{e:f}</style>
+            <tr><td>{{album.year}}</td></tr></table>
+            """,
+        ])
+        let found = templates.lint(config: SiteConfig()).map(\.description)
+        #expect(found == [
+            "templates/partials/details.mustache:1:30: warning: '{album.title}}' is a brace short at its start, so it is published as text; write '{{album.title}}'",
+            "templates/partials/details.mustache:2:9: warning: '{#album.params.sealed}}' is a brace short at its start, so it is published as text; write '{{#album.params.sealed}}'",
+            "templates/partials/details.mustache:2:39: warning: '{>partials/pager}}' is a brace short at its start, so it is published as text; write '{{>partials/pager}}'",
+        ], "\(found)")
+    }
+
     @Test func misspeltNamesMissingPartialsAndUnusedFilesAreWarnedAboutWithTheirLine() throws {
         let templates = try Self.templates([
             "partials/details": """
