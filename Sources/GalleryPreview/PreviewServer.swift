@@ -54,6 +54,15 @@ public struct PreviewServer: Sendable {
     public var log: @Sendable (String) -> Void
     /// Told the URL once the server listens (standard output, so scripts can read it).
     public var announce: @Sendable (String) -> Void
+    /// Called when the server, told to stop, has waited ``shutdownGrace`` for connections that
+    /// do not end (`gallery serve` exits then); `nil` waits for them however long they last.
+    ///
+    /// The HTTP server waits for every connection to finish its request, and one that never
+    /// sends a whole request (a browser's speculative connection, opened in case it is needed;
+    /// a client that stopped half-way) never does, nor does cancelling it stop the wait. By the
+    /// time this is called the rebuilds and the pages' sockets have ended: only the server's
+    /// wait is left.
+    public var giveUpWaiting: (@Sendable () -> Void)?
 
     /// A server.
     public init(
@@ -131,13 +140,19 @@ public struct PreviewServer: Sendable {
             state.update { $0.origin = origin }
             announce("Serving " + origin + state.snapshot.basePath)
         }
+        // Shut down in reverse order: the notice first, then the pages' sockets, a rebuild under
+        // way, and the server last.
+        let server: any Service = giveUpWaiting.map { BoundedShutdown(server: app, grace: Self.shutdownGrace, giveUp: $0) } ?? app
         let group = ServiceGroup(
-            services: [app, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub],
+            services: [server, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub, ShutdownNotice(log: log)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
         try await group.run()
     }
+
+    /// How long the server, told to stop, waits for open connections to end.
+    public static let shutdownGrace = Duration.seconds(2)
 
     /// Where the preview is built unless told otherwise: `preview/` in the site's cache folder
     /// (`[build] cache`, `.gallery-cache/` by default).
@@ -165,5 +180,34 @@ public struct PreviewServer: Sendable {
     public static func url(host: String, port: Int, basePath: String) -> String {
         let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return "http://\(name):\(port)\(basePath)"
+    }
+}
+
+/// The HTTP server, with a limit on how long its shutdown waits for connections: past
+/// `grace`, `giveUp` is called (see ``PreviewServer/giveUpWaiting``).
+struct BoundedShutdown: Service {
+    let server: any Service
+    let grace: Duration
+    let giveUp: @Sendable () -> Void
+
+    func run() async throws {
+        let (grace, giveUp) = (grace, giveUp)
+        try await withGracefulShutdownHandler {
+            try await server.run()
+        } onGracefulShutdown: {
+            let milliseconds = Int(grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: giveUp)
+        }
+    }
+}
+
+/// Says that the server is stopping as soon as Ctrl-C is pressed, before a rebuild under way
+/// finishes and the connections close.
+struct ShutdownNotice: Service {
+    let log: @Sendable (String) -> Void
+
+    func run() async {
+        try? await gracefulShutdown()
+        log("serve: stopping")
     }
 }

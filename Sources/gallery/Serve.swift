@@ -61,12 +61,17 @@ struct Serve: AsyncParsableCommand {
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         options.fetchMode = offline ? .offline : .useCache
         options.analytics = false
-        let server = PreviewServer(
+        var server = PreviewServer(
             configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil),
             observer: ConsoleReporter(quiet: quiet),
             log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
             announce: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
         )
+        // Everything else has stopped by then: only connections that never sent a request are left.
+        server.giveUpWaiting = {
+            FileHandle.standardError.write(Data("serve: closed the connections that sent no request\n".utf8))
+            Foundation.exit(0)
+        }
         do {
             try await server.run()
         } catch let error as ListenError {

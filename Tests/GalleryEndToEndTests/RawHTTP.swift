@@ -52,6 +52,12 @@ final class RawHTTPConnection {
         close(socket)
     }
 
+    /// Sends bytes exactly as given (such as half a request).
+    func sendRaw(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count, sendFlags) }
+    }
+
     /// Sends a request for a raw path.
     func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], connection: String = "close") {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: \(connection)\r\n"

@@ -181,6 +181,25 @@ import Glibc
         #expect(changed != nil && changed != first)
     }
 
+    /// Ctrl-C stops the server even while a client holds a connection that never sent a whole
+    /// request (a browser's speculative connection; a client that stopped half-way): after a
+    /// short wait it is closed, and the server exits with status 0. It used to wait for the
+    /// client for ever, not listening any more but not gone, deaf to a second Ctrl-C.
+    @Test func ctrlCStopsTheServerThoughAConnectionNeverSentARequest() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        let idle = try RawHTTPConnection(port: server.port)
+        let halfSent = try RawHTTPConnection(port: server.port)
+        halfSent.sendRaw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try await Task.sleep(for: .milliseconds(300))
+        let start = Date()
+        server.signal(SIGINT)
+        #expect(await server.waitForExit(timeout: 15) == 0)
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(server.stderr.value.contains("serve: stopping\n"), "\(server.stderr.value)")
+        withExtendedLifetime((idle, halfSent)) {}
+    }
+
     @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
     func aPollIntervalThatIsNotOneIsRefused(poll: String) async throws {
         let folder = try site()
