@@ -31,6 +31,17 @@ public final class SiteChanges: Sendable {
     private let stretches: Bool
     /// The polling fingerprint's last cost, for spacing polls.
     private let lastPollCost = Mutex(Duration.zero)
+    /// Files the build reads from beyond the watched folders (see ``watch(beyond:)``).
+    private let beyond = Mutex(Beyond())
+
+    /// Files outside the watched folders, or reached through a symbolic link: looked at on their
+    /// own, by `stat` through the links, with the last fingerprint and what it cost.
+    private struct Beyond {
+        var paths: [String] = []
+        var fingerprint: UInt64 = 0
+        var taken: ContinuousClock.Instant?
+        var cost = Duration.zero
+    }
 
     /// A source for `site`: events where the platform has them, unless `poll` asks for polling
     /// at that interval.
@@ -58,15 +69,53 @@ public final class SiteChanges: Sendable {
     }
 
     /// The current token: a count of the changes seen (events) or the inputs' fingerprint
-    /// (polling).
+    /// (polling), with the fingerprint of the files beyond the watched folders.
     public func token() -> UInt64 {
-        if let events { return events.changes() }
+        let outside = beyondFingerprint()
+        if let events { return FastHash.combine([events.changes(), outside]) }
         let clock = ContinuousClock()
         let start = clock.now
         let fingerprint = SiteWatcher.fingerprint(of: site)
         let cost = clock.now - start
         lastPollCost.withLock { $0 = cost }
-        return fingerprint
+        return FastHash.combine([fingerprint, outside])
+    }
+
+    /// Watches these files too: what the build reads that neither file events nor the polling
+    /// fingerprint see (an archive that is a symbolic link to a catalogue several sites share,
+    /// a cover in a folder outside `content/` or linked into it). Their sizes, times and inodes,
+    /// through the links, are part of every token; taken again no oftener than ten times what
+    /// taking them cost, so thousands of them cannot keep a core busy.
+    public func watch(beyond paths: [String]) {
+        beyond.withLock { state in
+            guard state.paths != paths else { return }
+            state = Beyond(paths: paths)
+        }
+    }
+
+    private func beyondFingerprint() -> UInt64 {
+        beyond.withLock { state in
+            guard !state.paths.isEmpty else { return 0 }
+            let clock = ContinuousClock()
+            if let taken = state.taken, clock.now - taken < state.cost * 10 { return state.fingerprint }
+            let start = clock.now
+            var parts: [UInt64] = []
+            parts.reserveCapacity(state.paths.count * 5)
+            for path in state.paths {
+                var info = stat()
+                // stat, not lstat: the file the link leads to is what the build reads.
+                if stat(path, &info) == 0 {
+                    SiteWatcher.add(path, info, into: &parts)
+                } else {
+                    parts.append(FastHash.hash(path))
+                    parts.append(0)
+                }
+            }
+            state.fingerprint = FastHash.combine(parts)
+            state.taken = clock.now
+            state.cost = clock.now - start
+            return state.fingerprint
+        }
     }
 }
 

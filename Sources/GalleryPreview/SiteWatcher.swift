@@ -63,7 +63,7 @@ public struct SiteWatcher: Service {
             }
             guard let port, !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
             built = changes.token()
-            await builder.build()
+            built = watchBeyond(await builder.build(), built: built)
             firstBuild.built(port)
         }
         var seen = built
@@ -78,13 +78,51 @@ public struct SiteWatcher: Service {
             } else if now != built, ContinuousClock.now - lastChange >= quietPeriod {
                 built = now
                 // What changes while this runs differs from `built` and is seen on the next round.
-                await builder.build()
+                built = watchBeyond(await builder.build(), built: built)
+                seen = built
             } else if let output = builder.state.missingOutput {
                 builder.log("serve: the preview folder \(output.path) is gone; building it again")
                 built = now
-                await builder.build()
+                built = watchBeyond(await builder.build(), built: built)
+                seen = built
             }
         }
+    }
+
+    /// Watches what the build read beyond the watched folders; returns the token to compare
+    /// later ones with: `built`, or, when the files watched changed, the token with them.
+    private func watchBeyond(_ result: BuildState, built: UInt64) -> UInt64 {
+        // A build that stopped at its stamp read no cover: the list stands.
+        if result.summary.upToDate { return built }
+        let paths = Self.filesBeyondTheWatch(of: result, site: builder.options.site)
+        changes.watch(beyond: paths)
+        // A new list changes the token by itself: start from the token with it.
+        return paths.isEmpty ? built : changes.token()
+    }
+
+    /// The files a build read that the watch does not see: the archive and `gallery.toml` when
+    /// they are symbolic links, and local covers outside the input folders or reached through a
+    /// link (remote covers, in the cache, change only by a build).
+    static func filesBeyondTheWatch(of result: BuildState, site: SiteFolder) -> [String] {
+        var paths: [String] = []
+        for file in [site.archive, site.configFile] {
+            var info = stat()
+            if lstat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK { paths.append(file.path) }
+        }
+        // Each input folder as written and with its links resolved: a cover below one is seen
+        // only if no link stands between the folder and the file.
+        let inputs = site.inputFolders.map { ($0.standardizedFileURL.path + "/", $0.resolvingSymlinksInPath().path + "/") }
+        let cache = result.cacheFolder.standardizedFileURL.path + "/"
+        var seen = Set<String>()
+        for case .success(let cover) in result.covers {
+            let path = cover.file.standardizedFileURL.path
+            guard !path.hasPrefix(cache), seen.insert(path).inserted else { continue }
+            let watched = inputs.contains { folder, resolved in
+                path.hasPrefix(folder) && cover.file.resolvingSymlinksInPath().path == resolved + path.dropFirst(folder.count)
+            }
+            if !watched { paths.append(path) }
+        }
+        return paths
     }
 
     /// Whether a change to a file or folder of this name is no change to the site: hidden names

@@ -156,6 +156,49 @@ import Glibc
         #expect(!fixed.body.contains("<div id=\"gallery-serve-overlay\""))
     }
 
+    /// What the build reads from beyond the watched folders is watched too: an archive that is
+    /// a symbolic link to a catalogue several sites share, a cover in a folder outside
+    /// `content/`, and one in a folder linked into it. An edit of any of them used to leave the
+    /// preview stale, with file events and with `--poll` alike.
+    @Test(arguments: [[], ["--poll", "100ms"]])
+    func rebuildsWhenALinkedArchiveOrACoverOutsideContentChanges(watching: [String]) async throws {
+        let folder = try site()
+        try folder.write(Fixture.archive([
+            Fixture.album("Blue", "Joni Mitchell", year: 1971, cover: "../artwork/blue.svg"),
+            Fixture.album("Hejira", "Joni Mitchell", year: 1976, cover: "linked/hejira.svg"),
+        ]), to: "shared/albums.json")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "content/albums.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "content/albums.json").path, withDestinationPath: "../shared/albums.json")
+        try folder.write(Fixture.cover, to: "artwork/blue.svg")
+        try folder.write(Fixture.cover, to: "elsewhere/hejira.svg")
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "content/linked").path, withDestinationPath: "../elsewhere")
+        let server = try await ServeProcess(in: folder.url, arguments: watching)
+        let socket = try await RawWebSocket(port: server.port)
+        var build = try #require(try await socket.waitForMessage { _ in true }.flatMap(Self.build(in:)))
+        /// Waits for the next build after a change, and returns its id.
+        func rebuilt(after change: String, skipping: Int) async throws -> String? {
+            let next = try await socket.waitForMessage(after: skipping, timeout: 10) { Self.build(in: $0).map { $0 != build } ?? false }
+            #expect(next != nil, "no rebuild after \(change); stderr: \(server.stderr.value)")
+            return next.flatMap(Self.build(in:))
+        }
+
+        try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974, cover: "../artwork/blue.svg")]), to: "shared/albums.json")
+        build = try #require(try await rebuilt(after: "an edit of the linked archive", skipping: socket.messages.texts.count))
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
+        try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#3c3"), to: "artwork/blue.svg")
+        build = try #require(try await rebuilt(after: "a new cover outside content/", skipping: socket.messages.texts.count))
+        try folder.write(Fixture.archive([Fixture.album("Hejira", "Joni Mitchell", year: 1976, cover: "linked/hejira.svg")]), to: "shared/albums.json")
+        build = try #require(try await rebuilt(after: "the archive naming the linked cover", skipping: socket.messages.texts.count))
+        try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "elsewhere/hejira.svg")
+        build = try #require(try await rebuilt(after: "a new cover in a folder linked into content/", skipping: socket.messages.texts.count))
+        // The preview is what a build makes of the same files.
+        let page = try await RawResponse.get("/albums/joni-mitchell-hejira/", port: server.port).body
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let built = try folder.read("public/albums/joni-mitchell-hejira/index.html")
+        let cover = { (html: String) in html.components(separatedBy: "class=\"cover\" src=\"").dropFirst().first?.prefix { $0 != "\"" } }
+        #expect(cover(page) != nil && cover(page) == cover(built), "\(String(describing: cover(page))) \(String(describing: cover(built)))")
+    }
+
     /// The build id in a live-reload message.
     static func build(in message: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any] else { return nil }
