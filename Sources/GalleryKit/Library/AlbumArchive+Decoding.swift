@@ -45,6 +45,9 @@ private struct ArchiveDecoder {
     /// it, in the order first met: one warning each, however many albums have it.
     var unknownKeys: [(key: String, position: SourcePosition, name: AlbumName, numbers: [Int])] = []
     var unknownKeyIndex: [String: Int] = [:]
+    /// Each required key some album lacks, with the albums that lack it, in the order first
+    /// met: a key renamed in every album (`"titel"`) is one error, not one per album.
+    fileprivate var missingKeys: [(key: String, example: String, albums: [(name: AlbumName, position: SourcePosition)])] = []
 
     mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(.error(message, path: path, at: position))
@@ -92,8 +95,35 @@ private struct ArchiveDecoder {
             }
             if let album = decoded.album { albums.append((album, element.position)) }
         }
+        reportMissingKeys()
         warnOfUnknownKeys()
         return albums
+    }
+
+    /// Notes that an album lacks a required key (reported by ``reportMissingKeys()``).
+    fileprivate mutating func missing(_ key: String, example: String, in name: AlbumName, at position: SourcePosition) {
+        if let index = missingKeys.firstIndex(where: { $0.key == key }) {
+            missingKeys[index].albums.append((name, position))
+        } else {
+            missingKeys.append((key, example, [(name, position)]))
+        }
+    }
+
+    /// An error per album that lacks a key, or, past three albums, one for all of them at the
+    /// first, saying which key they have instead when one is close to it: a terminal, and the
+    /// preview's overlay, of 1,500 lines hid the one that said what to do.
+    mutating func reportMissingKeys() {
+        for entry in missingKeys {
+            let add = "add \"\(entry.key)\": \(entry.example)"
+            guard entry.albums.count > 3, let first = entry.albums.first else {
+                for album in entry.albums { error("\(album.name) has no \"\(entry.key)\"; \(add)", at: album.position) }
+                continue
+            }
+            let instead = unknownKeys.first { Spelling.nearest($0.key, among: [entry.key]) != nil || $0.key.lowercased() == entry.key }
+            let hint = instead.map { "; they have \"\($0.key)\" instead: rename it \"\(entry.key)\"" } ?? "; \(add) to each"
+            let numbers = entry.albums.map { $0.name.number - 1 }
+            error("\(entry.albums.count) albums (\(AlbumNumbers.ranges(numbers))) have no \"\(entry.key)\"\(hint)", at: first.position)
+        }
     }
 
     /// One warning per album key gallery does not use: a shop's `"price"` on 2,000 albums is one
@@ -233,7 +263,7 @@ private struct ArchiveDecoder {
 
     mutating func text(_ key: String, _ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> String? {
         guard let member else {
-            error("\(name) has no \"\(key)\"; add \"\(key)\": \"…\"", at: node.position)
+            missing(key, example: "\"…\"", in: name, at: node.position)
             return nil
         }
         guard case .string(let value) = member.value.value else {
@@ -249,7 +279,7 @@ private struct ArchiveDecoder {
 
     mutating func year(_ member: JSONNode.Member?, of node: JSONNode, in name: AlbumName) -> Int? {
         guard let member else {
-            error("\(name) has no \"year\"; add \"year\": 1999", at: node.position)
+            missing("year", example: "1999", in: name, at: node.position)
             return nil
         }
         switch member.value.value {

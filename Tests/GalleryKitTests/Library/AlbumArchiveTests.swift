@@ -89,6 +89,20 @@ import Testing
         ])
     }
 
+    /// A key every album lacks (renamed by a search and replace) is one error, naming the key
+    /// they have instead, not one per album: 1,500 lines hid the hint in the terminal and in
+    /// the preview's overlay. Three albums or fewer are still told one by one.
+    @Test func aKeyManyAlbumsLackIsOneErrorThatSaysWhatTheyHaveInstead() {
+        let many = (1...6).map { #"{"titel": "T\#($0)", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png"}"# }
+        let few = #"{"title": "T", "artist": "X", "genre": "Pop", "cover_url": "c.png"}"#
+        let found = errors(#"{"version": 1, "albums": [\#((many + [few, few]).joined(separator: ",\n"))]}"#)
+        #expect(found == [
+            "content/albums.json:1:27: error: 6 albums (1–6) have no \"title\"; they have \"titel\" instead: rename it \"title\"",
+            "content/albums.json:7:1: error: album 7 (\"T\") has no \"year\"; add \"year\": 1999",
+            "content/albums.json:8:1: error: album 8 (\"T\") has no \"year\"; add \"year\": 1999",
+        ], "\(found)")
+    }
+
     /// An album with another fault is checked for a slug another album has in the same pass, so
     /// one build lists every problem (it used to take a second, after the first was fixed).
     @Test func aDuplicateSlugIsFoundBesideAnAlbumsOtherFaults() {
