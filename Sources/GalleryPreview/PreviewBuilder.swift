@@ -53,6 +53,10 @@ public struct PreviewBuilder: Sendable {
             // A new base_url moves the site: say where to, as the first address said where it was.
             if before.build != nil, before.basePath != result.config.basePath, let origin = before.origin {
                 log("serve: the site is now at " + origin + result.config.basePath)
+            } else if before.build == nil, before.failure != nil, before.basePath != result.config.basePath, let origin = before.origin {
+                // The first build failed before it read base_url, so the address announced then
+                // lacked its path.
+                log("serve: the site is at " + origin + result.config.basePath)
             }
             await hub.publish(LiveReloadEvent(build: build))
         } else {

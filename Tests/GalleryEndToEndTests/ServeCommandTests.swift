@@ -271,6 +271,20 @@ import Glibc
         #expect(!server.stderr.value.contains("last good build"))
     }
 
+    /// A first build that failed before it read `base_url` announced the site without its path;
+    /// the first good build says where it is.
+    @Test func theFirstGoodBuildAfterAFailedOneSaysWhereASubPathSiteIs() async throws {
+        let folder = try site()
+        try folder.write("base_url = \"/label/\"\n", to: "gallery.toml")
+        try folder.write("{\"version\": 1, \"albums\": [\n", to: "content/albums.json")
+        let server = try await ServeProcess(in: folder.url)
+        let socket = try await RawWebSocket(port: server.port)
+        _ = try await socket.waitForMessage { $0.contains("\"errors\":[") }
+        try folder.write(Fixture.archive([Fixture.album("Blue", "Joni Mitchell", year: 1971)]), to: "content/albums.json")
+        #expect(try await socket.waitForMessage { $0.hasSuffix(",\"errors\":null}") } != nil, "\(server.stderr.value)")
+        #expect(server.stderr.value.contains("serve: the site is at http://127.0.0.1:\(server.port)/label/\n"), "\(server.stderr.value)")
+    }
+
     @Test func aPortInUseIsAnErrorWhenAskedForAndAvoidedWhenItIsTheDefault() async throws {
         let folder = try site()
         let first = try await ServeProcess(in: folder.url)
