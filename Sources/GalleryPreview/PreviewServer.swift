@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -117,6 +118,7 @@ public struct PreviewServer: Sendable {
         let announce = self.announce
         let log = self.log
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
+        let isListening = Flag()
         defer { listeningContinuation.finish() }
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub),
@@ -130,6 +132,7 @@ public struct PreviewServer: Sendable {
                 } else if !address.isLoopback {
                     log("serve: listening on \(address.host): anyone who can reach this machine can see the site")
                 }
+                isListening.set()
                 listeningContinuation.yield(channel.localAddress?.port ?? port)
                 listeningContinuation.finish()
             },
@@ -139,12 +142,13 @@ public struct PreviewServer: Sendable {
             let origin = Self.url(host: address.urlHost, port: port, basePath: "")
             state.update { $0.origin = origin }
             announce("Serving " + origin + state.snapshot.basePath)
+            log("serve: Ctrl-C stops it")
         }
         // Shut down in reverse order: the notice first, then the pages' sockets, a rebuild under
         // way, and the server last.
         let server: any Service = giveUpWaiting.map { BoundedShutdown(server: app, grace: Self.shutdownGrace, giveUp: $0) } ?? app
         let group = ServiceGroup(
-            services: [server, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub, ShutdownNotice(log: log)],
+            services: [server, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub, ShutdownNotice(log: log, isListening: isListening)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -202,12 +206,24 @@ struct BoundedShutdown: Service {
 }
 
 /// Says that the server is stopping as soon as Ctrl-C is pressed, before a rebuild under way
-/// finishes and the connections close.
+/// finishes and the connections close; not when it stops because it could not listen.
 struct ShutdownNotice: Service {
     let log: @Sendable (String) -> Void
+    let isListening: Flag
 
     func run() async {
         try? await gracefulShutdown()
-        log("serve: stopping")
+        if isListening.isSet { log("serve: stopping") }
     }
+}
+
+/// A flag set once, from any thread.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    /// Sets it.
+    func set() { value.withLock { $0 = true } }
+
+    /// Whether it was set.
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GalleryKit
 import Synchronization
 
@@ -5,6 +6,10 @@ import Synchronization
 /// already gave: `gallery serve` rebuilds on every save, and a site with 170 missing covers would
 /// print the same 170 lines each time. Those are counted instead, in one line before the
 /// summary (`170 warnings as before`). Errors always pass.
+///
+/// A rebuild's seven step lines are one line too, with the time of day
+/// (`serve: rebuilding at 14:02:07`), so a day of saves reads as a log of them; the first
+/// build shows its steps, as `gallery build` does.
 public final class RepeatedWarningFilter: BuildObserving {
     private struct Seen {
         /// The warnings of the last build, `nil` before the first.
@@ -13,6 +18,8 @@ public final class RepeatedWarningFilter: BuildObserving {
         var current: Set<String> = []
         /// How many of them the previous build gave too.
         var repeated = 0
+        /// Whether a build has finished, so the next ones are rebuilds.
+        var rebuilding = false
     }
 
     private let seen = Mutex(Seen())
@@ -36,8 +43,12 @@ public final class RepeatedWarningFilter: BuildObserving {
                 return true
             }
             if !isRepeated { next.receive(event) }
+        case .stepStarted(let index, _, _):
+            guard seen.withLock({ $0.rebuilding }) else { return next.receive(event) }
+            if index == 1 { log("serve: rebuilding at " + Self.timeOfDay()) }
         case .finished(let summary):
             let repeated = seen.withLock { seen in
+                seen.rebuilding = true
                 let repeated = seen.repeated
                 // A build that stopped early saw only some of the warnings: the rest still stand.
                 seen.previous = summary.failedStep == nil ? seen.current : seen.current.union(seen.previous ?? [])
@@ -50,5 +61,13 @@ public final class RepeatedWarningFilter: BuildObserving {
         default:
             next.receive(event)
         }
+    }
+
+    /// The local time as `14:02:07`.
+    static func timeOfDay() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

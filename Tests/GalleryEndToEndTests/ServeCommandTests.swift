@@ -367,6 +367,11 @@ import Glibc
         #expect(warnings.last?.contains("lost-4.svg") == true, "\(server.stderr.value)")
         #expect(lines("3 warnings as before").count == 1, "\(server.stderr.value)")
         #expect(lines("thumbnails:").count == 1, "the cached thumbnail is not counted again: \(server.stderr.value)")
+        // The first build shows its steps; a rebuild is one line with the time of day.
+        #expect(lines("[1/7] load").count == 1, "\(server.stderr.value)")
+        #expect(lines("serve: rebuilding at ").count == 1, "\(server.stderr.value)")
+        #expect(server.stderr.value.range(of: #"serve: rebuilding at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]\n"#, options: .regularExpression) != nil)
+        #expect(lines("serve: Ctrl-C stops it").count == 1, "\(server.stderr.value)")
     }
 
     /// A new `base_url` moves the site while it is served: the terminal says where to, and a page
