@@ -460,6 +460,19 @@ import Testing
         #expect(try await GalleryBinary.run(["build", "--clean"], in: site.url).status == 0)
     }
 
+    /// A `templates/` that is a symbolic link (to a theme several sites share) is read where it
+    /// leads; it used to be skipped without a word, by build and serve alike.
+    @Test func aLinkedTemplatesFolderIsRead() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let album = try String(contentsOf: package.appending(path: "templates/album.mustache"), encoding: .utf8)
+        try site.write(album.replacingOccurrences(of: "<h1>", with: "<h1 class=\"from-the-theme\">"), to: "theme/templates/album.mustache")
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "templates").path, withDestinationPath: "theme/templates")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try site.read("public/albums/b-a/index.html").contains("<h1 class=\"from-the-theme\">"))
+    }
+
     @Test func checkValidatesAnExistingOutputFolder() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

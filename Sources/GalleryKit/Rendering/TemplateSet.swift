@@ -50,6 +50,9 @@ public struct TemplateSet: Sendable {
             }
         }
         var diagnostics: [Diagnostic] = []
+        // A templates folder that is a symbolic link (to a theme several sites share) is read
+        // where it leads: the walker would take the link itself for a file and find nothing.
+        let folder = folder.map { (try? $0.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true ? $0.resolvingSymlinksInPath() : $0 }
         if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
             let base = folder.standardizedFileURL.path
             for case let url as URL in walker where url.pathExtension == "mustache" {
