@@ -100,8 +100,19 @@ struct CoverProgress: Sendable {
         if shown > 0, shown < total, elapsed >= 0.5 {
             text += " · ETA \(Self.duration(elapsed / Double(shown) * Double(total - shown)))"
         }
+        if let cached = cachedNote { text += " · " + cached }
         if failed > 0 { text += " · \(failed) failed" }
         return text
+    }
+
+    /// Once thumbnails are done, how many covers came from the cache, when some did and some
+    /// were made (`1 made, 120 from the cache`): a rebuild after one new cover otherwise reads as
+    /// if it had made all 121.
+    private var cachedNote: String? {
+        guard stage == .thumbnailing, isComplete else { return nil }
+        let cached = settled - made - failed
+        guard cached > 0, made > 0 else { return nil }
+        return "\(made) made, \(cached) from the cache"
     }
 
     /// The line for a log: `covers: 12/24 (50%), 1.2 MB, 1 failed`.
@@ -110,6 +121,7 @@ struct CoverProgress: Sendable {
         let percent = total == 0 ? 100 : 100 * shown / total
         var text = "\(label): \(shown)/\(total) (\(percent)%)"
         if bytes > 0 { text += ", \(Self.size(bytes))" }
+        if let cached = cachedNote { text += ", " + cached }
         if failed > 0 { text += ", \(failed) failed" }
         return text
     }
