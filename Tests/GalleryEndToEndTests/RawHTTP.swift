@@ -163,19 +163,29 @@ struct RawResponse {
     var status: Int
     /// Header values by lowercased name.
     var headers: [String: String]
+    /// The body as text (bytes that are not UTF-8 replaced).
     var body: String
+    /// The body as sent, for files that are not text.
+    var bodyBytes: [UInt8]
 
     /// Sends one request on a new connection and reads the whole response.
     static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
         let connection = try RawHTTPConnection(port: port)
         connection.send(method, path, headers: headers)
         try await connection.read(timeout: 20) { _ in false }
-        return try parse(connection.received)
+        return try parse(connection.receivedBytes)
     }
 
     static func parse(_ text: String) throws -> RawResponse {
-        guard let split = text.range(of: "\r\n\r\n") else { throw RawHTTPConnection.Failure(description: "no response: \(text)") }
-        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        try parse(Array(text.utf8))
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> RawResponse {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let split = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { throw RawHTTPConnection.Failure(description: "no response: \(text)") }
+        let head = String(decoding: bytes[..<split.lowerBound], as: UTF8.self)
+        let bodyBytes = Array(bytes[split.upperBound...])
+        let lines = head.components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPConnection.Failure(description: "bad status line: \(lines[0])") }
         var headers: [String: String] = [:]
@@ -183,6 +193,6 @@ struct RawResponse {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return RawResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
+        return RawResponse(status: status, headers: headers, body: String(decoding: bodyBytes, as: UTF8.self), bodyBytes: bodyBytes)
     }
 }
