@@ -8,7 +8,9 @@ import Hummingbird
 ///
 /// HTML pages get the reload script (and, after a failed rebuild, the error overlay) as they are
 /// sent. Every file carries a strong ETag of the bytes sent, so a browser's `If-None-Match`
-/// gets `304 Not Modified` until the file, or the overlay, changes.
+/// gets `304 Not Modified` until the file, or the overlay, changes. A file that is not a page
+/// can also be asked for in part (`Range: bytes=…`, see ``RangeRequest``), which is how a
+/// browser seeks in audio and video from `static/`.
 public struct PreviewResponder: HTTPResponder {
     /// The request context: Hummingbird's basic one; the preview needs nothing more.
     public typealias Context = BasicRequestContext
@@ -28,12 +30,22 @@ public struct PreviewResponder: HTTPResponder {
         guard request.method == .get || request.method == .head else {
             return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }
-        let response = try await respond(path: request.uri.path, query: request.uri.query, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        // HEAD gets the header fields GET would, a range's included, as Go's file server
+        // (Hugo's) gives them: RFC 9110 defines ranges for GET only, but asks a server to answer
+        // HEAD with the fields it would send for GET.
+        let response = try await respond(
+            path: request.uri.path,
+            query: request.uri.query,
+            ifNoneMatch: request.headers[values: .ifNoneMatch],
+            range: request.headers[values: .range],
+            ifRange: request.headers[values: .ifRange]
+        )
         return request.method == .head ? response.createHeadResponse() : response
     }
 
-    /// The response to a GET of a raw request path; a redirect keeps the query.
-    func respond(path: String, query: String? = nil, ifNoneMatch: [String]) async throws -> Response {
+    /// The response to a GET of a raw request path, with the values of its `If-None-Match`,
+    /// `Range` and `If-Range` header fields; a redirect keeps the query.
+    func respond(path: String, query: String? = nil, ifNoneMatch: [String], range: [String] = [], ifRange: [String] = []) async throws -> Response {
         let query = query.map { $0.isEmpty ? "" : "?" + $0 } ?? ""
         if path == PageDecorator.livePath {
             return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
@@ -56,7 +68,8 @@ public struct PreviewResponder: HTTPResponder {
         }
         switch resolver.lookup(sitePath) {
         case .file(let file):
-            let (response, tag) = try Self.file(file, status: .ok, snapshot)
+            // `If-None-Match` comes before `Range` (RFC 9110 §13.2.2): a cached file is a 304.
+            let (response, tag) = try Self.file(file, status: .ok, snapshot, range: range, ifRange: ifRange)
             if Self.matches(ifNoneMatch, tag) {
                 return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
             }
@@ -99,13 +112,43 @@ public struct PreviewResponder: HTTPResponder {
     }
 
     /// A file's response, decorated for the state `snapshot` if it is a page, and its ETag.
-    static func file(_ path: String, status: HTTPResponse.Status, _ snapshot: PreviewState.Snapshot) throws -> (response: Response, tag: String) {
+    ///
+    /// A file that is not a page, sent with 200, is sent in part when `range` (the values of the
+    /// request's `Range` fields, with those of `If-Range`) asks for one: 206 with the part's
+    /// bytes, or 416 for a range that starts past its end; a part carries the whole file's ETag
+    /// and type. Pages are always sent whole, with `Accept-Ranges: none`: the script and overlay
+    /// added to them change with the build, so a part of one could be joined with a part of
+    /// another build's page; and a browser never asks for a page in parts.
+    ///
+    /// The whole file is read even for a small part of it, as for a whole response: the ETag is
+    /// a hash of all its bytes.
+    static func file(_ path: String, status: HTTPResponse.Status, _ snapshot: PreviewState.Snapshot, range: [String] = [], ifRange: [String] = []) throws -> (response: Response, tag: String) {
         let type = ContentType.forPath(path)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        if ContentType.isHTML(type) { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
+        let isPage = ContentType.isHTML(type)
+        if isPage { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
         let tag = entityTag(bytes)
-        let headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache"]
-        return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))), tag)
+        var headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache", .acceptRanges: isPage ? "none" : "bytes"]
+        let asked = isPage || status != .ok ? RangeRequest.whole : RangeRequest(range: range, ifRange: ifRange, size: bytes.count, tag: tag)
+        switch asked {
+        case .whole:
+            return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))), tag)
+        case .part(let part):
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(bytes.count)"
+            return (Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[part]))), tag)
+        case .unsatisfiable:
+            var response = Self.text(Self.unsatisfiable(size: bytes.count), status: .rangeNotSatisfiable)
+            response.headers[.contentRange] = "bytes */\(bytes.count)"
+            response.headers[.acceptRanges] = "bytes"
+            response.headers[.cacheControl] = "no-cache"
+            return (response, tag)
+        }
+    }
+
+    /// The body of a 416: what the file holds, and what to ask for instead.
+    static func unsatisfiable(size: Int) -> String {
+        if size == 0 { return "416 Range Not Satisfiable: this file is empty; ask for it without a Range header.\n" }
+        return "416 Range Not Satisfiable: this file has \(size) bytes; ask for a range that starts below byte \(size) (bytes=0-\(size - 1) is the whole file).\n"
     }
 
     /// A strong entity tag of the bytes sent.
