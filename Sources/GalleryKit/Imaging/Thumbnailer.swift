@@ -100,37 +100,77 @@ public struct Thumbnailer: Sendable {
         return try Self.encode(bytes, as: spec)
     }
 
-    /// Makes several thumbnails of one encoded image, decoding it once: the largest is made from
-    /// the image, the others are resized from that in memory. Specs that differ in more than
-    /// their size (fit, format or quality) are made one by one.
+    /// Makes several thumbnails of one encoded image, decoding it once for each chain of specs
+    /// (see ``chains(of:)``): the largest size of a chain is made from the image, exactly as
+    /// ``thumbnail(of:as:)`` makes it, and the others are resized from that in memory.
+    ///
+    /// So a thumbnail's bytes depend on the chain it is made in, not only on its spec:
+    /// ``resizedFrom(in:)`` says which size each is resized from.
     ///
     /// The same checks as ``thumbnail(of:as:)`` come first.
     /// - Returns: One encoded thumbnail per spec, in the order of `specs`.
     /// - Throws: ``ThumbnailError`` naming the cause.
     public func thumbnails(of bytes: [UInt8], as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
-        guard let first = specs.first else { return [] }
+        guard !specs.isEmpty else { return [] }
         try Self.requireLibrary()
-        guard specs.count > 1, specs.allSatisfy({ $0.fit == first.fit && $0.format == first.format && $0.quality == first.quality }) else {
-            var made: [[UInt8]] = []
-            for spec in specs { made.append(try thumbnail(of: bytes, as: spec)) }
-            return made
-        }
-        if !first.format.isSupported {
-            throw ThumbnailError(.encoding("this libvips cannot write \(first.format.rawValue.uppercased())"))
+        if let spec = specs.first(where: { !$0.format.isSupported }) {
+            throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
         }
         let (width, height) = try Self.dimensions(of: bytes)
         try check(width: width, height: height)
-        var sizes = specs.map { Int32($0.size) }
-        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: specs.count)
-        var lengths = [Int](repeating: 0, count: specs.count)
+        var made = [[UInt8]](repeating: [], count: specs.count)
+        for chain in Self.chains(of: specs) {
+            for (index, thumbnail) in zip(chain, try Self.encodeChain(bytes, as: chain.map { specs[$0] })) {
+                made[index] = thumbnail
+            }
+        }
+        return made
+    }
+
+    /// The specs ``thumbnails(of:as:)`` makes together, from one decode, as indices into
+    /// `specs`: those of the same fit, format and quality (which differ only in size), in the
+    /// order each first appears.
+    public static func chains(of specs: [ThumbnailSpec]) -> [[Int]] {
+        var chains: [[Int]] = []
+        var chainOf: [ThumbnailSpec: Int] = [:]
+        for (index, spec) in specs.enumerated() {
+            let key = ThumbnailSpec(size: 0, fit: spec.fit, format: spec.format, quality: spec.quality)
+            if let chain = chainOf[key] {
+                chains[chain].append(index)
+            } else {
+                chainOf[key] = chains.count
+                chains.append([index])
+            }
+        }
+        return chains
+    }
+
+    /// For each spec, the size of the thumbnail ``thumbnails(of:as:)`` resizes it from when it
+    /// makes them all, or `nil` for one it makes from the image itself (the largest of its chain).
+    public static func resizedFrom(in specs: [ThumbnailSpec]) -> [Int?] {
+        var sources = [Int?](repeating: nil, count: specs.count)
+        for chain in chains(of: specs) {
+            let largest = chain.map { specs[$0].size }.max() ?? 0
+            for index in chain where specs[index].size < largest { sources[index] = largest }
+        }
+        return sources
+    }
+
+    /// Decodes the image once and makes a chain of thumbnails, which differ only in size, with
+    /// no checks: the largest as ``thumbnail(of:as:)`` makes it, the others resized from it.
+    private static func encodeChain(_ bytes: [UInt8], as chain: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
+        guard let first = chain.first else { return [] }
+        var sizes = chain.map { Int32($0.size) }
+        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: chain.count)
+        var lengths = [Int](repeating: 0, count: chain.count)
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_thumbnails(
-                buffer.baseAddress, buffer.count, Int32(specs.count), &sizes,
-                Self.code(for: first.fit), Self.code(for: first.format), Int32(first.quality), &outputs, &lengths
+                buffer.baseAddress, buffer.count, Int32(chain.count), &sizes,
+                code(for: first.fit), code(for: first.format), Int32(first.quality), &outputs, &lengths
             )
         }
         defer { outputs.forEach { gallery_vips_free($0) } }
-        guard status == 0 else { throw ThumbnailError(.corrupt(Self.lastError())) }
+        guard status == 0 else { throw ThumbnailError(.corrupt(lastError())) }
         return zip(outputs, lengths).map { output, length in
             output.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         }

@@ -37,6 +37,34 @@ import Testing
         }
     }
 
+    /// The largest of several sizes is the very thumbnail made on its own, so the cache can
+    /// name it the same way whether or not it was made with others.
+    @Test(arguments: [ThumbnailFit.crop, .contain, .attention], [ThumbnailFormat.webp, .jpeg, .png])
+    func theLargestOfSeveralSizesIsTheThumbnailMadeAlone(fit: ThumbnailFit, format: ThumbnailFormat) throws {
+        for kind in [ImageKind.png, .jpeg] {
+            let cover = try Thumbnailer.pattern(width: 1000, height: 700, kind: kind)
+            let specs = [140, 300, 280].map { ThumbnailSpec(size: $0, fit: fit, format: format) }
+            let batch = try thumbnailer.thumbnails(of: cover, as: specs)
+            #expect(batch[1] == (try thumbnailer.thumbnail(of: cover, as: specs[1])), "\(kind) \(fit) \(format)")
+        }
+    }
+
+    /// Sizes of the same fit, format and quality are made together, whatever else the list asks
+    /// for: the 100 px crop of a mixed list is the one resized from its 300, as in a list of crops.
+    @Test func specsOfOtherSettingsAreChainedApart() throws {
+        let crop = [100, 300].map { ThumbnailSpec(size: $0) }
+        let contain = [200, 50].map { ThumbnailSpec(size: $0, fit: .contain) }
+        let mixed = [crop[0], contain[0], crop[1], contain[1]]
+        #expect(Thumbnailer.chains(of: mixed) == [[0, 2], [1, 3]])
+        #expect(Thumbnailer.resizedFrom(in: mixed) == [300, nil, nil, 200])
+        #expect(Thumbnailer.resizedFrom(in: [ThumbnailSpec(size: 150), ThumbnailSpec(size: 300), ThumbnailSpec(size: 300)]) == [300, nil, nil])
+        #expect(Thumbnailer.resizedFrom(in: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 100, quality: 50)]) == [nil, nil])
+        let cover = try Thumbnailer.pattern(width: 1000, height: 700, kind: .png)
+        let made = try thumbnailer.thumbnails(of: cover, as: mixed)
+        #expect([made[0], made[2]] == (try thumbnailer.thumbnails(of: cover, as: crop)))
+        #expect([made[1], made[3]] == (try thumbnailer.thumbnails(of: cover, as: contain)))
+    }
+
     @Test func severalSizesOfABadCoverFailAsOne() throws {
         let torn = Array(try Thumbnailer.pattern(width: 400, height: 400, kind: .png).prefix(300))
         #expect(throws: ThumbnailError.self) {
