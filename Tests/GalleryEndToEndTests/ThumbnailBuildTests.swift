@@ -157,6 +157,47 @@ import Testing
         #expect(try site.read("public/index.html") == cold)
     }
 
+    /// Every file of a folder inside the site, by its path there.
+    func contents(of site: TemporaryFolder, under path: String) throws -> [String: Data] {
+        var contents: [String: Data] = [:]
+        for file in site.files(under: path) {
+            contents[file] = try Data(contentsOf: site.url.appending(path: "\(path)/\(file)"))
+        }
+        return contents
+    }
+
+    /// A build after the tile size changed, with the cache of the build before, is the clean build
+    /// of the new settings, byte for byte: each thumbnail is what its cache name says, whichever
+    /// sizes the cache already held. (At 140 the 300 px image was cached and the 280 and 140 px
+    /// ones were made from the cover; at 200 the 300 px one is resized from a 400 px one.)
+    @Test(arguments: [(100, 140), (100, 103), (200, 100), (140, 200)])
+    func aBuildAfterTheTileSizeChangedIsTheCleanBuild(before: Int, after: Int) async throws {
+        let site = try Fixture.site([
+            Fixture.album("Wide", "A", cover: "covers/wide.png"),
+            Fixture.album("Tall", "B", cover: "covers/tall.jpg"),
+            Fixture.album("Drawn", "C"),
+        ])
+        try Data(try Thumbnailer.pattern(width: 900, height: 600, kind: .png)).write(to: site.url.appending(path: "content/covers/wide.png"))
+        try Data(try Thumbnailer.pattern(width: 700, height: 1000, kind: .jpeg)).write(to: site.url.appending(path: "content/covers/tall.jpg"))
+        func build(_ dimension: Int) async throws {
+            try site.write("[carousel]\ndimension = \(dimension)\n", to: "gallery.toml")
+            let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try await build(before)
+        try await build(after)
+        let incremental = try contents(of: site, under: "public")
+        for folder in [".gallery-cache", "public"] {
+            try FileManager.default.removeItem(at: site.url.appending(path: folder))
+        }
+        try await build(after)
+        let clean = try contents(of: site, under: "public")
+        #expect(incremental.count > 10 && incremental.keys.filter { $0.hasPrefix("covers/") }.count == 9, "\(incremental.keys.sorted())")
+        #expect(incremental.keys.sorted() == clean.keys.sorted())
+        let differing = clean.keys.filter { incremental[$0] != clean[$0] }.sorted()
+        #expect(differing.isEmpty, "\(before) then \(after) differs from a clean build at \(after) in \(differing)")
+    }
+
     /// Runs `gallery build` with `GALLERY_LIBVIPS` naming a library that does not exist.
     func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) async throws -> GalleryBinary.Run {
         let process = Process()

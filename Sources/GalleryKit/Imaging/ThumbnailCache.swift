@@ -3,11 +3,19 @@ import Foundation
 /// The thumbnails made so far, on disk, so that an unchanged cover is never encoded twice.
 ///
 /// A thumbnail is keyed by what decides its bytes: the cover's content hash, the size, the fit,
-/// the format, the quality and the shim's version. The key is the file name
-/// (`ab/abcdef…-200-crop-q80-v1.webp` under `.gallery-cache/thumbnails/`), so a lookup is one
-/// file read and needs no index. Files are written to a temporary file in their folder and
-/// renamed into place, so a killed build leaves whole thumbnails or none; a file that is not a
-/// whole image of its format (a torn write after a power cut) is made again.
+/// the format, the quality, the shim's version and, for one resized from a larger thumbnail
+/// rather than made from the cover, that one's size. (The thumbnailer makes a cover's sizes from
+/// one decode: the largest from the cover, the others from the largest; see
+/// ``Thumbnailer/chains(of:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
+/// `ab/abcdef…-300-crop-q80-v3.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v3.webp`
+/// for a 200 resized from it. So a lookup is one file read and needs no index, and a name holds
+/// the same bytes whichever build made it (with the same libvips): a missing thumbnail is made
+/// with the rest of its chain, as in a cold cache, so a build's thumbnails never depend on what
+/// the cache held before.
+///
+/// Files are written to a temporary file in their folder and renamed into place, so a killed
+/// build leaves whole thumbnails or none; a file that is not a whole image of its format (a torn
+/// write after a power cut) is made again.
 ///
 /// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
 /// The pixel limit applies to cached thumbnails too, so a build gives the same site whether the
@@ -37,15 +45,27 @@ public struct ThumbnailCache: Sendable {
         public var wasMade: Bool
     }
 
-    /// The file that holds (or will hold) the thumbnail of the cover with `contentHash`.
-    public func file(forCover contentHash: String, spec: ThumbnailSpec) -> URL {
-        let name = "\(contentHash)-\(spec.size)-\(spec.fit.rawValue)-q\(spec.quality)-v\(Thumbnailer.shimVersion).\(spec.format.fileExtension)"
-        return folder.appending(path: "\(contentHash.prefix(2))/\(name)")
+    /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, one per
+    /// spec, as ``thumbnails(of:as:)`` makes them: one that the thumbnailer resizes from a larger
+    /// one of the list names that one's size too (`…-140-of300-crop-q80-v3.webp`), since its
+    /// bytes depend on it. (A spec given twice has one file.)
+    public func files(forCover contentHash: String, as specs: [ThumbnailSpec]) -> [URL] {
+        zip(specs, Thumbnailer.resizedFrom(in: specs)).map { spec, source in
+            let size = source.map { "\(spec.size)-of\($0)" } ?? "\(spec.size)"
+            let name = "\(contentHash)-\(size)-\(spec.fit.rawValue)-q\(spec.quality)-v\(Thumbnailer.shimVersion).\(spec.format.fileExtension)"
+            return folder.appending(path: "\(contentHash.prefix(2))/\(name)")
+        }
     }
 
     /// The thumbnails of a cover, one per spec, from the cache where it has them and made (and
     /// stored) where it has not. The cover's file is read, and decoded, at most once, and only if
     /// one is missing.
+    ///
+    /// A missing thumbnail is made with the whole of its chain (``Thumbnailer/chains(of:)``), not
+    /// on its own: resized from the largest of the chain as it would be in a cold cache, so the
+    /// bytes under a name never depend on what the cache held. The others of the chain are made
+    /// again with it (the decode is the cost, not the resizes) but the cached files are kept:
+    /// their bytes are the same.
     /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
     public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
         let sizeFile = folder.appending(path: "\(cover.contentHash.prefix(2))/\(cover.contentHash).size")
@@ -58,32 +78,34 @@ public struct ThumbnailCache: Sendable {
             }
             return source ?? []
         }
+        let files = files(forCover: cover.contentHash, as: specs)
         var entries: [Entry?] = []
-        var missing: [Int] = []
-        for (index, spec) in specs.enumerated() {
-            let file = file(forCover: cover.contentHash, spec: spec)
+        for (spec, file) in zip(specs, files) {
             if let cached = try? [UInt8](Data(contentsOf: file)), Self.isWhole(cached, format: spec.format) {
                 entries.append(Entry(bytes: cached, file: file, wasMade: false))
             } else {
                 entries.append(nil)
-                missing.append(index)
             }
         }
+        let wanted = Thumbnailer.chains(of: specs).filter { $0.contains { entries[$0] == nil } }.flatMap { $0 }.sorted()
         // (Without libvips, a cache from before size files is used as it is: the build needs none.)
-        if size == nil, missing.isEmpty, Thumbnailer.libraryProblem == nil {
+        if size == nil, wanted.isEmpty, Thumbnailer.libraryProblem == nil {
             size = try Thumbnailer.dimensions(of: read())
             if let size { _ = Self.store(Array("\(size.width) \(size.height)\n".utf8), at: sizeFile) }
         }
         if let size { try thumbnailer.check(width: size.width, height: size.height) }
-        if !missing.isEmpty {
+        if !wanted.isEmpty {
             let source = try read()
-            let made = try thumbnailer.thumbnails(of: source, as: missing.map { specs[$0] })
+            let made = try thumbnailer.thumbnails(of: source, as: wanted.map { specs[$0] })
             if size == nil, let made = try? Thumbnailer.dimensions(of: source) {
                 _ = Self.store(Array("\(made.width) \(made.height)\n".utf8), at: sizeFile)
             }
-            for (index, bytes) in zip(missing, made) {
-                let file = file(forCover: cover.contentHash, spec: specs[index])
-                entries[index] = Entry(bytes: bytes, file: Self.store(bytes, at: file) ? file : nil, wasMade: true)
+            var stored: [URL: Bool] = [:]
+            for (index, bytes) in zip(wanted, made) where entries[index] == nil {
+                let file = files[index]
+                let isStored = stored[file] ?? Self.store(bytes, at: file)
+                stored[file] = isStored
+                entries[index] = Entry(bytes: bytes, file: isStored ? file : nil, wasMade: true)
             }
         }
         return entries.compactMap { $0 }

@@ -38,6 +38,76 @@ import Testing
         #expect(second.map(\.bytes) == first.map(\.bytes))
     }
 
+    /// The thumbnails of one cover for `specs`, from a cache (in `folder`, or a new one) that first
+    /// made those of `earlier`. Each is named by its size and a hash of its bytes, so a failure
+    /// says which differ.
+    func thumbnails(of cover: Cover, as specs: [ThumbnailSpec], after earlier: [[ThumbnailSpec]], in folder: URL? = nil) throws -> [String] {
+        let folder = folder ?? self.folder.appending(path: "thumbnails-\(UUID().uuidString)")
+        let cache = ThumbnailCache(folder: folder, thumbnailer: Thumbnailer(maxPixels: 8192 * 8192))
+        for specs in earlier { _ = try cache.thumbnails(of: cover, as: specs) }
+        return try zip(specs, cache.thumbnails(of: cover, as: specs)).map { "\($0.size): \(ContentHash.of($1.bytes).prefix(12))" }
+    }
+
+    /// Tile sizes whose thumbnails overlap: 300 (`large`) is the largest of 100 and 140, and made
+    /// from the cover; at 200 it is resized from the 400. However full the cache, and from
+    /// whichever settings, the thumbnails of a set of sizes are those a cold cache makes.
+    @Test(arguments: [ImageKind.png, .jpeg])
+    func aThumbnailIsTheSameWhateverTheCacheHeld(kind: ImageKind) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cover = try cover(Thumbnailer.pattern(width: 1200, height: 900, kind: kind), kind: kind)
+        let sets = [100, 140, 103, 200].map { SiteConfig.Thumbnails().specs(tileSize: $0) }
+        let cold = try sets.map { try thumbnails(of: cover, as: $0, after: []) }
+        for (index, specs) in sets.enumerated() {
+            for (other, earlier) in sets.enumerated() where other != index {
+                let warmed = try thumbnails(of: cover, as: specs, after: [earlier])
+                #expect(warmed == cold[index], "\(specs.map(\.size)) after \(earlier.map(\.size))")
+            }
+            let all = try thumbnails(of: cover, as: specs, after: sets.filter { $0 != specs })
+            #expect(all == cold[index], "\(specs.map(\.size)) after all the others")
+        }
+    }
+
+    /// A thumbnail resized from a larger one names it; the largest, made from the cover, does not.
+    @Test func aThumbnailResizedFromALargerOneIsNamedByIt() {
+        let cache = cache()
+        func names(_ specs: [ThumbnailSpec]) -> [String] {
+            cache.files(forCover: "abcdef", as: specs).map { file in
+                #expect(file.deletingLastPathComponent().lastPathComponent == "ab")
+                return file.lastPathComponent
+            }
+        }
+        let version = Thumbnailer.shimVersion
+        let settings = SiteConfig.Thumbnails()
+        #expect(names(settings.specs(tileSize: 140)) == [
+            "abcdef-140-of300-crop-q80-v\(version).webp", "abcdef-280-of300-crop-q80-v\(version).webp", "abcdef-300-crop-q80-v\(version).webp",
+        ])
+        #expect(names(settings.specs(tileSize: 200)) == [
+            "abcdef-200-of400-crop-q80-v\(version).webp", "abcdef-400-crop-q80-v\(version).webp", "abcdef-300-of400-crop-q80-v\(version).webp",
+        ])
+        #expect(names([ThumbnailSpec(size: 100, format: .jpeg), ThumbnailSpec(size: 200, fit: .contain, format: .jpeg)]) == [
+            "abcdef-100-crop-q80-v\(version).jpg", "abcdef-200-contain-q80-v\(version).jpg",
+        ])
+    }
+
+    /// A cache that lost the smallest thumbnail makes it from the cover with the rest of its chain,
+    /// as a cold cache does, rather than alone; the files it still had are left as they are.
+    @Test func aMissingThumbnailIsMadeWithItsChain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cover = try cover(Thumbnailer.pattern(width: 900, height: 700, kind: .png), kind: .png)
+        let cache = cache()
+        let first = try cache.thumbnails(of: cover, as: specs)
+        let files = first.compactMap(\.file)
+        #expect(files.count == 3)
+        try FileManager.default.removeItem(at: files[0])
+        let kept = try files.dropFirst().map { try inode(of: $0) }
+        let again = try cache.thumbnails(of: cover, as: specs)
+        #expect(again.map(\.wasMade) == [true, false, false])
+        #expect(again.map(\.bytes) == first.map(\.bytes))
+        #expect(again.map(\.file) == first.map(\.file))
+        #expect(try files.dropFirst().map { try inode(of: $0) } == kept)
+        #expect(try [UInt8](Data(contentsOf: files[0])) == first[0].bytes)
+    }
+
     @Test func everySettingIsPartOfTheKey() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cover = try cover(Thumbnailer.pattern(width: 500, height: 500, kind: .png), kind: .png)
@@ -52,7 +122,8 @@ import Testing
         ]
         let made = try cache.thumbnails(of: cover, as: variants)
         #expect(made.allSatisfy { $0.wasMade })
-        #expect(Set(variants.map { cache.file(forCover: cover.contentHash, spec: $0) }).count == variants.count)
+        #expect(Set(cache.files(forCover: cover.contentHash, as: variants)).count == variants.count)
+        #expect(Set(variants.map { cache.files(forCover: cover.contentHash, as: [$0]) }).count == variants.count)
         #expect(try cache.thumbnails(of: cover, as: variants).allSatisfy { !$0.wasMade })
         // Another cover with the same settings is its own entry.
         let other = try self.cover(Thumbnailer.pattern(width: 500, height: 400, kind: .png), kind: .png)
@@ -82,6 +153,8 @@ import Testing
         let whole = try Thumbnailer.pattern(width: 300, height: 300, kind: .png)
         let cover = try cover(Array(whole.prefix(whole.count / 3)), kind: .png)
         #expect(throws: ThumbnailError.self) { _ = try cache().thumbnails(of: cover, as: specs) }
-        #expect(!FileManager.default.fileExists(atPath: cache().file(forCover: cover.contentHash, spec: specs[0]).path))
+        for file in cache().files(forCover: cover.contentHash, as: specs) {
+            #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent)")
+        }
     }
 }
