@@ -9,8 +9,10 @@
    gallery_vips_error(). Buffers handed out are freed with gallery_vips_free(). */
 
 /// Bumped whenever the shim's output for the same input and settings may change, so cached
-/// thumbnails made by an older shim are not reused.
-#define GALLERY_VIPS_SHIM_VERSION 3
+/// thumbnails made by an older shim are not reused; and when the cache's names change meaning.
+/// 4: a thumbnail resized from a larger one names it (`-140-of300-`); under 3 a plain name such
+/// as `-300-` could hold one resized from a 400, so no name of 3 is trusted.
+#define GALLERY_VIPS_SHIM_VERSION 4
 
 /// How a thumbnail fills its box.
 enum {

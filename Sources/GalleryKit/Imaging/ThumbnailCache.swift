@@ -7,7 +7,7 @@ import Foundation
 /// rather than made from the cover, that one's size. (The thumbnailer makes a cover's sizes from
 /// one decode: the largest from the cover, the others from the largest; see
 /// ``Thumbnailer/chains(of:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
-/// `ab/abcdef…-300-crop-q80-v3.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v3.webp`
+/// `ab/abcdef…-300-crop-q80-v4.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v4.webp`
 /// for a 200 resized from it. So a lookup is one file read and needs no index, and a name holds
 /// the same bytes whichever build made it (with the same libvips): a missing thumbnail is made
 /// with the rest of its chain, as in a cold cache, so a build's thumbnails never depend on what
@@ -47,7 +47,7 @@ public struct ThumbnailCache: Sendable {
 
     /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, one per
     /// spec, as ``thumbnails(of:as:)`` makes them: one that the thumbnailer resizes from a larger
-    /// one of the list names that one's size too (`…-140-of300-crop-q80-v3.webp`), since its
+    /// one of the list names that one's size too (`…-140-of300-crop-q80-v4.webp`), since its
     /// bytes depend on it. (A spec given twice has one file.)
     public func files(forCover contentHash: String, as specs: [ThumbnailSpec]) -> [URL] {
         zip(specs, Thumbnailer.resizedFrom(in: specs)).map { spec, source in

@@ -13,7 +13,8 @@ public struct Thumbnailer: Sendable {
     public var maxPixels: Int
 
     /// A version of the shim's output, part of every cache key, so thumbnails made by an older
-    /// shim are made again rather than reused.
+    /// shim (or named by an older cache, see `GALLERY_VIPS_SHIM_VERSION`) are made again rather
+    /// than reused.
     public static let shimVersion = Int(GALLERY_VIPS_SHIM_VERSION)
 
     /// Why libvips cannot be used (it is loaded on first use, not linked), or `nil` when it can.

@@ -108,6 +108,25 @@ import Testing
         #expect(try [UInt8](Data(contentsOf: files[0])) == first[0].bytes)
     }
 
+    /// Before a thumbnail's name said what it was resized from, `…-300-crop-q80-v3.webp` could
+    /// hold a 300 resized from a 400 (made at tile size 200) as well as one made from the cover.
+    /// Those names are not read, so such a cache cannot put the first in a build that wants the
+    /// second.
+    @Test func aCacheFromBeforeChainsWereNamedIsNotRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = try Thumbnailer.pattern(width: 900, height: 700, kind: .png)
+        let cover = try cover(bytes, kind: .png)
+        let earlier = SiteConfig.Thumbnails().specs(tileSize: 200)
+        let made = try Thumbnailer(maxPixels: 8192 * 8192).thumbnails(of: bytes, as: earlier)
+        for (spec, thumbnail) in zip(earlier, made) {
+            let file = folder.appending(path: "thumbnails/\(cover.contentHash.prefix(2))/\(cover.contentHash)-\(spec.size)-crop-q80-v3.webp")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(thumbnail).write(to: file)
+        }
+        let cold = try thumbnails(of: cover, as: specs, after: [])
+        #expect(try thumbnails(of: cover, as: specs, after: [], in: folder.appending(path: "thumbnails")) == cold)
+    }
+
     @Test func everySettingIsPartOfTheKey() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cover = try cover(Thumbnailer.pattern(width: 500, height: 500, kind: .png), kind: .png)
