@@ -35,12 +35,15 @@ public final class SiteChanges: Sendable {
     private let beyond = Mutex(Beyond())
 
     /// Files outside the watched folders, or reached through a symbolic link: looked at on their
-    /// own, by `stat` through the links, with the last fingerprint and what it cost.
+    /// own, by `stat` through the links, with the last fingerprint, when it was taken and what it
+    /// cost, and how many times it has changed (what the token shows: a new list of files is no
+    /// change to them).
     private struct Beyond {
         var paths: [String] = []
         var fingerprint: UInt64 = 0
         var taken: ContinuousClock.Instant?
         var cost = Duration.zero
+        var changes: UInt64 = 0
     }
 
     /// A source for `site`: events where the platform has them, unless `poll` asks for polling
@@ -86,36 +89,48 @@ public final class SiteChanges: Sendable {
     /// a cover in a folder outside `content/` or linked into it). Their sizes, times and inodes,
     /// through the links, are part of every token; taken again no oftener than ten times what
     /// taking them cost, so thousands of them cannot keep a core busy.
+    ///
+    /// A new list does not change the token by itself: its files are taken as they are now, and
+    /// only a later change to one of them counts.
     public func watch(beyond paths: [String]) {
         beyond.withLock { state in
             guard state.paths != paths else { return }
-            state = Beyond(paths: paths)
+            state.paths = paths
+            state.fingerprint = Self.fingerprint(of: paths)
+            state.taken = ContinuousClock.now
         }
     }
 
     private func beyondFingerprint() -> UInt64 {
         beyond.withLock { state in
-            guard !state.paths.isEmpty else { return 0 }
+            guard !state.paths.isEmpty else { return state.changes }
             let clock = ContinuousClock()
-            if let taken = state.taken, clock.now - taken < state.cost * 10 { return state.fingerprint }
+            if let taken = state.taken, clock.now - taken < max(state.cost * 10, .milliseconds(50)) { return state.changes }
             let start = clock.now
-            var parts: [UInt64] = []
-            parts.reserveCapacity(state.paths.count * 5)
-            for path in state.paths {
-                var info = stat()
-                // stat, not lstat: the file the link leads to is what the build reads.
-                if stat(path, &info) == 0 {
-                    SiteWatcher.add(path, info, into: &parts)
-                } else {
-                    parts.append(FastHash.hash(path))
-                    parts.append(0)
-                }
-            }
-            state.fingerprint = FastHash.combine(parts)
+            let fingerprint = Self.fingerprint(of: state.paths)
+            if fingerprint != state.fingerprint { state.changes += 1 }
+            state.fingerprint = fingerprint
             state.taken = clock.now
             state.cost = clock.now - start
-            return state.fingerprint
+            return state.changes
         }
+    }
+
+    /// The sizes, times and inodes of files, through their links.
+    private static func fingerprint(of paths: [String]) -> UInt64 {
+        var parts: [UInt64] = []
+        parts.reserveCapacity(paths.count * 5)
+        for path in paths {
+            var info = stat()
+            // stat, not lstat: the file the link leads to is what the build reads.
+            if stat(path, &info) == 0 {
+                SiteWatcher.add(path, info, into: &parts)
+            } else {
+                parts.append(FastHash.hash(path))
+                parts.append(0)
+            }
+        }
+        return FastHash.combine(parts)
     }
 }
 

@@ -63,7 +63,7 @@ public struct SiteWatcher: Service {
             }
             guard let port, !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
             built = changes.token()
-            built = watchBeyond(await builder.build(), built: built)
+            watchBeyond(await builder.build())
             firstBuild.built(port)
         }
         var seen = built
@@ -78,26 +78,21 @@ public struct SiteWatcher: Service {
             } else if now != built, ContinuousClock.now - lastChange >= quietPeriod {
                 built = now
                 // What changes while this runs differs from `built` and is seen on the next round.
-                built = watchBeyond(await builder.build(), built: built)
-                seen = built
+                watchBeyond(await builder.build())
             } else if let output = builder.state.missingOutput {
                 builder.log("serve: the preview folder \(output.path) is gone; building it again")
                 built = now
-                built = watchBeyond(await builder.build(), built: built)
-                seen = built
+                watchBeyond(await builder.build())
             }
         }
     }
 
-    /// Watches what the build read beyond the watched folders; returns the token to compare
-    /// later ones with: `built`, or, when the files watched changed, the token with them.
-    private func watchBeyond(_ result: BuildState, built: UInt64) -> UInt64 {
+    /// Watches what the build read beyond the watched folders. (A file new to the list is taken
+    /// as it is after the build: a change made to it while the build ran is missed.)
+    private func watchBeyond(_ result: BuildState) {
         // A build that stopped at its stamp read no cover: the list stands.
-        if result.summary.upToDate { return built }
-        let paths = Self.filesBeyondTheWatch(of: result, site: builder.options.site)
-        changes.watch(beyond: paths)
-        // A new list changes the token by itself: start from the token with it.
-        return paths.isEmpty ? built : changes.token()
+        if result.summary.upToDate { return }
+        changes.watch(beyond: Self.filesBeyondTheWatch(of: result, site: builder.options.site))
     }
 
     /// The files a build read that the watch does not see: the archive and `gallery.toml` when

@@ -274,7 +274,7 @@ struct PagerContext: TemplateObject {
     var previous: String?
     var next: String?
     /// `[text]`'s `page_of`.
-    var pattern = "Page {number} of {count}"
+    var pattern = SiteText()["page_of"]
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
