@@ -17,6 +17,10 @@ public struct PreviewBuilder: Sendable {
     public let log: @Sendable (String) -> Void
     /// Whether a build has succeeded yet, so a failure can say whether a good site is served.
     private var hasSucceeded = false
+    /// Told of each build as soon as it ends, before the open pages are (the watcher takes the
+    /// files it read then, so a save made once a page has reloaded is never taken for the
+    /// state the build saw).
+    public var onBuilt: (@Sendable (BuildState) -> Void)?
 
     /// A builder.
     public init(options: BuildOptions, state: PreviewState, hub: LiveReloadHub, observer: any BuildObserving, log: @escaping @Sendable (String) -> Void) {
@@ -35,6 +39,7 @@ public struct PreviewBuilder: Sendable {
     @discardableResult
     public mutating func build() async -> BuildState {
         let result = await BuildPipeline().run(options, observer: observer)
+        onBuilt?(result)
         let summary = result.summary
         if summary.succeeded {
             hasSucceeded = true

@@ -54,6 +54,8 @@ public struct SiteWatcher: Service {
     /// way when it comes finishes first.
     public func run() async throws {
         var builder = self.builder
+        let (changes, site) = (self.changes, builder.options.site)
+        builder.onBuilt = { result in Self.watchBeyond(result, changes: changes, site: site) }
         var built = baseline
         if let firstBuild {
             var port: Int?
@@ -63,7 +65,7 @@ public struct SiteWatcher: Service {
             }
             guard let port, !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
             built = changes.token()
-            watchBeyond(await builder.build())
+            await builder.build()
             firstBuild.built(port)
         }
         var seen = built
@@ -78,21 +80,22 @@ public struct SiteWatcher: Service {
             } else if now != built, ContinuousClock.now - lastChange >= quietPeriod {
                 built = now
                 // What changes while this runs differs from `built` and is seen on the next round.
-                watchBeyond(await builder.build())
+                await builder.build()
             } else if let output = builder.state.missingOutput {
                 builder.log("serve: the preview folder \(output.path) is gone; building it again")
                 built = now
-                watchBeyond(await builder.build())
+                await builder.build()
             }
         }
     }
 
-    /// Watches what the build read beyond the watched folders. (A file new to the list is taken
-    /// as it is after the build: a change made to it while the build ran is missed.)
-    private func watchBeyond(_ result: BuildState) {
+    /// Watches what a build read beyond the watched folders, as soon as it ends and before the
+    /// open pages are told of it. (A file new to the list is taken as it is then: a change made
+    /// to it in the moment between the build reading it and its end is missed.)
+    static func watchBeyond(_ result: BuildState, changes: SiteChanges, site: SiteFolder) {
         // A build that stopped at its stamp read no cover: the list stands.
         if result.summary.upToDate { return }
-        changes.watch(beyond: Self.filesBeyondTheWatch(of: result, site: builder.options.site))
+        changes.watch(beyond: filesBeyondTheWatch(of: result, site: site))
     }
 
     /// The files a build read that the watch does not see: the archive and `gallery.toml` when
@@ -106,14 +109,26 @@ public struct SiteWatcher: Service {
         }
         // Each input folder as written and with its links resolved: a cover below one is seen
         // only if no link stands between the folder and the file.
-        let inputs = site.inputFolders.map { ($0.standardizedFileURL.path + "/", $0.resolvingSymlinksInPath().path + "/") }
+        let inputs = site.inputFolders.map { ($0.standardizedFileURL.path, $0.resolvingSymlinksInPath().path) }
         let cache = result.cacheFolder.standardizedFileURL.path + "/"
         var seen = Set<String>()
+        // Covers share a few folders: each is resolved once (10,000 covers, one `lstat` each).
+        var resolvedFolders: [String: String] = [:]
         for case .success(let cover) in result.covers {
             let path = cover.file.standardizedFileURL.path
             guard !path.hasPrefix(cache), seen.insert(path).inserted else { continue }
-            let watched = inputs.contains { folder, resolved in
-                path.hasPrefix(folder) && cover.file.resolvingSymlinksInPath().path == resolved + path.dropFirst(folder.count)
+            let parent = (path as NSString).deletingLastPathComponent
+            let resolvedParent: String
+            if let known = resolvedFolders[parent] {
+                resolvedParent = known
+            } else {
+                resolvedParent = URL(fileURLWithPath: parent).resolvingSymlinksInPath().path
+                resolvedFolders[parent] = resolvedParent
+            }
+            var info = stat()
+            let isLink = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+            let watched = !isLink && inputs.contains { folder, resolved in
+                path.hasPrefix(folder + "/") && resolvedParent == resolved + parent.dropFirst(folder.count)
             }
             if !watched { paths.append(path) }
         }
