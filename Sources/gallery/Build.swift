@@ -22,6 +22,9 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Ignore what the previous build left and write every output again.")
     var clean = false
 
+    @Flag(help: "After a good build, remove the cached thumbnails it did not use (of covers gone from the site, or of sizes, formats or qualities no longer asked for).")
+    var gc = false
+
     @Flag(help: "Revalidate cached remote covers with the server (conditional requests).")
     var refresh = false
 
@@ -56,6 +59,7 @@ struct Build: AsyncParsableCommand {
             baseURL: baseURL
         )
         options.fetchMode = offline ? .offline : refresh ? .refresh : .useCache
+        options.gc = gc
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }

@@ -198,6 +198,36 @@ import Testing
         #expect(differing.isEmpty, "\(before) then \(after) differs from a clean build at \(after) in \(differing)")
     }
 
+    /// `--gc` removes the cached thumbnails the build did not use (another tile size's, a
+    /// removed cover's), keeps every one it used (the next build makes none), and a build
+    /// without it removes nothing.
+    @Test func gcRemovesOnlyTheThumbnailsTheBuildDidNotUse() async throws {
+        let site = try Fixture.site([Fixture.album("One", "A", cover: "covers/one.png"), Fixture.album("Two", "B", cover: "covers/two.png")])
+        try Data(try Thumbnailer.pattern(width: 320, height: 320, kind: .png)).write(to: site.url.appending(path: "content/covers/one.png"))
+        try Data(try Thumbnailer.pattern(width: 300, height: 200, kind: .png)).write(to: site.url.appending(path: "content/covers/two.png"))
+        let cached = { Set(site.files(under: ".gallery-cache/thumbnails")) }
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let first = cached()
+        #expect(first.count == 2 * 4, "\(first.sorted())")
+        // Another tile size and one cover fewer: without --gc the old files stay.
+        try site.write("[carousel]\ndimension = 140\n", to: "gallery.toml")
+        try site.write(Fixture.archive([Fixture.album("One", "A", cover: "covers/one.png")]), to: "content/albums.json")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(cached().isSuperset(of: first))
+        let run = try await GalleryBinary.run(["build", "--gc", "--log-format", "json"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let kept = cached()
+        // One cover: its 300 (shared with the first build), its 140-of300 and 280-of300, its size file.
+        #expect(kept.count == 4, "\(kept.sorted())")
+        #expect(kept.filter { $0.hasSuffix(".size") }.count == 1)
+        #expect(kept.filter { $0.contains("-of300-") }.count == 2, "\(kept.sorted())")
+        #expect(run.stdout.contains("\"thumbnails\":{\"made\":0,\"cached\":3,\"removed\":\(first.count + 2 - 4)}"), "\(run.stdout)")
+        // Every thumbnail the site uses is still there: the next build makes none.
+        let again = try await GalleryBinary.run(["build", "--clean", "--log-format", "json"], in: site.url)
+        #expect(again.stdout.contains("\"thumbnails\":{\"made\":0,\"cached\":3,\"removed\":0}"), "\(again.stdout)")
+        #expect(cached() == kept)
+    }
+
     /// Runs `gallery build` with `GALLERY_LIBVIPS` naming a library that does not exist.
     func buildWithoutLibvips(_ site: TemporaryFolder, _ arguments: [String] = []) async throws -> GalleryBinary.Run {
         let process = Process()

@@ -18,6 +18,10 @@ public struct BuildOptions: Sendable {
     /// Whether pages carry the `[analytics]` provider's scripts: yes for what is published, no
     /// for a preview (`gallery serve`), whose visits are the author's own.
     public var analytics = true
+    /// Whether to remove, after a good build, the cached thumbnails it did not use (`--gc`, as
+    /// Hugo names it): those of covers gone from the site, and of sizes, fits, formats or
+    /// qualities no longer asked for.
+    public var gc = false
 
     /// Options for building a site folder.
     public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {

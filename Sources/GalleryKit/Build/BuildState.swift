@@ -31,6 +31,9 @@ public struct BuildState: Sendable {
     /// The stamps of the cover files this build used and of the cover cache's index (after
     /// `fetchCovers`); `nil` when one could not be had, and then no stamp is recorded.
     var coverStamps: [String: FileStamp]?
+    /// The thumbnail cache's files this build used (thumbnails and size files), by path; `nil`
+    /// when the thumbnails step did not run.
+    var thumbnailFilesUsed: Set<String>?
     /// What this build's output folder holds when it is done (after `render`).
     public var manifest = BuildManifest()
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -55,5 +55,10 @@ extension BuildStep {
         if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }
+        // Only now that the site is written: a failed build keeps every thumbnail it may want.
+        if state.options.gc, let used = state.thumbnailFilesUsed {
+            let cache = ThumbnailCache(folder: state.cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory), thumbnailer: Thumbnailer(maxPixels: state.config.thumbnails.maxPixels))
+            state.summary.thumbnailsRemoved = cache.removeAll(but: used)
+        }
     }
 }

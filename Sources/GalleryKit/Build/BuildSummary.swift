@@ -28,6 +28,8 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var thumbnailsMade = 0
     /// Thumbnails taken from the thumbnail cache.
     public var thumbnailsCached = 0
+    /// Cached thumbnails `--gc` removed, as this build did not use them.
+    public var thumbnailsRemoved = 0
     /// Warnings.
     public var warnings = 0
     /// Errors.

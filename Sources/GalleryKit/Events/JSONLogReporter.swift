@@ -98,7 +98,7 @@ public final class JSONLogReporter: BuildObserving {
                 ("downloaded", "\(summary.coversDownloaded)"), ("from_cache", "\(summary.coversFromCache)"),
                 ("revalidated", "\(summary.coversRevalidated)"), ("local", "\(summary.coversLocal)"), ("failed", "\(summary.coversFailed)"),
             ])),
-            ("thumbnails", object([("made", "\(summary.thumbnailsMade)"), ("cached", "\(summary.thumbnailsCached)")])),
+            ("thumbnails", object([("made", "\(summary.thumbnailsMade)"), ("cached", "\(summary.thumbnailsCached)"), ("removed", "\(summary.thumbnailsRemoved)")])),
             ("warnings", "\(summary.warnings)"),
             ("errors", "\(summary.errors)"),
             ("timings", timings),

@@ -45,6 +45,31 @@ public struct ThumbnailCache: Sendable {
         public var wasMade: Bool
     }
 
+    /// The file that records the size of the cover with `contentHash` as its header claims it.
+    public func sizeFile(forCover contentHash: String) -> URL {
+        folder.appending(path: "\(contentHash.prefix(2))/\(contentHash).size")
+    }
+
+    /// Removes every file of the cache but those in `used` (standardized paths), and the shard
+    /// folders left empty; files whose names start with a dot (a write under way) are left.
+    ///
+    /// - Returns: How many files were removed.
+    public func removeAll(but used: Set<String>) -> Int {
+        let fileManager = FileManager.default
+        var removed = 0
+        guard let shards = try? fileManager.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        for shard in shards where !shard.hasPrefix(".") {
+            let shardPath = folder.path + "/" + shard
+            guard let names = try? fileManager.contentsOfDirectory(atPath: shardPath) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = shardPath + "/" + name
+                if !used.contains(path), unlink(path) == 0 { removed += 1 }
+            }
+            rmdir(shardPath)
+        }
+        return removed
+    }
+
     /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, one per
     /// spec, as ``thumbnails(of:as:)`` makes them: one that the thumbnailer resizes from a larger
     /// one of the list names that one's size too (`…-140-of300-crop-q80-v4.webp`), since its
@@ -68,7 +93,7 @@ public struct ThumbnailCache: Sendable {
     /// their bytes are the same.
     /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
     public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
-        let sizeFile = folder.appending(path: "\(cover.contentHash.prefix(2))/\(cover.contentHash).size")
+        let sizeFile = sizeFile(forCover: cover.contentHash)
         var size = Self.readSize(sizeFile)
         var source: [UInt8]?
         func read() throws(ThumbnailError) -> [UInt8] {
