@@ -35,8 +35,6 @@ public struct BuildPipeline: Sendable {
                 state.summary.failedStep = step.name
                 state.staged?.discard()
                 state.staged = nil
-                // The render step counted the pages it staged; a build that wrote nothing wrote none.
-                if state.summary.written == 0 { state.summary.pagesWritten = 0 }
                 break
             }
             if state.summary.upToDate { break }

@@ -31,9 +31,12 @@ public struct BuildState: Sendable {
     /// The stamps of the cover files this build used and of the cover cache's index (after
     /// `fetchCovers`); `nil` when one could not be had, and then no stamp is recorded.
     var coverStamps: [String: FileStamp]?
-    /// The thumbnail cache's files this build used (thumbnails and size files), by path; `nil`
-    /// when the thumbnails step did not run.
-    var thumbnailFilesUsed: Set<String>?
+    /// The pages the render step staged: written, and counted so, only when the write step
+    /// commits them.
+    var pagesStaged = 0
+    /// With `--gc`, the thumbnail cache and the files of it this build used (thumbnails and
+    /// size files, by path); `nil` when the thumbnails step did not run.
+    var thumbnailsUsed: (cache: ThumbnailCache, files: Set<String>)?
     /// What this build's output folder holds when it is done (after `render`).
     public var manifest = BuildManifest()
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -130,7 +130,7 @@ extension BuildStep {
         state.manifest = total.manifest()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
-        state.summary.pagesWritten = pages.count - total.pagesUnchanged
+        state.pagesStaged = pages.count - total.pagesUnchanged
     }
 }
 

@@ -57,11 +57,13 @@ extension BuildStep {
             guard written.insert(path).inserted else { return }
             state.files.append(OutputFile(path: path, content: content, contentKey: FastHash.hash(key)))
         }
-        var used = Set(covers.map { cache.sizeFile(forCover: $0.contentHash).path })
-        for case .success(let entries) in results {
-            for case let file? in entries.map(\.file) { used.insert(file.standardizedFileURL.path) }
+        if state.options.gc {
+            var used = Set(covers.map { cache.sizeFile(forCover: $0.contentHash).path })
+            for case .success(let entries) in results {
+                for case let file? in entries.map(\.file) { used.insert(file.standardizedFileURL.path) }
+            }
+            state.thumbnailsUsed = (cache, used)
         }
-        state.thumbnailFilesUsed = used
         for (index, result) in results.enumerated() {
             let cover = covers[index]
             switch result {

@@ -30,6 +30,7 @@ extension BuildStep {
         // what was there before: without one, the next build compares every output again.
         if !staging.paths.isEmpty || !gone.isEmpty { unlink(manifestFile.path) }
         state.summary.written = try staging.commit(into: output)
+        state.summary.pagesWritten = state.pagesStaged
         state.staged = nil
         let root = output.standardizedFileURL.path
         var removed = 0
@@ -56,9 +57,8 @@ extension BuildStep {
             try state.manifest.save(to: manifestFile)
         }
         // Only now that the site is written: a failed build keeps every thumbnail it may want.
-        if state.options.gc, let used = state.thumbnailFilesUsed {
-            let cache = ThumbnailCache(folder: state.cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory), thumbnailer: Thumbnailer(maxPixels: state.config.thumbnails.maxPixels))
-            state.summary.thumbnailsRemoved = cache.removeAll(but: used)
+        if let used = state.thumbnailsUsed {
+            state.summary.thumbnailsRemoved = used.cache.removeAll(but: used.files)
         }
     }
 }

@@ -71,19 +71,12 @@ public struct LibraryEditor: Sendable {
             guard let last = history.changes.popLast() else {
                 throw LibraryError(nothingToUndo)
             }
-            let archive = try load()
-            let undone: AlbumArchive
-            do throws(LibraryError) {
-                undone = try archive.undoing(last)
-                try check(undone)
-            } catch {
-                throw LibraryError(
-                    reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot undo the most recent change (\(last.summary)): \($0)" }
-                        + ["`gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it"]
-                )
-            }
             history.undone.append(last)
-            try save(undone, history: history)
+            try replay(
+                { archive throws(LibraryError) in try archive.undoing(last) }, history: history,
+                failing: "cannot undo the most recent change (\(last.summary))",
+                advice: "`gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it"
+            )
             return last
         }
     }
@@ -99,20 +92,28 @@ public struct LibraryEditor: Sendable {
             guard let change = history.redo(limit: undoLimit) else {
                 throw LibraryError("there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change")
             }
-            let archive = try load()
-            let redone: AlbumArchive
-            do throws(LibraryError) {
-                redone = try archive.redoing(change)
-                try check(redone)
-            } catch {
-                throw LibraryError(
-                    reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "cannot redo \(change.summary): \($0)" }
-                        + ["nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"]
-                )
-            }
-            try save(redone, history: history)
+            try replay(
+                { archive throws(LibraryError) in try archive.redoing(change) }, history: history,
+                failing: "cannot redo \(change.summary)",
+                advice: "nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"
+            )
             return change
         }
+    }
+
+    /// Undoes or redoes a change (`apply`) on the archive, checks and saves the result with
+    /// `history`; a change the archive no longer allows (it was edited by hand since) is an
+    /// error, each reason after `failing`, then `advice`, and nothing is saved.
+    private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String) throws(LibraryError) {
+        let current = try load()
+        let archive: AlbumArchive
+        do throws(LibraryError) {
+            archive = try apply(current)
+            try check(archive)
+        } catch {
+            throw LibraryError(reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "\(failing): \($0)" } + [advice])
+        }
+        try save(archive, history: history)
     }
 
     /// Why an undo finds no change, with the reason when it is the settings'.

@@ -103,15 +103,7 @@ public struct SiteText: Sendable, Hashable {
     /// A pattern about one album (`album_by`, `cover_of`…) filled in with its fields, which
     /// must already be clean of characters XML forbids.
     func about(_ name: String, title: String, artist: String, genre: String, year: Int) -> String {
-        fill(name) { field in
-            switch field {
-            case "title": title
-            case "artist": artist
-            case "genre": genre
-            case "year": String(year)
-            default: nil
-            }
-        }
+        TextPattern(self[name]).fillAlbum(title: title, artist: artist, genre: genre, year: year)
     }
 }
 
@@ -147,6 +139,19 @@ struct TextPattern {
     /// The placeholders' names, in order.
     var slots: [String] {
         parts.compactMap { if case .slot(let name) = $0 { name } else { nil } }
+    }
+
+    /// The text with an album's fields in place of `{title}`, `{artist}`, `{genre}`, `{year}`.
+    func fillAlbum(title: @autoclosure () -> String, artist: @autoclosure () -> String, genre: @autoclosure () -> String, year: Int) -> String {
+        fill { field in
+            switch field {
+            case "title": title()
+            case "artist": artist()
+            case "genre": genre()
+            case "year": String(year)
+            default: nil
+            }
+        }
     }
 
     /// The text with each placeholder replaced; one `values` does not know is left as written.

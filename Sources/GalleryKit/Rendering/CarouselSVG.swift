@@ -27,18 +27,8 @@ public enum CarouselSVG {
             let frame = layout.frame(at: entry.index)
             svg.write("<a href=\"")
             svg.writeXML(SitePlan.albumFolder(slug: entry.slug))
-            // Escaping maps each character on its own, so the label's parts escape apart.
             svg.write("\"><title>")
-            for part in albumBy.parts {
-                switch part {
-                case .text(let words): svg.writeXML(String(words))
-                case .slot("title"): svg.writeXML(entry.album.title)
-                case .slot("artist"): svg.writeXML(entry.album.artist)
-                case .slot("genre"): svg.writeXML(entry.album.genre)
-                case .slot("year"): svg.write(entry.album.year)
-                case .slot(let name): svg.writeXML("{\(name)}")
-                }
-            }
+            svg.writeXML(albumBy.fillAlbum(title: entry.album.title, artist: entry.album.artist, genre: entry.album.genre, year: entry.album.year))
             svg.write("</title><image href=\"")
             svg.writeXML(images[entry.index].src)
             svg.write("\" x=\"")

@@ -178,15 +178,7 @@ public struct SiteRenderer: Sendable {
         let entry = plan.catalogue.entries[index]
         let image = images[index]
         let title = Escape.xmlCharacters(entry.album.title)
-        let alt = albumBy.fill { field in
-            switch field {
-            case "title": title
-            case "artist": Escape.xmlCharacters(entry.album.artist)
-            case "genre": Escape.xmlCharacters(entry.album.genre)
-            case "year": String(entry.album.year)
-            default: nil
-            }
-        }
+        let alt = albumBy.fillAlbum(title: title, artist: Escape.xmlCharacters(entry.album.artist), genre: Escape.xmlCharacters(entry.album.genre), year: entry.album.year)
         return TileContext(
             index: index,
             count: plan.catalogue.count,
