@@ -97,11 +97,11 @@ public struct PreviewServer: Sendable {
             log("serve: cannot watch for file events here; polling the site's files instead")
         }
         do {
-            try await serve(address, on: configuration.port, state: state, hub: hub, builder: builder, changes: changes)
+            try await serve(address, on: configuration.port, state: state, hub: hub, builder: builder, changes: changes, reportChange: filter.noteChange)
         } catch let error as IOError where error.errnoCode == EADDRINUSE && configuration.fallsBackToAFreePort {
             log("serve: port \(configuration.port) is in use; serving on a free port instead")
             do {
-                try await serve(address, on: 0, state: state, hub: hub, builder: builder, changes: changes)
+                try await serve(address, on: 0, state: state, hub: hub, builder: builder, changes: changes, reportChange: filter.noteChange)
             } catch let error as IOError {
                 throw address.error(binding: 0, error)
             }
@@ -112,7 +112,7 @@ public struct PreviewServer: Sendable {
 
     /// Listens on `port`, then builds the site and serves it until SIGINT or SIGTERM, watching
     /// for changes. A bind that fails throws before anything is built.
-    private func serve(_ address: ListenAddress, on port: Int, state: PreviewState, hub: LiveReloadHub, builder: PreviewBuilder, changes: SiteChanges) async throws {
+    private func serve(_ address: ListenAddress, on port: Int, state: PreviewState, hub: LiveReloadHub, builder: PreviewBuilder, changes: SiteChanges, reportChange: @escaping @Sendable (String?) -> Void) async throws {
         var logger = Logger(label: "gallery.serve")
         logger.logLevel = .warning
         let announce = self.announce
@@ -147,8 +147,10 @@ public struct PreviewServer: Sendable {
         // Shut down in reverse order: the notice first, then the pages' sockets, a rebuild under
         // way, and the server last.
         let server: any Service = giveUpWaiting.map { BoundedShutdown(server: app, grace: Self.shutdownGrace, giveUp: $0) } ?? app
+        var watcher = SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild)
+        watcher.reportChange = reportChange
         let group = ServiceGroup(
-            services: [server, SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild), hub, ShutdownNotice(log: log, isListening: isListening)],
+            services: [server, watcher, hub, ShutdownNotice(log: log, isListening: isListening)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

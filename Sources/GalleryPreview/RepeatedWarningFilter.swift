@@ -20,6 +20,8 @@ public final class RepeatedWarningFilter: BuildObserving {
         var repeated = 0
         /// Whether a build has finished, so the next ones are rebuilds.
         var rebuilding = false
+        /// What the watcher saw change before the next rebuild, said on its line.
+        var cause: String?
     }
 
     private let seen = Mutex(Seen())
@@ -44,8 +46,12 @@ public final class RepeatedWarningFilter: BuildObserving {
             }
             if !isRepeated { next.receive(event) }
         case .stepStarted(let index, _, _):
-            guard seen.withLock({ $0.rebuilding }) else { return next.receive(event) }
-            if index == 1 { log("serve: rebuilding at " + Self.timeOfDay()) }
+            let (rebuilding, cause) = seen.withLock { seen in
+                defer { if index == 1 { seen.cause = nil } }
+                return (seen.rebuilding, seen.cause)
+            }
+            guard rebuilding else { return next.receive(event) }
+            if index == 1 { log("serve: rebuilding at " + Self.timeOfDay() + (cause.map { " (\($0) changed)" } ?? "")) }
         case .finished(let summary):
             let repeated = seen.withLock { seen in
                 seen.rebuilding = true
@@ -61,6 +67,12 @@ public final class RepeatedWarningFilter: BuildObserving {
         default:
             next.receive(event)
         }
+    }
+
+    /// Says on the next rebuild's line what changed (`content/albums.json`): a file the watcher
+    /// saw change, or a description of several.
+    public func noteChange(_ cause: String?) {
+        seen.withLock { $0.cause = cause }
     }
 
     /// The local time as `14:02:07`.

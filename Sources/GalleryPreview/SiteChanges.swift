@@ -40,10 +40,13 @@ public final class SiteChanges: Sendable {
     /// change to them).
     private struct Beyond {
         var paths: [String] = []
-        var fingerprint: UInt64 = 0
+        /// Each path's fingerprint, in the order of `paths`.
+        var fingerprints: [UInt64] = []
         var taken: ContinuousClock.Instant?
         var cost = Duration.zero
         var changes: UInt64 = 0
+        /// The paths seen to change since the last ``SiteChanges/takeChangedFiles()``.
+        var changed = ChangedFiles()
     }
 
     /// A source for `site`: events where the platform has them, unless `poll` asks for polling
@@ -96,7 +99,7 @@ public final class SiteChanges: Sendable {
         beyond.withLock { state in
             guard state.paths != paths else { return }
             state.paths = paths
-            state.fingerprint = Self.fingerprint(of: paths)
+            state.fingerprints = paths.map(Self.fingerprint(of:))
             state.taken = ContinuousClock.now
         }
     }
@@ -107,30 +110,104 @@ public final class SiteChanges: Sendable {
             let clock = ContinuousClock()
             if let taken = state.taken, clock.now - taken < max(state.cost * 10, .milliseconds(50)) { return state.changes }
             let start = clock.now
-            let fingerprint = Self.fingerprint(of: state.paths)
-            if fingerprint != state.fingerprint { state.changes += 1 }
-            state.fingerprint = fingerprint
+            let fingerprints = state.paths.map(Self.fingerprint(of:))
+            var changed = false
+            for (index, fingerprint) in fingerprints.enumerated() where fingerprint != state.fingerprints[index] {
+                state.changed.insert(state.paths[index])
+                changed = true
+            }
+            if changed { state.changes += 1 }
+            state.fingerprints = fingerprints
             state.taken = clock.now
             state.cost = clock.now - start
             return state.changes
         }
     }
 
-    /// The sizes, times and inodes of files, through their links.
-    private static func fingerprint(of paths: [String]) -> UInt64 {
+    /// The files seen to change since the last call, as messages name files, when the changes
+    /// come from file events or from the files beyond the watched folders; polling the site's
+    /// folders tells that something changed, not what.
+    public func takeChangedFiles() -> ChangedFiles {
+        var changed = events?.takeChangedFiles() ?? ChangedFiles()
+        changed.merge(beyond.withLock { state in
+            defer { state.changed = ChangedFiles() }
+            return state.changed
+        })
+        return changed
+    }
+
+    /// The size, times and inode of a file, through its links.
+    private static func fingerprint(of path: String) -> UInt64 {
         var parts: [UInt64] = []
-        parts.reserveCapacity(paths.count * 5)
-        for path in paths {
-            var info = stat()
-            // stat, not lstat: the file the link leads to is what the build reads.
-            if stat(path, &info) == 0 {
-                SiteWatcher.add(path, info, into: &parts)
-            } else {
-                parts.append(FastHash.hash(path))
-                parts.append(0)
-            }
+        parts.reserveCapacity(5)
+        var info = stat()
+        // stat, not lstat: the file the link leads to is what the build reads.
+        if stat(path, &info) == 0 {
+            SiteWatcher.add(path, info, into: &parts)
+        } else {
+            parts.append(FastHash.hash(path))
+            parts.append(0)
         }
         return FastHash.combine(parts)
+    }
+}
+
+/// The files a watcher saw change, for the rebuild's line in the terminal.
+public struct ChangedFiles: Sendable, Equatable {
+    /// The paths, in the order first seen: at most ``limit``.
+    public private(set) var paths: [String] = []
+    /// Every path seen, up to ``remembered``.
+    private var seen: Set<String> = []
+    /// How many changes were seen past that (some may be to the same file).
+    private var overflow = 0
+    /// How many paths are named at most: a checkout that changes 10,000 files is told by its
+    /// first ones, and counted.
+    static let limit = 64
+    /// How many paths are told apart when counting.
+    static let remembered = 10_000
+
+    public init() {}
+
+    /// How many other files changed besides the paths kept.
+    public var uncounted: Int { seen.count - paths.count + overflow }
+
+    /// Records a change to `path`.
+    public mutating func insert(_ path: String) {
+        guard seen.count < Self.remembered else {
+            if !seen.contains(path) { overflow += 1 }
+            return
+        }
+        guard seen.insert(path).inserted else { return }
+        if paths.count < Self.limit { paths.append(path) }
+    }
+
+    /// Adds another's changes.
+    public mutating func merge(_ other: ChangedFiles) {
+        for path in other.paths { insert(path) }
+        for path in other.seen where !other.paths.contains(path) { insert(path) }
+        overflow += other.overflow
+    }
+
+    /// `content/albums.json`, `content/albums.json and gallery.toml` or `content/albums.json and
+    /// 3 more files`, with each path as messages name files; `nil` when no change is known.
+    ///
+    /// Files that are there now are named; files that came and went are left out, unless
+    /// nothing else changed: an editor's save makes and removes files of its own (vim's `4913`
+    /// and `albums.json~`), and the file saved is what the line should name.
+    public var summary: String? {
+        let present = paths.filter { path in
+            var info = stat()
+            return lstat(path, &info) == 0
+        }
+        let named = present.isEmpty ? paths : present
+        guard let first = named.first else { return nil }
+        let more = named.count - 1 + uncounted
+        let name = { (path: String) in SiteFolder.display(URL(fileURLWithPath: path)) }
+        switch more {
+        case 0: return name(first)
+        case 1 where named.count == 2: return name(first) + " and " + name(named[1])
+        default: return name(first) + " and \(more) more file\(more == 1 ? "" : "s")"
+        }
     }
 }
 
@@ -152,6 +229,8 @@ final class InotifyWatch: Sendable {
         var count: UInt64 = 0
         /// Where events are read into, kept between reads (twenty a second while serving).
         var buffer: [UInt8] = []
+        /// The files changed since the last ``InotifyWatch/takeChangedFiles()``.
+        var changed = ChangedFiles()
     }
     private let state: Mutex<State>
     private let rootPath: String
@@ -246,6 +325,7 @@ final class InotifyWatch: Sendable {
             if name.hasPrefix(".") { return }
             guard rootNames.contains(name) else { return }
             state.count += 1
+            state.changed.insert(rootPath + "/" + name)
             // An input folder made (or moved in) after the server started, or moved away.
             if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
                 _ = Self.watchTree(rootPath + "/" + name, descriptor: descriptor, into: &state.folders, published: name == "static")
@@ -258,11 +338,20 @@ final class InotifyWatch: Sendable {
         let published = folder == rootPath + "/static" || folder.hasPrefix(rootPath + "/static/")
         if SiteWatcher.isIgnored(name, published: published) { return }
         state.count += 1
+        state.changed.insert(name.isEmpty ? folder : folder + "/" + name)
         guard mask & UInt32(IN_ISDIR) != 0, !name.isEmpty else { return }
         if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
             _ = Self.watchTree(folder + "/" + name, descriptor: descriptor, into: &state.folders, following: false, published: published)
         } else if mask & UInt32(IN_MOVED_FROM) != 0 {
             forgetTree(folder + "/" + name, in: &state)
+        }
+    }
+
+    /// The files changed since the last call.
+    func takeChangedFiles() -> ChangedFiles {
+        state.withLock { state in
+            defer { state.changed = ChangedFiles() }
+            return state.changed
         }
     }
 
@@ -283,5 +372,6 @@ final class InotifyWatch: Sendable {
 final class InotifyWatch: Sendable {
     init?(site: SiteFolder) { nil }
     func changes() -> UInt64 { 0 }
+    func takeChangedFiles() -> ChangedFiles { ChangedFiles() }
 }
 #endif

@@ -26,6 +26,9 @@ public struct SiteWatcher: Service {
     /// The first build, when the watcher makes it: it waits for the server to listen, builds,
     /// then calls `built` with the port.
     public var firstBuild: FirstBuild?
+    /// Told before each rebuild what changed (`content/albums.json and gallery.toml`), or `nil`
+    /// when the watcher cannot tell (polling): the terminal's rebuild line says it.
+    public var reportChange: (@Sendable (String?) -> Void)?
 
     /// How the watcher makes the first build.
     public struct FirstBuild: Sendable {
@@ -65,6 +68,8 @@ public struct SiteWatcher: Service {
             }
             guard let port, !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
             built = changes.token()
+            // What changed before the first build is in it.
+            _ = changes.takeChangedFiles()
             await builder.build()
             firstBuild.built(port)
         }
@@ -79,11 +84,13 @@ public struct SiteWatcher: Service {
                 lastChange = .now
             } else if now != built, ContinuousClock.now - lastChange >= quietPeriod {
                 built = now
+                reportChange?(changes.takeChangedFiles().summary)
                 // What changes while this runs differs from `built` and is seen on the next round.
                 await builder.build()
             } else if let output = builder.state.missingOutput {
                 builder.log("serve: the preview folder \(output.path) is gone; building it again")
                 built = now
+                reportChange?(nil)
                 await builder.build()
             }
         }

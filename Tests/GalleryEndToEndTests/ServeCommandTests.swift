@@ -185,8 +185,11 @@ import Glibc
         try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974, cover: "../artwork/blue.svg")]), to: "shared/albums.json")
         build = try #require(try await rebuilt(after: "an edit of the linked archive", skipping: socket.messages.texts.count))
         #expect(try await RawResponse.get("/", port: server.port).body.contains("Court and Spark"))
+        // The rebuild's line names the file as the build reads it.
+        #expect(server.stderr.value.contains("(content/albums.json changed)\n"), "\(server.stderr.value)")
         try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#3c3"), to: "artwork/blue.svg")
         build = try #require(try await rebuilt(after: "a new cover outside content/", skipping: socket.messages.texts.count))
+        #expect(server.stderr.value.contains("(artwork/blue.svg changed)\n"), "\(server.stderr.value)")
         try folder.write(Fixture.archive([Fixture.album("Hejira", "Joni Mitchell", year: 1976, cover: "linked/hejira.svg")]), to: "shared/albums.json")
         build = try #require(try await rebuilt(after: "the archive naming the linked cover", skipping: socket.messages.texts.count))
         try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "elsewhere/hejira.svg")
@@ -370,7 +373,8 @@ import Glibc
         // The first build shows its steps; a rebuild is one line with the time of day.
         #expect(lines("[1/7] load").count == 1, "\(server.stderr.value)")
         #expect(lines("serve: rebuilding at ").count == 1, "\(server.stderr.value)")
-        #expect(server.stderr.value.range(of: #"serve: rebuilding at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]\n"#, options: .regularExpression) != nil)
+        // It names the file that changed, as the site folder's own path (the server runs in it).
+        #expect(server.stderr.value.range(of: #"serve: rebuilding at [0-2][0-9]:[0-5][0-9]:[0-5][0-9] \(content/albums.json changed\)\n"#, options: .regularExpression) != nil, "\(server.stderr.value)")
         #expect(lines("serve: Ctrl-C stops it").count == 1, "\(server.stderr.value)")
     }
 

@@ -57,6 +57,67 @@ import Testing
         #expect(changes.token() == after, "and then nothing more")
     }
 
+    /// File events say which file changed, for the rebuild's line in the terminal; polling says
+    /// only that something did.
+    @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "static/.nojekyll", "gallery.toml"])
+    func fileEventsSayWhichFileChanged(watching: Watching, path: String) throws {
+        try write("<svg/>", to: "content/covers/old.svg")
+        try write("User-agent: *", to: "static/robots.txt")
+        let changes = watching.changes(of: site)
+        _ = changes.token()
+        #expect(changes.takeChangedFiles().summary == nil, "nothing changed yet")
+        try write("changed \(UUID())", to: path)
+        _ = changes.token()
+        let changed = changes.takeChangedFiles()
+        switch watching {
+        case .events:
+            #expect(changed.summary == SiteFolder.display(root.appending(path: path)))
+        case .polling:
+            #expect(changed.summary == nil)
+        }
+        #expect(changes.takeChangedFiles().summary == nil, "taken once")
+        // A new folder is named by itself: files made in it before its watch are not seen apart.
+        try write("<svg/>", to: "content/artwork/2024/a.svg")
+        _ = changes.token()
+        if watching == .events {
+            #expect(changes.takeChangedFiles().summary == SiteFolder.display(root.appending(path: "content/artwork")))
+        }
+    }
+
+    /// An editor's save makes and removes files of its own (vim writes `4913`, renames the file
+    /// to `albums.json~`, writes it anew and removes the backup): the line names the file saved.
+    /// Several files saved are named, or counted.
+    @Test func theFilesNamedAreTheOnesThatAreThere() throws {
+        let changes = SiteChanges(site: site)
+        _ = changes.token()
+        let folder = root.appending(path: "content")
+        try Data().write(to: folder.appending(path: "4913"))
+        try FileManager.default.removeItem(at: folder.appending(path: "4913"))
+        try FileManager.default.moveItem(at: folder.appending(path: "albums.json"), to: folder.appending(path: "albums.json~"))
+        try write("{\"version\": 1}", to: "content/albums.json")
+        try FileManager.default.removeItem(at: folder.appending(path: "albums.json~"))
+        _ = changes.token()
+        #expect(changes.takeChangedFiles().summary == SiteFolder.display(folder.appending(path: "albums.json")))
+
+        try write("a", to: "gallery.toml")
+        try write("b", to: "templates/album.html")
+        _ = changes.token()
+        #expect(changes.takeChangedFiles().summary == SiteFolder.display(folder.appending(path: "albums.json")).replacingOccurrences(of: "content/albums.json", with: "gallery.toml") + " and " + SiteFolder.display(root.appending(path: "templates/album.html")))
+
+        try write("<svg/>", to: "content/covers/old.svg")
+        _ = changes.token()
+        _ = changes.takeChangedFiles()
+        for index in 0..<100 { try write("<svg/>", to: "content/covers/\(index).svg") }
+        _ = changes.token()
+        let many = try #require(changes.takeChangedFiles().summary)
+        #expect(many == SiteFolder.display(folder.appending(path: "covers/0.svg")) + " and 99 more files", "\(many)")
+
+        // A file removed is named when nothing else changed.
+        try FileManager.default.removeItem(at: root.appending(path: "content/covers/7.svg"))
+        _ = changes.token()
+        #expect(changes.takeChangedFiles().summary == SiteFolder.display(root.appending(path: "content/covers/7.svg")))
+    }
+
     @Test(arguments: Watching.allCases)
     func outputsAndHiddenFilesDoNotChangeTheToken(watching: Watching) throws {
         try write("User-agent: *", to: "static/robots.txt")
