@@ -28,6 +28,26 @@ import Testing
         #expect(albums?[4]["year"] as? Int == 2000)
     }
 
+    /// Words narrow the list to the albums where each is found, keeping the numbers `edit` and
+    /// `delete` take; none found says so rather than printing a header alone.
+    @Test func listWithWordsShowsTheAlbumsThatHaveThem() async throws {
+        let folder = try await starter()
+        let found = try await run(["list", "POP", "2000"], folder)
+        #expect(found.status == 0)
+        let lines = found.stdout.split(separator: "\n")
+        #expect(lines.count == 3, "\(found.stdout)")
+        #expect(lines[1].hasPrefix("4  u2-staring-at-the-sun"), "\(found.stdout)")
+        #expect(lines[2].hasPrefix("5  madonna-american-pie"), "\(found.stdout)")
+        let json = try await run(["list", "--json", "doubt"], folder)
+        let albums = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(albums?.count == 1)
+        #expect(albums?.first?["number"] as? Int == 2)
+        let none = try await run(["list", "bowie", "2003"], folder)
+        #expect(none.status == 0)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "list: no album matches 'bowie' '2003' (of 5); `gallery list` shows them all\n")
+    }
+
     /// A published page keeps its address: a twin added before it, or an edit that gives
     /// another album its title, takes another slug; deleting an original leaves its twin.
     @Test func noChangeMovesAnotherAlbumsPage() async throws {

@@ -1,10 +1,13 @@
+import Foundation
+
 /// How `gallery list` shows the albums: a table for people, JSON for scripts. The numbers are
 /// the ones `edit`, `delete` and `add --at` take.
 public enum AlbumListing {
-    /// An aligned table with a header row, one album per line.
-    public static func table(_ catalogue: Catalogue) -> String {
+    /// An aligned table with a header row, one album per line: every album, or those `search`
+    /// finds (with their numbers in the whole archive).
+    public static func table(_ catalogue: Catalogue, search: Search = Search()) -> String {
         let header = ["#", "Slug", "Artist", "Album", "Genre", "Year"]
-        let rows = catalogue.entries.map { entry in
+        let rows = catalogue.entries.filter(search.matches).map { entry in
             ["\(entry.index + 1)", entry.slug, entry.album.artist, entry.album.title, entry.album.genre, "\(entry.album.year)"]
                 .map { $0.tableCell() }
         }
@@ -19,15 +22,43 @@ public enum AlbumListing {
         return ([header] + rows).map(line).joined()
     }
 
-    /// A JSON array, one album per line, with the number and slug of each.
-    public static func json(_ catalogue: Catalogue) -> String {
-        let lines = catalogue.entries.map { entry in
+    /// A JSON array, one album per line, with the number and slug of each: every album, or
+    /// those `search` finds.
+    public static func json(_ catalogue: Catalogue, search: Search = Search()) -> String {
+        let lines = catalogue.entries.filter(search.matches).map { entry in
             let album = entry.album
             return "{\"number\":\(entry.index + 1),\"slug\":\(Escape.jsonString(entry.slug)),\"artist\":\(Escape.jsonString(album.artist)),"
                 + "\"title\":\(Escape.jsonString(album.title)),\"genre\":\(Escape.jsonString(album.genre)),\"year\":\(album.year),"
                 + "\"cover_url\":\(Escape.jsonString(album.coverURL))}"
         }
         return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// The albums `gallery list WORD...` shows: those where every word is found in the slug,
+    /// artist, title, genre or year, ignoring case, accents and width (`beyonce` finds
+    /// Beyoncé, `ｐｏｐ` Pop). No words finds every album.
+    public struct Search: Sendable {
+        let words: [String]
+
+        public init(_ words: [String] = []) {
+            self.words = words.map { Self.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.filter { !$0.isEmpty }
+        }
+
+        /// Whether there are words to look for.
+        public var isEmpty: Bool { words.isEmpty }
+
+        public func matches(_ entry: Catalogue.Entry) -> Bool {
+            guard !words.isEmpty else { return true }
+            let album = entry.album
+            let text = Self.folded([entry.slug, album.artist, album.title, album.genre, String(album.year)].joined(separator: "\u{0}"))
+            return words.allSatisfy { text.contains($0) }
+        }
+
+        /// Lowercase, without accents, narrow forms of wide ones, Greek's final sigma as `σ`.
+        static func folded(_ text: String) -> String {
+            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX")).lowercased()
+            return folded.unicodeScalars.contains("\u{03C2}") ? folded.replacingOccurrences(of: "\u{03C2}", with: "\u{03C3}") : folded
+        }
     }
 }
 

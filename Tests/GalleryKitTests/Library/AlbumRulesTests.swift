@@ -41,6 +41,29 @@ import Testing
         #expect(lines[1].hasPrefix("1  kyoiku      東京事変  教育        ロック  2004"), "\(table)")
     }
 
+    /// `gallery list WORD...`: every word in some field, whatever its case, accents or width.
+    @Test func aSearchFindsAlbumsWhateverTheCaseAccentsOrWidth() {
+        let catalogue = Catalogue(albums: [
+            Album(title: "Lemonade", artist: "Beyoncé", genre: "R&B", year: 2016, coverURL: "c"),
+            Album(title: "Μέτοικος", artist: "Ζορμπάς", genre: "Ｐｏｐ", year: 1970, coverURL: "c"),
+            Album(title: "Ágætis byrjun", artist: "Sigur Rós", genre: "Post-rock", year: 1999, coverURL: "c"),
+        ])
+        func numbers(_ words: [String]) -> [Int] {
+            catalogue.entries.filter(AlbumListing.Search(words).matches).map { $0.index + 1 }
+        }
+        #expect(numbers([]) == [1, 2, 3])
+        #expect(numbers(["BEYONCE"]) == [1])
+        #expect(numbers(["beyoncé", "2016"]) == [1])
+        #expect(numbers(["beyonce", "1999"]) == [], "every word must be found")
+        #expect(numbers(["ΜΕΤΟΙΚΟΣ"]) == [2], "a capital sigma finds a final one")
+        #expect(numbers(["pop"]) == [2], "full-width letters are found by narrow ones")
+        #expect(numbers(["agætis"]) == [3])
+        #expect(numbers(["agaetis"]) == [3], "found in the slug, where æ is written ae")
+        #expect(numbers(["sigur-ros"]) == [3], "the slug is searched too")
+        #expect(numbers(["  "]) == [1, 2, 3], "blank words are no words")
+        #expect(AlbumListing.table(catalogue, search: AlbumListing.Search(["rós"])).split(separator: "\n").last?.hasPrefix("3  ") == true)
+    }
+
     @Test func acceptsRightToLeftTextItsMarksAndOtherScripts() {
         for text in ["Björk", "שלום\u{200F} 2", "\u{627}\u{644}\u{641}\u{646}\u{200E} (live)", "東京事変", "👩‍🎤", "AC/DC & Friends", "Sigur Rós"] {
             #expect(AlbumRules.characterProblem(text) == nil, "\(text)")
