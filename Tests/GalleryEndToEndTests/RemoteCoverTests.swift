@@ -134,6 +134,49 @@ import Testing
         #expect(try await build()["up_to_date"] as? Bool == true)
     }
 
+    /// `--gc` forgets the cached covers no album names any more and removes their bytes (a
+    /// cover shared with a URL still named stays), and the build after it still stops at its
+    /// stamp. A build without it removes nothing.
+    @Test func gcRemovesTheCoversNoAlbumNames() async throws {
+        let covers = try Self.servedCovers()
+        try covers.write(Fixture.cover, to: "red-copy.svg")
+        let server = try await CoverServer(serving: covers.url)
+        let site = try Fixture.site([
+            Fixture.album("Red", "A", cover: server.url("red.svg")),
+            Fixture.album("Blue", "B", cover: server.url("blue.svg")),
+            Fixture.album("Red Copy", "C", cover: server.url("red-copy.svg")),
+            Fixture.album("Gone", "D", cover: server.url("missing.svg")),
+        ])
+        func build(_ extra: [String] = []) async throws -> [String: Any] {
+            let run = try await GalleryBinary.run(["build", "--log-format", "json"] + extra, in: site.url)
+            #expect(run.status == 0, "\(run.stdout)")
+            return try #require(try JSONSerialization.jsonObject(with: Data((run.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+        }
+        func index() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(site.read(".gallery-cache/covers/index.json").utf8)) as? [String: Any] ?? [:]
+        }
+        let objects = { site.files(under: ".gallery-cache/covers/objects") }
+        _ = try await build()
+        #expect(objects().count == 2, "red and red-copy share one object: \(objects())")
+        #expect((try index()["failures"] as? [String: Any])?.count == 1)
+        // Blue, the first red URL and the missing cover leave the archive.
+        try site.write(Fixture.archive([Fixture.album("Red Copy", "C", cover: server.url("red-copy.svg"))]), to: "content/albums.json")
+        _ = try await build()
+        #expect(objects().count == 2, "without --gc nothing is removed")
+        let gc = try await build(["--gc"])
+        #expect((gc["covers"] as? [String: Any])?["removed"] as? Int == 1, "\(gc)")
+        #expect(objects().count == 1, "blue's bytes are gone, red's stay for red-copy: \(objects())")
+        let kept = try index()
+        #expect((kept["covers"] as? [String: Any]).map { Array($0.keys) } == [server.url("red-copy.svg")])
+        #expect(kept["failures"] == nil, "the missing cover's failure is forgotten too")
+        let requests = try server.requests().count
+        let next = try await build()
+        #expect(next["up_to_date"] as? Bool == true, "the stamp holds the index --gc wrote: \(next)")
+        let offline = try await build(["--offline", "--clean"])
+        #expect((offline["covers"] as? [String: Any])?["failed"] as? Int == 0)
+        #expect(try server.requests().count == requests)
+    }
+
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)

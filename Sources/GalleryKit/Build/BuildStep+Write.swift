@@ -21,7 +21,7 @@ extension BuildStep {
     /// Moves the staged files into the output folder, deletes the outputs of the previous build
     /// that this one no longer makes (pages of removed albums), and records the new manifest,
     /// with a ``BuildStamp`` when the build found nothing to report.
-    public static let write = BuildStep(name: "write") { state, _ in
+    public static let write = BuildStep(name: "write") { state, observer in
         guard let staging = state.staged else { return }
         let output = state.outputFolder
         let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
@@ -44,6 +44,8 @@ extension BuildStep {
             }
         }
         state.summary.removed = removed
+        // Before the stamp, which holds the cover index's time and size.
+        if state.options.gc { await removeUnusedCovers(&state, observer: observer) }
         if state.diagnostics.isEmpty, let inputs = state.inputDigest, let watched = state.coverStamps, let plan = state.plan {
             let summary = state.summary
             state.manifest.stamp = BuildStamp(inputs: inputs, watched: watched, counts: .init(
@@ -60,5 +62,26 @@ extension BuildStep {
         if let used = state.thumbnailsUsed {
             state.summary.thumbnailsRemoved = used.cache.removeAll(but: used.files)
         }
+    }
+
+    /// `--gc`: removes the cached covers whose URL no album names any more, and keeps the stamp
+    /// in step with the index it rewrites. A cache that cannot be tidied is a warning: the site
+    /// is written.
+    private static func removeUnusedCovers(_ state: inout BuildState, observer: any BuildObserving) async {
+        let folder = state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory)
+        let index = CoverCache.indexFile(in: folder).path
+        guard FileManager.default.fileExists(atPath: index) else { return }
+        let locator = CoverLocator(site: state.options.site)
+        var urls: Set<String> = []
+        for album in state.catalogue.albums {
+            if case .success(.remote(let url)) = locator.locate(album.coverURL) { urls.insert(url.absoluteString) }
+        }
+        let cache = CoverCache(folder: folder)
+        do throws(CoverCacheError) {
+            state.summary.coversRemoved = try await cache.removeAll(but: urls)
+        } catch {
+            state.report(.warning("--gc could not tidy the cover cache: \(error.reason); the site was written, and the next build with --gc tries again", path: error.path), to: observer)
+        }
+        if state.coverStamps?[index] != nil { state.coverStamps?[index] = FileStamp.of(index) }
     }
 }

@@ -30,6 +30,8 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var thumbnailsCached = 0
     /// Cached thumbnails `--gc` removed, as this build did not use them.
     public var thumbnailsRemoved = 0
+    /// Cached covers `--gc` removed, as no album names their URL any more.
+    public var coversRemoved = 0
     /// Warnings.
     public var warnings = 0
     /// Errors.

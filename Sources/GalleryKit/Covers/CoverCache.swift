@@ -128,6 +128,36 @@ public actor CoverCache {
         return cover(of: entry)
     }
 
+    /// Forgets every URL not in `urls` (as the archive writes them) and removes the objects no
+    /// URL left names, for `gallery build --gc`; then writes the index.
+    ///
+    /// - Returns: How many objects were removed.
+    /// - Throws: ``CoverCacheError`` if the index cannot be written (the objects are then kept).
+    public func removeAll(but urls: Set<String>) throws(CoverCacheError) -> Int {
+        let (entryCount, failureCount) = (entries.count, failures.count)
+        entries = entries.filter { urls.contains($0.key) }
+        failures = failures.filter { urls.contains($0.key) }
+        if entries.count != entryCount || failures.count != failureCount { dirty = true }
+        // The index first: an object is removed only once no index on disk names it.
+        try flush()
+        let kept = Set(entries.values.map { objectFile(contentHash: $0.contentHash, kind: $0.kind).path })
+        let fileManager = FileManager.default
+        let objects = folder.appending(path: "objects").path
+        var removed = 0
+        guard let shards = try? fileManager.contentsOfDirectory(atPath: objects) else { return 0 }
+        for shard in shards where !shard.hasPrefix(".") {
+            let shardPath = objects + "/" + shard
+            guard let names = try? fileManager.contentsOfDirectory(atPath: shardPath) else { continue }
+            // Hidden names are temporary files, perhaps of another build writing now.
+            for name in names where !name.hasPrefix(".") {
+                let path = shardPath + "/" + name
+                if !kept.contains(path), unlink(path) == 0 { removed += 1 }
+            }
+            rmdir(shardPath)
+        }
+        return removed
+    }
+
     /// Writes the index if it changed since it was last written.
     /// - Throws: ``CoverCacheError`` if it cannot be written.
     public func flush() throws(CoverCacheError) {

@@ -130,7 +130,8 @@ public final class ConsoleReporter: BuildObserving {
             var text = "built \(counted(summary.albums, "album")): \(counted(summary.written, "file")) written, \(summary.unchanged) unchanged"
             if summary.removed > 0 { text += ", \(summary.removed) removed" }
             if summary.thumbnailsMade > 0 { text += ", \(counted(summary.thumbnailsMade, "thumbnail")) made" }
-            if summary.thumbnailsRemoved > 0 { text += ", \(counted(summary.thumbnailsRemoved, "unused cache file")) removed" }
+            let cacheFilesRemoved = summary.thumbnailsRemoved + summary.coversRemoved
+            if cacheFilesRemoved > 0 { text += ", \(counted(cacheFilesRemoved, "unused cache file")) removed" }
             if summary.coversFailed > 0 { text += ", \(counted(summary.coversFailed, "cover")) missing" }
             if summary.warnings > 0 { text += ", \(counted(summary.warnings, "warning"))" }
             if summary.upToDate { text += " (nothing changed since the last build)" }

@@ -97,6 +97,7 @@ public final class JSONLogReporter: BuildObserving {
             ("covers", object([
                 ("downloaded", "\(summary.coversDownloaded)"), ("from_cache", "\(summary.coversFromCache)"),
                 ("revalidated", "\(summary.coversRevalidated)"), ("local", "\(summary.coversLocal)"), ("failed", "\(summary.coversFailed)"),
+                ("removed", "\(summary.coversRemoved)"),
             ])),
             ("thumbnails", object([("made", "\(summary.thumbnailsMade)"), ("cached", "\(summary.thumbnailsCached)"), ("removed", "\(summary.thumbnailsRemoved)")])),
             ("warnings", "\(summary.warnings)"),
