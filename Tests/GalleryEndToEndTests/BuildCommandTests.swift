@@ -66,6 +66,24 @@ import Testing
         #expect(try values(index, Self.tile + "/@role").isEmpty)
     }
 
+
+    /// A site's own stylesheets and scripts are published byte for byte: only the built-in ones
+    /// are shrunk. A shrink by lines used to drop a rule written between two comments and a
+    /// line inside a template literal.
+    @Test func aSitesOwnAssetsArePublishedAsTheyAre() async throws {
+        let site = try Fixture.site([Fixture.album("Blue", "Joni Mitchell")])
+        let css = "/* price badge */ .price { color: #c0392b; font-weight: 700; } /* end badge */\n    .a { margin: 0 }\n"
+        let js = "const cdn = `\n//cdn.example.com/x.js\n    indented\n`;\n// a comment\n"
+        try site.write(css, to: "assets/theme.css")
+        try site.write(js, to: "assets/shop.js")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try site.read("public/assets/theme.css") == css)
+        #expect(try site.read("public/assets/shop.js") == js)
+        // The built-in script is still shrunk: no line of it starts with its indentation.
+        let builtin = try #require(site.files(under: "public/assets").first { $0.hasPrefix("gallery.") && $0.hasSuffix(".js") })
+        #expect(!(try site.read("public/assets/\(builtin)").contains("\n    ")))
+    }
     @Test func svgStripUsesTheHTMLCoordinates() async throws {
         let site = try Fixture.site((0..<4).map { Fixture.album("T\($0)", "A") })
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

@@ -24,7 +24,10 @@ public struct AssetBundle: Sendable {
     public let warnings: [Diagnostic]
 
     /// A script or stylesheet without its indentation, blank lines and whole-line comments: a
-    /// safe, simple shrink (no line is rewritten), which keeps the script under 11 KB.
+    /// simple shrink (no line is rewritten), which keeps the script under 11 KB. For the
+    /// built-in files only, which are written for it: in a site's own file a line may hold code
+    /// between two comments, or be inside a string (a template literal's `//cdn…` line, its
+    /// indentation), and dropping it would change what the file means.
     static func compact(_ data: Data, css: Bool) -> Data {
         guard let text = String(data: data, encoding: .utf8) else { return data }
         var lines: [Substring] = []
@@ -66,8 +69,13 @@ public struct AssetBundle: Sendable {
     public init(siteAssets folder: URL?, siteStatic staticFolder: URL? = nil, siteRoot: URL? = nil) throws(ArchiveError) {
         var links = LinkRule(root: siteRoot)
         var sources: [String: Data] = [:]
+        // The names whose file is still the built-in one, not the site's.
+        var builtin: Set<String> = []
         for (name, path) in BuiltinResources.files(under: "assets") {
-            if let data = BuiltinResources.data(at: path) { sources[name] = data }
+            if let data = BuiltinResources.data(at: path) {
+                sources[name] = data
+                builtin.insert(name)
+            }
         }
         if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
             let base = folder.standardizedFileURL.path
@@ -80,6 +88,7 @@ public struct AssetBundle: Sendable {
                 guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
                 do {
                     sources[name] = try Data(contentsOf: url)
+                    builtin.remove(name)
                 } catch {
                     throw ArchiveError([.error("cannot read this asset: \(error.localizedDescription)", path: SiteFolder.display(url))])
                 }
@@ -90,7 +99,7 @@ public struct AssetBundle: Sendable {
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
             var output = "assets/" + name
-            let data = name.hasSuffix(".js") || name.hasSuffix(".css") ? Self.compact(source, css: name.hasSuffix(".css")) : source
+            let data = builtin.contains(name) && (name.hasSuffix(".js") || name.hasSuffix(".css")) ? Self.compact(source, css: name.hasSuffix(".css")) : source
             if Self.fingerprinted.contains(name) {
                 let url = URL(fileURLWithPath: name)
                 output = "assets/" + url.deletingPathExtension().lastPathComponent + "." + ContentHash.short(data) + "." + url.pathExtension
