@@ -2,6 +2,7 @@
 #include "vips_shim.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@
     X(vips_bandjoin_const1) X(vips_xyz) X(vips_getpoint) X(vips_thumbnail_image) \
     X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
-    X(g_object_ref) X(g_object_unref) X(g_free) X(g_strdup) X(g_log) X(g_log_set_handler)
+    X(vips_icc_transform) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
+    X(g_object_ref) X(g_object_unref) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
 GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
@@ -60,11 +62,16 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_thread_shutdown (*gallery_p_vips_thread_shutdown)
 #define vips_vector_set_enabled (*gallery_p_vips_vector_set_enabled)
 #define vips_vector_isenabled (*gallery_p_vips_vector_isenabled)
+#define vips_icc_transform (*gallery_p_vips_icc_transform)
+#define vips_image_get_typeof (*gallery_p_vips_image_get_typeof)
+#define vips_image_get_fields (*gallery_p_vips_image_get_fields)
+#define vips_image_remove (*gallery_p_vips_image_remove)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)
 #define g_free (*gallery_p_g_free)
 #define g_strdup (*gallery_p_g_strdup)
+#define g_strfreev (*gallery_p_g_strfreev)
 #define g_log (*gallery_p_g_log)
 #define g_log_set_handler (*gallery_p_g_log_set_handler)
 
@@ -256,10 +263,49 @@ static int pad(VipsImage *in, VipsImage **out, int width, int height, int format
     return result;
 }
 
+static uint32_t read_le32(const unsigned char *bytes) {
+    return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+}
+
+static void write_le32(unsigned char *bytes, uint32_t value) {
+    for (int i = 0; i < 4; i++) bytes[i] = (unsigned char)(value >> (8 * i));
+}
+
+/* Removes the EXIF, XMP and ICC chunks from a WebP file, in place, and their flags from its VP8X
+   header. libvips 8.14's WebP saver ignores "strip" and always writes an EXIF chunk it builds
+   from the image (resolution, orientation: 186 bytes, on a 300-byte tile), so what is left after
+   `published` removed the cover's own metadata is taken out here. A file not laid out as the
+   WebP container says is left as it is. */
+static void strip_webp_chunks(unsigned char *bytes, size_t *length) {
+    if (*length < 12 || memcmp(bytes, "RIFF", 4) != 0 || memcmp(bytes + 8, "WEBP", 4) != 0) return;
+    size_t read = 12, write = 12;
+    unsigned char *vp8x = NULL;
+    while (read + 8 <= *length) {
+        uint32_t size = read_le32(bytes + read + 4);
+        size_t whole = 8 + (size_t)size + (size & 1);
+        if (whole > *length - read) return; /* not as expected: leave the file alone */
+        int drop = memcmp(bytes + read, "EXIF", 4) == 0 || memcmp(bytes + read, "XMP ", 4) == 0 || memcmp(bytes + read, "ICCP", 4) == 0;
+        if (!drop) {
+            if (write != read) memmove(bytes + write, bytes + read, whole);
+            if (memcmp(bytes + write, "VP8X", 4) == 0 && size >= 1) vp8x = bytes + write;
+            write += whole;
+        }
+        read += whole;
+    }
+    if (read != *length) return;
+    /* VP8X flags: ICC 0x20, EXIF 0x08, XMP 0x04. */
+    if (vp8x != NULL) vp8x[8] &= (unsigned char)~(0x20 | 0x08 | 0x04);
+    write_le32(bytes + 4, (uint32_t)(write - 8));
+    *length = write;
+}
+
 static int encode(VipsImage *image, int format, int quality, void **output, size_t *output_length) {
     switch (format) {
-    case GALLERY_FORMAT_WEBP:
-        return vips_webpsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE, NULL);
+    case GALLERY_FORMAT_WEBP: {
+        int result = vips_webpsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE, NULL);
+        if (result == 0) strip_webp_chunks(*output, output_length);
+        return result;
+    }
     case GALLERY_FORMAT_JPEG:
         return vips_jpegsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE,
                                     "optimize_coding", TRUE, NULL);
@@ -274,8 +320,59 @@ static int encode(VipsImage *image, int format, int quality, void **output, size
     }
 }
 
+/* Whether a metadata field may carry what the cover's owner did not mean to publish, or what a
+   thumbnail must not keep: EXIF (a phone's GPS position, camera serial number, owner's name and
+   an embedded preview of the uncropped photo), XMP, IPTC, the colour profile (the pixels are
+   sRGB by then), comments and text chunks. */
+static int is_private_field(const char *name) {
+    static const char *prefixes[] = {"exif-", "xmp-", "iptc-", "icc-", "png-comment-", "gif-comment", "heif-", "orientation"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    }
+    return 0;
+}
+
+/* The image's pixels in sRGB, with no metadata but what describes the pixels.
+ *
+ * A cover with a colour profile of its own (Display P3 from a phone, Adobe RGB from a scanner)
+ * is converted to sRGB with it: without, its numbers would be shown as sRGB, dull and off by
+ * dozens of levels, once the profile is dropped. (libvips's thumbnail keeps the cover's own
+ * colour space and attaches the profile; a saver's "strip" then drops it.)
+ *
+ * The savers' "strip" is not enough to drop the metadata: libvips 8.14's WebP saver ignores it
+ * (its own "strip" shadows the parent's and is never set), and every WebP tile carried the
+ * cover's EXIF, GPS position included. So the fields are removed from the image itself, on a
+ * new header (the pixels are shared), whatever the saver. A libvips without colour management
+ * (no lcms) keeps the cover's numbers, as before. */
+static int published(VipsImage **image) {
+    VipsImage *current = *image;
+    VipsImage *next = NULL;
+    if (vips_image_get_typeof(current, VIPS_META_ICC_NAME) != 0) {
+        if (vips_icc_transform(current, &next, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
+            g_object_unref(current);
+            current = next;
+        } else {
+            vips_error_clear();
+        }
+    }
+    if (vips_copy(current, &next, NULL) != 0) {
+        *image = current;
+        return -1;
+    }
+    g_object_unref(current);
+    current = next;
+    char **fields = vips_image_get_fields(current);
+    for (char **field = fields; field != NULL && *field != NULL; field++) {
+        if (is_private_field(*field)) vips_image_remove(current, *field);
+    }
+    g_strfreev(fields);
+    *image = current;
+    return 0;
+}
+
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
-   fit, padding for "contain", and a white background for JPEG. */
+   fit, the pixels in sRGB without metadata, padding for "contain", and a white background for
+   JPEG. */
 static int fitted(const void *buffer, size_t length, int width, int height, int fit, int format, VipsImage **out) {
     VipsInteresting crop = fit == GALLERY_FIT_ATTENTION ? VIPS_INTERESTING_ATTENTION
                          : fit == GALLERY_FIT_CONTAIN ? VIPS_INTERESTING_NONE
@@ -286,6 +383,10 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
                               "crop", crop, "size", VIPS_SIZE_BOTH,
                               "option_string", "fail_on=error", NULL) != 0) {
+        return -1;
+    }
+    if (published(&current) != 0) {
+        g_object_unref(current);
         return -1;
     }
     if (fit == GALLERY_FIT_CONTAIN && (vips_image_get_width(current) != width || vips_image_get_height(current) != height)) {

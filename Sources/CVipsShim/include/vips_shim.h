@@ -11,8 +11,10 @@
 /// Bumped whenever the shim's output for the same input and settings may change, so cached
 /// thumbnails made by an older shim are not reused; and when the cache's names change meaning.
 /// 4: a thumbnail resized from a larger one names it (`-140-of300-`); under 3 a plain name such
-/// as `-300-` could hold one resized from a 400, so no name of 3 is trusted.
-#define GALLERY_VIPS_SHIM_VERSION 4
+/// as `-300-` could hold one resized from a 400, so no name of 3 is trusted. 5: covers with a
+/// colour profile are converted to sRGB, and no thumbnail keeps the cover's metadata (WebP kept
+/// its EXIF, GPS position included).
+#define GALLERY_VIPS_SHIM_VERSION 5
 
 /// How a thumbnail fills its box.
 enum {

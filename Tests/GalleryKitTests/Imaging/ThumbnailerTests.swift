@@ -141,6 +141,37 @@ import Testing
         #expect(low.count < high.count, "\(format): q20 \(low.count) bytes, q95 \(high.count) bytes")
     }
 
+    /// A cover from a phone (Tests/Fixtures/images): a Display P3 profile, EXIF with a GPS
+    /// position, the camera and the owner's name, and XMP naming her too.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return Array(try Data(contentsOf: folder.appending(path: "Fixtures/images/\(name)")))
+    }
+
+    /// No thumbnail keeps the cover's metadata, in any format: libvips 8.14's WebP saver ignores
+    /// "strip", and every WebP tile published the phone's GPS position, make, model and owner.
+    /// Nor the colour profile: the pixels are converted to sRGB first (P3's (60, 160, 90) is
+    /// sRGB's (0, 163, 82)); shown as sRGB without the conversion they were a dull green.
+    @Test(arguments: ThumbnailFormat.allCases.filter(\.isSupported), ["phone-p3-gps.jpg", "p3-half-transparent.png"])
+    func thumbnailsAreSRGBAndKeepNoMetadata(format: ThumbnailFormat, cover name: String) throws {
+        let cover = try Self.fixture(name)
+        // Made alone, and resized from a larger one in a batch.
+        let batch = [100, 300].map { ThumbnailSpec(size: $0, format: format, quality: 95) }
+        let made = try [(ThumbnailSpec(size: 32, format: format, quality: 95), thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 32, format: format, quality: 95)))]
+            + zip(batch, try thumbnailer.thumbnails(of: cover, as: batch))
+        for (spec, bytes) in made {
+            let text = String(decoding: bytes, as: UTF8.self)
+            for secret in ["PhoneMaker", "Jane", "xmpmeta", "Exif", "EXIF", "eXIf", "ICC_PROFILE", "ICCP", "iCCP", "XMP "] {
+                #expect(!text.contains(secret), "\(name) as \(format) at \(spec.size) keeps '\(secret)'")
+            }
+            let pixel = try Thumbnailer.pixel(of: bytes, x: spec.size / 2, y: spec.size / 2)
+            // JPEG flattens the half-transparent cover onto white; the others keep its alpha.
+            let expected = name.hasSuffix(".png") && format == .jpeg ? (127, 209, 168) : (0, 163, 82)
+            #expect(abs(pixel.red - expected.0) <= 6 && abs(pixel.green - expected.1) <= 6 && abs(pixel.blue - expected.2) <= 6, "\(name) as \(format): \(pixel)")
+            if name.hasSuffix(".png"), format != .jpeg { #expect(abs(pixel.alpha - 128) <= 2, "\(name) as \(format): \(pixel)") }
+        }
+    }
+
     /// Builds of the same input must be byte-identical, so every encoder must be deterministic.
     @Test(arguments: ThumbnailFormat.allCases.filter(\.isSupported))
     func theSameInputGivesTheSameBytes(format: ThumbnailFormat) throws {
