@@ -122,6 +122,9 @@ import Testing
         #expect(notImage.status == 0)
         #expect(notImage.stderr == "warning: album 7's cover site/content/covers/notes.txt is not a JPEG, PNG, WebP, GIF or SVG image; the album shows a placeholder until cover_url names an image\n")
         #expect(try await run(["edit", "7", "--cover", "../gallery.toml"], folder).stderr.contains("site/gallery.toml is not a JPEG, PNG, WebP, GIF or SVG image"))
+        // A file whose first bytes say what it is gets that said, with what to do.
+        try folder.write("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n", to: "site/content/covers/lfs.jpg")
+        #expect(try await run(["edit", "7", "--cover", "covers/lfs.jpg"], folder).stderr == "warning: album 7's cover site/content/covers/lfs.jpg is a Git LFS pointer, not the image; the album shows a placeholder until cover_url names a JPEG, PNG, WebP, GIF or SVG image; fetch the LFS files (git lfs pull; in GitHub Actions, actions/checkout with lfs: true)\n")
         #expect(try await run(["edit", "7", "--cover", "covers/low.jpg"], folder).status == 0)
         // A new title moves a derived page address: said, with the way to keep the old one.
         let moved = try await run(["edit", "7", "--title", "Low (Remastered)"], folder)

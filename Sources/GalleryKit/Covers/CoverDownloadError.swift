@@ -80,7 +80,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .tooLarge(let limit, let announced?):
             return "larger than the \(Self.size(limit)) limit (Content-Length: \(Self.count(announced)) bytes)"
         case .tooLarge(let limit, nil): return "larger than the \(Self.size(limit)) limit"
-        case .notAnImage(let head): return "not an image (starts with \(Self.quote(head)))"
+        case .notAnImage(let head):
+            return NotACover.identify(head).map(\.what) ?? "not an image (starts with \(Self.quote(head)))"
         case .tooManyRedirects(let limit): return "too many redirects (more than \(limit))"
         case .redirectLoop(let target): return "redirect loop (back to \(target))"
         case .redirectScheme(let scheme): return "redirect to a non-HTTP scheme (\(scheme):)"
@@ -105,7 +106,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
             return "the server is slow or unreachable; try again later"
         case .connection: return "check the URL's host and port, and that the server is up"
         case .tooLarge: return "use a smaller image"
-        case .notAnImage: return "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
+        case .notAnImage(let head):
+            return NotACover.identify(head).map(\.advice) ?? "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
         case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget:
             return "point cover_url at the image's final address"
         case .redirectScheme: return "only http and https are followed; point cover_url at an http(s) copy of the image"

@@ -116,7 +116,9 @@ public struct Library: Sendable {
             return .failure(CoverFailure(url: url, reason: reason))
         }
         guard let kind = ImageKind.sniff(data) else {
-            return .failure(CoverFailure(url: url, reason: "\(SiteFolder.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image"))
+            let reason = NotACover.identify(data).map { "\(SiteFolder.display(file)) is \($0.what); \($0.advice)" }
+                ?? "\(SiteFolder.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image"
+            return .failure(CoverFailure(url: url, reason: reason))
         }
         return .success(Cover(file: file, kind: kind, contentHash: ContentHash.of(data), size: data.count))
     }

@@ -43,26 +43,30 @@ extension LibraryEditor {
     func coverProblem(_ coverURL: String) -> (what: String, until: String)? {
         switch CoverLocator(site: site).locate(coverURL) {
         case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
-            ("\(site.display(file)) does not exist yet", "it does")
+            return ("\(site.display(file)) does not exist yet", "it does")
         case .success(.file(let file)) where (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true:
-            ("\(site.display(file)) is a folder, not an image", "cover_url names an image")
+            return ("\(site.display(file)) is a folder, not an image", "cover_url names an image")
         case .failure(let refusal):
-            ("cannot be used: \(refusal.reason)", "it is changed")
-        case .success(.file(let file)) where Self.isNotAnImage(file):
-            // The build reads the first kilobyte the same way, and refuses it.
-            ("\(site.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image", "cover_url names an image")
+            return ("cannot be used: \(refusal.reason)", "it is changed")
+        case .success(.file(let file)):
+            // The build reads the first bytes the same way, and refuses such a file.
+            guard let head = Self.headIfNotAnImage(file) else { return nil }
+            if let known = NotACover.identify(head) {
+                return ("\(site.display(file)) is \(known.what)", "cover_url names a JPEG, PNG, WebP, GIF or SVG image; \(known.advice)")
+            }
+            return ("\(site.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image", "cover_url names an image")
         case .success:
-            nil
+            return nil
         }
     }
 
-    /// Whether a file's first kilobyte is none of the image formats a cover may be (a file that
-    /// cannot be read is left to the build, which says why).
-    private static func isNotAnImage(_ file: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+    /// A file's first 4 KB when they are none of the image formats a cover may be; `nil` for an
+    /// image, and for a file that cannot be read (left to the build, which says why).
+    private static func headIfNotAnImage(_ file: URL) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 1024) else { return false }
-        return ImageKind.sniff(head) == nil
+        guard let head = try? handle.read(upToCount: 4096) ?? Data() else { return nil }
+        return ImageKind.sniff(head) == nil ? head : nil
     }
 
     /// The cover problems of albums an import appended or gave a new cover (see

@@ -188,8 +188,20 @@ import Testing
             let page = Array("<!DOCTYPE html>\n<html><head><title>Cover</title></head><body>Log in to see this image</body></html>\n".utf8)
             rig.server.route("/page.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: page) }
             let reason = try #require(await rig.fetch("/page.png").reason)
-            #expect(reason.hasPrefix("not an image (starts with \"<!DOCTYPE html\"); cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file"))
+            #expect(reason.hasPrefix("a web page, not an image; point cover_url at the image itself"), "\(reason)")
             #expect(rig.server.requests(to: "/page.png") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
+    /// An image of a format gallery does not read is named, with what to do: a scanner's TIFF
+    /// used to be "not an image … not a web page".
+    @Test func anImageOfAnotherFormatIsNamed() async throws {
+        try await CoverTestRig.run { rig in
+            let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] + Array(repeating: 0, count: 64)
+            rig.server.route("/scan.tiff") { _ in .response(.ok, [("Content-Type", "image/tiff")], body: tiff) }
+            let reason = try #require(await rig.fetch("/scan.tiff").reason)
+            #expect(reason == "a TIFF image (a scanner's usual format), which gallery does not read as a cover; export it as JPEG or PNG", "\(reason)")
             rig.expectNothingStored()
         }
     }
