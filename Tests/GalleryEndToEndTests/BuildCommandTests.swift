@@ -170,6 +170,33 @@ import Testing
         #expect(try nodes(svg, "//*[local-name()='a']/*[local-name()='title']").first?.stringValue == hostile + " by Artist & <b>Co</b>")
     }
 
+    /// Album text is escaped even where a template writes it with triple braces or `&`: a
+    /// supplier's title with a script in it ran in visitors' browsers, and the README promised
+    /// that album text is always escaped. The analytics provider's own inline script is still
+    /// written as it is.
+    @Test func tripleBracesDoNotUnescapeAlbumText() async throws {
+        let site = try Fixture.site([Fixture.album("x", "A")])
+        try site.write(#"""
+            {"version": 1, "albums": [{"title": "Best of <script>document.title=\"PWNED\"</script>", "artist": "A <b>Co</b>", "genre": "Pop", "year": 2000,
+              "cover_url": "covers/a.svg", "slug": "hostile", "params": {"note": "<img src=\"x\" alt=\"\" onerror=\"alert(1)\"/>"}}]}
+            """#, to: "content/albums.json")
+        try site.write("""
+            {{<base}}
+            {{$content}}
+            <h1>{{{album.title}}} {{&album.artist}} {{{album.params.note}}}</h1>
+            {{/content}}
+            {{/base}}
+            """, to: "templates/album.mustache")
+        try site.write("[analytics]\nprovider = \"google\"\nid = \"G-ABC123\"\n", to: "gallery.toml")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try site.read("public/albums/hostile/index.html")
+        #expect(!page.contains("<script>document"), "\(page)")
+        #expect(!page.contains("<b>") && !page.contains("<img src=\"x\""), "\(page)")
+        #expect(page.contains("<h1>Best of &lt;script&gt;document.title=&quot;PWNED&quot;&lt;/script&gt; A &lt;b&gt;Co&lt;/b&gt; &lt;img"), "\(page)")
+        #expect(page.contains("gtag('config', 'G-ABC123')") || page.contains("gtag(\"config\", \"G-ABC123\")"), "the provider's script is markup: \(page)")
+    }
+
     @Test func aBrokenArchiveFailsAndLeavesTheSiteAsItWas() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

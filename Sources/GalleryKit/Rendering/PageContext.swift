@@ -97,7 +97,7 @@ struct AnalyticsScriptContext: TemplateObject {
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "attributes": .list(attributes)
-        case "code": .text(code)
+        case "code": code.map(TemplateValue.markup) ?? .null
         default: nil
         }
     }

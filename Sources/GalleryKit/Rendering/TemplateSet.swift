@@ -110,6 +110,7 @@ public struct TemplateSet: Sendable {
     ///   ``FragmentCache``); the output is the same with or without it.
     public func render(_ name: String, context: TemplateValue, fragments: FragmentCache? = nil) -> [UInt8] {
         var renderer = MustacheRenderer(templates: compiled)
+        renderer.escapesEveryText = true
         renderer.fragments = fragments
         renderer.render(name, context: context)
         return renderer.output
@@ -119,6 +120,7 @@ public struct TemplateSet: Sendable {
     /// run of output, for naming the template behind a faulty line of a page.
     func renderTraced(_ name: String, context: TemplateValue) -> (output: [UInt8], trace: [MustacheRenderer.TraceEntry]) {
         var renderer = MustacheRenderer(templates: compiled, tracing: true)
+        renderer.escapesEveryText = true
         renderer.render(name, context: context)
         return (renderer.output, renderer.trace ?? [])
     }
@@ -147,6 +149,7 @@ public struct TemplateSet: Sendable {
     /// and those that were known.
     func unknownNames(rendering name: String, context: TemplateValue) -> (unknown: Set<MustacheRenderer.UnknownName>, known: Set<String>) {
         var renderer = MustacheRenderer(templates: compiled)
+        renderer.escapesEveryText = true
         renderer.unknownNames = []
         renderer.render(name, context: context)
         return (renderer.unknownNames ?? [], renderer.knownNames)

@@ -46,7 +46,7 @@ struct ReferenceObject: MustacheParent {
     /// A ``TemplateValue`` as swift-mustache expects it.
     static func bridge(_ value: TemplateValue) -> Any {
         switch value {
-        case .text(let text): text
+        case .text(let text), .markup(let text): text
         case .number(let number): number
         case .bool(let flag): flag
         case .list(let items): items.map(bridge)

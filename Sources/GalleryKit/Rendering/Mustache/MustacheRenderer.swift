@@ -47,6 +47,10 @@ struct MustacheRenderer {
     var unknownNames: Set<UnknownName>?
     /// When recording unknown names, the names that were known, for suggesting one instead.
     var knownNames: Set<String> = []
+    /// Whether `{{{name}}}` and `{{&name}}` escape text too, leaving only ``TemplateValue/markup(_:)``
+    /// unescaped: gallery's pages, where text is album or site text (a supplier's title with a
+    /// `<script>` in it must not run). Off, the renderer follows the specification.
+    var escapesEveryText = false
 
     /// Creates a renderer whose output has room for `capacity` bytes before it grows.
     init(templates: [String: CompiledTemplate], capacity: Int = 16_384, tracing: Bool = false) {
@@ -97,7 +101,7 @@ struct MustacheRenderer {
                     render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                 case .bool(false), .null:
                     break
-                case .text, .number, .object:
+                case .text, .markup, .number, .object:
                     stack.append(value)
                     render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
@@ -232,11 +236,18 @@ struct MustacheRenderer {
     private mutating func write(_ value: TemplateValue, escaped: Bool) {
         switch value {
         case .text(let text):
-            if escaped {
+            if escaped || escapesEveryText {
                 Self.appendEscaped(text, to: &output)
             } else {
                 var text = text
                 text.withUTF8 { output.append(contentsOf: $0) }
+            }
+        case .markup(let markup):
+            if escaped {
+                Self.appendEscaped(markup, to: &output)
+            } else {
+                var markup = markup
+                markup.withUTF8 { output.append(contentsOf: $0) }
             }
         case .number(let number):
             Self.appendDecimal(number, to: &output)

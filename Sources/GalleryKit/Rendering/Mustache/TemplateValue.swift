@@ -1,8 +1,13 @@
 /// A value a template can show or iterate: gallery's Mustache contexts are typed values rather
 /// than `Any`, so rendering needs no dynamic casts or reflection.
 public enum TemplateValue: Sendable {
-    /// Text, HTML-escaped by `{{name}}` and written as it is by `{{{name}}}`.
+    /// Text, HTML-escaped by `{{name}}`; written as it is by `{{{name}}}`, as the specification
+    /// says, except by a renderer that escapes every text (gallery's pages: album and site text
+    /// is escaped wherever a template writes it).
     case text(String)
+    /// Markup gallery made itself (an analytics provider's inline script): escaped by `{{name}}`,
+    /// written as it is by `{{{name}}}` always.
+    case markup(String)
     /// A whole number.
     case number(Int)
     /// A flag: a section renders when it is true, an inverted section when it is false.
@@ -21,7 +26,7 @@ public enum TemplateValue: Sendable {
         case .bool(let flag): !flag
         case .null: true
         case .list(let items): items.isEmpty
-        case .text, .number, .object: false
+        case .text, .markup, .number, .object: false
         }
     }
 }
