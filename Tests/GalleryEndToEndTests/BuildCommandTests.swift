@@ -197,6 +197,18 @@ import Testing
         #expect(page.contains("gtag('config', 'G-ABC123')") || page.contains("gtag(\"config\", \"G-ABC123\")"), "the provider's script is markup: \(page)")
     }
 
+    /// `album` is absent on the 404 page, as the README says: a `{{#album}}` in the base layout
+    /// showed the first album there (and went stale, as the 404 page's key has no album in it).
+    @Test func theNotFoundPageHasNoAlbum() async throws {
+        let site = try Fixture.site([Fixture.album("Blue", "Joni Mitchell", slug: "blue")])
+        let base = try String(contentsOf: AnalyticsBuildTests.package.appending(path: "templates/base.mustache"), encoding: .utf8)
+        try site.write(base.replacingOccurrences(of: "</body>", with: "{{#album}}<p class=\"now\">Now showing: {{album.title}}</p>{{/album}}\n</body>"), to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try site.read("public/index.html").contains("Now showing: Blue"))
+        #expect(!(try site.read("public/404.html")).contains("Now showing"))
+    }
+
     @Test func aBrokenArchiveFailsAndLeavesTheSiteAsItWas() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

@@ -101,7 +101,8 @@ public struct SiteRenderer: Sendable {
             return .object(tile)
         }
         var album: AlbumContext?
-        if !entries.isEmpty {
+        // The 404 page shows no album: a `{{#album}}` in the base layout is left out there.
+        if !entries.isEmpty, page != .notFound {
             let entry = entries[current]
             let fields = (title: Escape.xmlCharacters(entry.album.title), artist: Escape.xmlCharacters(entry.album.artist), genre: Escape.xmlCharacters(entry.album.genre))
             let placeholder = images[current].isPlaceholder
