@@ -42,6 +42,18 @@ public enum Slug {
                 word += "d"
             case "þ", "Þ":
                 word += "th"
+            // Letters no folding takes to ASCII: Turkish's dotless ı (`Işık` → `isik`, not
+            // `is-k`), Maltese's ħ, Sámi's ŧ and ŋ, Greenlandic's ĸ.
+            case "ı":
+                word += "i"
+            case "ħ", "Ħ":
+                word += "h"
+            case "ŧ", "Ŧ":
+                word += "t"
+            case "ŋ", "Ŋ":
+                word += "ng"
+            case "ĸ":
+                word += "k"
             default:
                 endWord()
             }
