@@ -8,8 +8,9 @@ struct Check: ParsableCommand {
         abstract: "Validate an output folder (default: the site's output, public/) as the build does; exit non-zero on any finding.",
         discussion: """
         Run in a site folder (or with --site), it checks the folder `gallery build` writes to and \
-        resolves links that start with `/` against the path of the site's `base_url`, both read \
-        from gallery.toml; --base-path or --base-url say otherwise. Files the site's static/ \
+        resolves links that start with `/` against the path of the base URL the last build into \
+        it used (its --base-url, else gallery.toml's base_url); --base-path or --base-url say \
+        otherwise. Files the site's static/ \
         folder publishes as they are are not checked, as the build does not check them.
         """
     )
@@ -53,9 +54,16 @@ struct Check: ParsableCommand {
             Diagnostic.print(error.diagnostics)
             throw ExitCode.failure
         }
-        if let given = basePath ?? baseURL { config.baseURL = SiteConfig.normalizedBaseURL(given) }
         let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? site.output(configured: config.build.output, override: nil)
         let display = directory ?? SiteFolder.display(folder)
+        var builtFor: String?
+        if let given = basePath ?? baseURL {
+            config.baseURL = SiteConfig.normalizedBaseURL(given)
+        } else if let recorded = BuildManifest.recordedBaseURL(for: folder, cache: site.folder(configured: config.build.cache)), recorded != config.baseURL {
+            // Built with `--base-url` (as the README's workflow does): its pages link from there.
+            config.baseURL = recorded
+            builtFor = recorded
+        }
         let report: (diagnostics: [Diagnostic], pages: Int, files: Int)
         do {
             report = try OutputChecker.inspect(outputFolder: folder, basePath: config.basePath, displayPrefix: display, publishedAsIs: site.staticPaths())
@@ -86,7 +94,8 @@ struct Check: ParsableCommand {
             throw ExitCode.failure
         }
         if !quiet {
-            print("checked \(display): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings")
+            let base = builtFor.map { " (built for \($0), as the last build said)" } ?? ""
+            print("checked \(display)\(base): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings")
         }
     }
 

@@ -48,6 +48,11 @@ import Testing
         #expect(((tool?["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }
         #expect((upload?["with"] as? [String: Any])?["path"] as? String == "public")
+        // Covers in Git LFS are checked out as files, not pointers.
+        let checkout = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/checkout") == true }
+        #expect((checkout?["with"] as? [String: Any])?["lfs"] as? Bool == true)
+        // A weekly run revalidates remote covers.
+        #expect(triggers["schedule"] != nil)
         let deploy = (jobs["deploy"] as? [String: Any])?["steps"] as? [[String: Any]]
         #expect(deploy?.first?["uses"] as? String == "actions/deploy-pages@v4")
     }
@@ -72,6 +77,17 @@ import Testing
         // Served from /albums/, every link resolves: relative ones anywhere, the 404 page's under the base path.
         let check = try await GalleryBinary.run(["check", "public", "--base-path", "/albums/"], in: site)
         #expect(check.status == 0, "\(check.stderr)")
+        // The workflow's own check step passes on what its build step wrote.
+        let checkStep = try #require(steps.first { $0["name"] as? String == "Check the site" }?["run"] as? String)
+        let checked = try await runStep(checkStep, in: site)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        // A plain `gallery check` after the step checks the output as that build wrote it: it
+        // failed with six broken links on the 404 page, as gallery.toml's base_url is "/".
+        let plain = try await GalleryBinary.run(["check"], in: site)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.hasPrefix("checked public (built for https://someone.github.io/albums/, as the last build said): "), "\(plain.stdout)")
+        // A base path given still wins.
+        #expect(try await GalleryBinary.run(["check", "--base-path", "/"], in: site).status != 0)
         // A failed build fails the step and says why in the job's log, not only in the file.
         try folder.write("[thumbnails]\nquality = 800\n", to: "site/gallery.toml")
         let failed = try await runStep(script, in: site)

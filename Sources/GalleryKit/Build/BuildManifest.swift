@@ -40,6 +40,26 @@ public struct BuildManifest: Sendable, Hashable {
         return cache.appending(path: "builds/\(name).manifest")
     }
 
+    /// The base URL the last good build into `output` wrote its pages for (`--base-url`, or
+    /// `gallery.toml`'s `base_url`), kept beside its manifest, so `gallery check` resolves links
+    /// that start with `/` as that build wrote them; `nil` if no build recorded one.
+    public static func recordedBaseURL(for output: URL, cache: URL) -> String? {
+        let file = baseURLFile(for: output, cache: cache)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let line = text.trimmingCharacters(in: .newlines)
+        return line.isEmpty || line.contains("\n") ? nil : line
+    }
+
+    /// Records the base URL of a good build into `output` (written only when it changed).
+    static func recordBaseURL(_ baseURL: String, for output: URL, cache: URL) throws {
+        guard recordedBaseURL(for: output, cache: cache) != baseURL else { return }
+        try AtomicFile.write(Data((baseURL + "\n").utf8), to: baseURLFile(for: output, cache: cache))
+    }
+
+    private static func baseURLFile(for output: URL, cache: URL) -> URL {
+        file(for: output, cache: cache).deletingPathExtension().appendingPathExtension("base-url")
+    }
+
     /// Reads a manifest; a missing, foreign or damaged file gives an empty one.
     ///
     /// Parsed byte by byte: at 10k albums a no-op rebuild reads 10k lines, and splitting them

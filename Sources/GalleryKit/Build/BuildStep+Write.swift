@@ -58,6 +58,7 @@ extension BuildStep {
         if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }
+        try BuildManifest.recordBaseURL(state.config.baseURL, for: output, cache: state.cacheFolder)
         // Only now that the site is written: a failed build keeps every thumbnail it may want.
         if let used = state.thumbnailsUsed {
             state.summary.thumbnailsRemoved = used.cache.removeAll(but: used.files)
