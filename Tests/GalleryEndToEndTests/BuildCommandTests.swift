@@ -412,7 +412,8 @@ import Testing
         let site = try Fixture.site([Fixture.album("A", "B")])
         let run = try await GalleryBinary.run(["build", "--base-url", "javascript:alert(1)"], in: site.url)
         #expect(run.status != 0)
-        #expect(run.stderr.contains("error: --base-url \"javascript:alert(1)\" is neither a URL nor a path that starts with /"), "\(run.stderr)")
+        // Not about a file, so no path before it (it was `.: error:`).
+        #expect(run.stderr.contains("\nerror: --base-url \"javascript:alert(1)\" is neither a URL nor a path that starts with /"), "\(run.stderr)")
         #expect(!site.exists("public"))
     }
 

@@ -22,7 +22,8 @@ public struct BuildPipeline: Sendable {
             do {
                 try await step.body(&state, observer)
             } catch let failure as BuildFailure {
-                state.report(.error(failure.reason, path: SiteFolder.display(options.site.root)), to: observer)
+                // Not about a file (libvips missing): no path, as `--strict`'s finding has none.
+                state.report(.error(failure.reason, path: ""), to: observer)
             } catch {
                 // Render and write fail on the output folder (full disk, no permission): name it.
                 let place = ["render", "write"].contains(step.name) ? state.outputFolder : options.site.root

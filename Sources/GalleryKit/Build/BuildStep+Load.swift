@@ -15,7 +15,7 @@ extension BuildStep {
             var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
             if let baseURL = state.options.baseURL {
                 if let problem = SiteConfig.baseURLProblem(baseURL) {
-                    state.report(.error("--base-url \(problem)", path: site.display(site.root)), to: observer)
+                    state.report(.error("--base-url \(problem)", path: ""), to: observer)
                 } else {
                     config.baseURL = SiteConfig.normalizedBaseURL(baseURL)
                 }
