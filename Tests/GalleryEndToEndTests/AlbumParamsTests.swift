@@ -47,6 +47,45 @@ import Testing
     }
 }
 
+/// The site's own values (`[params]`, as Hugo's `.Site.Params`) and which page a template is
+/// rendering (`isIndex`, `isAlbum`, `isNotFound`): a designer's footer and nav.
+@Suite struct SiteParamsTests {
+    @Test func templatesShowTheSitesParamsAndKnowWhichPageTheyRender() async throws {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell", slug: "blue")], config: """
+            [params]
+            phone = "+49 30 <1234567>"
+            since = 1998
+            open_sundays = false
+            rating = 4.5
+
+            """)
+        let base = try String(contentsOf: AnalyticsBuildTests.package.appending(path: "templates/base.mustache"), encoding: .utf8)
+        try folder.write(base.replacingOccurrences(of: "</body>", with: """
+            <footer class="shop">Call {{site.params.phone}} · since {{site.params.since}} · {{site.params.rating}}{{#site.params.open_sundays}} · open on Sundays{{/site.params.open_sundays}}{{site.params.fax}}</footer>
+            <nav class="kind">{{#isIndex}}index{{/isIndex}}{{#isAlbum}}album{{/isAlbum}}{{#isNotFound}}404{{/isNotFound}}</nav>
+            </body>
+            """), to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("warning"), "a name [params] does not have renders as nothing: \(run.stderr)")
+        for (path, kind) in [("public/index.html", "index"), ("public/albums/blue/index.html", "album"), ("public/404.html", "404")] {
+            let page = try folder.read(path)
+            #expect(page.contains("<footer class=\"shop\">Call +49 30 &lt;1234567&gt; · since 1998 · 4.5</footer>"), "\(path): \(page)")
+            #expect(page.contains("<nav class=\"kind\">\(kind)</nav>"), "\(path)")
+        }
+        // A new value rewrites the pages that show it.
+        try folder.write("[params]\nphone = \"+49 30 7654321\"\nsince = 1998\nopen_sundays = true\nrating = 4.5\n", to: "gallery.toml")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try folder.read("public/albums/blue/index.html").contains("Call +49 30 7654321 · since 1998 · 4.5 · open on Sundays</footer>"))
+        // Values a template cannot show are errors at their line.
+        try folder.write("[params]\nopening = 09:00:00\n\"two words\" = 1\n", to: "gallery.toml")
+        let bad = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("gallery.toml:2:1: error: [params] opening must be a string in quotes, a number or true/false; a template shows it as {{site.params.opening}}"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("error: \"two words\" cannot name a param"), "\(bad.stderr)")
+    }
+}
+
 /// Own fields through the library commands: `--param` on add and edit, `--map COLUMN=params.NAME`
 /// on import, and `import --update` taking a new price.
 @Suite struct AlbumParamsCommandTests: StarterSiteTests {

@@ -20,6 +20,7 @@ struct PageKeys: Sendable {
             GalleryVersion.current, "checks \(PageValidator.checksVersion)", templates.fingerprint, assets.css, assets.js, placeholder,
             config.title, config.description, config.baseURL, config.language,
             Self.analytics(config), config.text.fingerprint,
+            config.params.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value.json }.joined(separator: "\u{0}"),
         ].map(FastHash.hash)
         let numbers = [
             plan.layout.metrics.padding, plan.layout.metrics.dimension, plan.layout.metrics.offset,

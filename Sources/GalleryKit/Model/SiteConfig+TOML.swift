@@ -128,6 +128,9 @@ extension SiteConfig {
             case "text":
                 guard let section = reader.table(value, key: key) else { return true }
                 reader.readText(section, into: &config.text)
+            case "params":
+                guard let section = reader.table(value, key: key) else { return true }
+                reader.readParams(section, into: &config.params)
             case "library":
                 guard let section = reader.table(value, key: key) else { return true }
                 reader.read(section, section: "library") { reader, key, value in
@@ -255,5 +258,29 @@ struct TOMLReader {
 extension StringProtocol {
     func trimmingSpaces() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
+
+extension TOMLReader {
+    /// `[params]`: strings, numbers and true/false, each under a name a template can write.
+    mutating func readParams(_ section: TOMLTable, into params: inout [String: Album.Param]) {
+        read(section, section: "params") { reader, key, value in
+            if let problem = Album.paramNameProblem(key) {
+                reader.error(problem.replacingOccurrences(of: "{{album.params.NAME}}", with: "{{site.params.NAME}}"), key: key, section: "params")
+                return true
+            }
+            if let text = value.string {
+                params[key] = .text(Escape.xmlCharacters(text))
+            } else if let flag = value.bool {
+                params[key] = .flag(flag)
+            } else if let number = value.int {
+                params[key] = .number(String(number))
+            } else if let number = value.double, number.isFinite {
+                params[key] = .number(String(number))
+            } else {
+                reader.error("[params] \(key) must be a string in quotes, a number or true/false; a template shows it as {{site.params.\(key)}}", key: key, section: "params")
+            }
+            return true
+        }
     }
 }

@@ -27,6 +27,9 @@ public struct SiteConfig: Sendable, Hashable {
     public var analytics = Analytics.none
     /// The words gallery puts on pages (`[text]`), English unless given.
     public var text = SiteText()
+    /// The site's own values for its templates (`[params]`, `{{site.params.phone}}`, as Hugo's
+    /// `.Site.Params`): a shop's phone number, address, social links.
+    public var params: [String: Album.Param] = [:]
 
     /// Creates the default settings.
     public init() {}

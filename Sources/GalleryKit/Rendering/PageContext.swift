@@ -34,6 +34,10 @@ struct PageContext: TemplateObject {
         case "next": next.map { .object($0) } ?? .null
         case "pager": .object(pager)
         case "text": .object(TextContext(text: site.text))
+        // Which page this is, for a layout that differs (a nav's aria-current, a heading).
+        case "isIndex": .bool(carousel.page == "index")
+        case "isAlbum": .bool(carousel.page == "album")
+        case "isNotFound": .bool(carousel.page == "404")
         default: nil
         }
     }
@@ -47,10 +51,13 @@ struct SiteContext: TemplateObject {
     var count: Int
     /// The words `[text]` gives.
     var text = SiteText()
+    /// The site's own values (`[params]`).
+    var params = ParamsContext([])
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "title": .text(title)
+        case "params": .object(params)
         case "description": description.isEmpty ? .null : .text(description)
         case "language": .text(language)
         case "count": .number(count)
@@ -236,7 +243,7 @@ struct AlbumContext: TemplateObject {
 struct ParamsContext: TemplateObject {
     var values: [String: TemplateValue]
 
-    /// The fields of an album, cleaned of characters XML forbids.
+    /// The fields of an album (or the site's `[params]`), cleaned of characters XML forbids.
     init(_ params: [(key: String, value: Album.Param)]) {
         values = Dictionary(params.map { param in
             let value: TemplateValue = switch param.value {

@@ -22,6 +22,8 @@ public struct SiteRenderer: Sendable {
     private let analytics: [TemplateValue]
     /// `[text]`'s `album_by`, each tile's `alt`: made once, filled in per tile.
     private let albumBy: TextPattern
+    /// The site's `[params]`, the same on every page.
+    private let siteParams: ParamsContext
 
     /// The viewport width, in CSS pixels, assumed for the tiles a page shows when it opens: their
     /// images load at once (no `loading="lazy"`). Wider than the built-in style's strip (60rem),
@@ -40,6 +42,7 @@ public struct SiteRenderer: Sendable {
         nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
         analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
         albumBy = TextPattern(config.text["album_by"])
+        siteParams = ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }
 
     /// The template that renders a page.
@@ -126,7 +129,8 @@ public struct SiteRenderer: Sendable {
             description: Escape.xmlCharacters(config.description),
             language: Escape.xmlCharacters(config.language),
             count: entries.count,
-            text: config.text
+            text: config.text,
+            params: siteParams
         )
         return PageContext(
             site: site,
