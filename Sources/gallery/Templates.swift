@@ -10,6 +10,8 @@ struct Templates: ParsableCommand {
         discussion: """
         A file templates/NAME.mustache replaces the built-in template NAME, so copy only those \
         you mean to change: a copy you leave as it is no longer follows gallery's own updates. \
+        --assets writes the built-in stylesheet and script into assets/ instead (assets/gallery.css \
+        and assets/gallery.js replace the built-in ones, and keep their fingerprinted names). \
         Files that exist are left as they are, unless --force is given.
         """
     )
@@ -22,7 +24,11 @@ struct Templates: ParsableCommand {
     @Flag(help: "Write the built-in version over a template file that exists (its changes are lost).")
     var force = false
 
+    @Flag(help: "Write the built-in stylesheet and script (gallery.css, gallery.js) into assets/ instead.")
+    var assets = false
+
     func validate() throws {
+        if assets, !names.isEmpty { throw ValidationError("--assets writes gallery.css and gallery.js; name no template with it") }
         // Every wrong name at once, not the first of them.
         var reasons: [String] = []
         for name in names {
@@ -45,28 +51,33 @@ struct Templates: ParsableCommand {
         }
         let outcome: BuiltinTemplates.Outcome
         do throws(BuiltinTemplates.Error) {
-            var chosen: [String] = []
-            for name in names { chosen.append(try BuiltinTemplates.name(for: name)) }
-            outcome = try BuiltinTemplates.write(chosen, into: site.templates, replacing: force)
+            if assets {
+                outcome = try BuiltinTemplates.writeAssets(into: site.assets, replacing: force)
+            } else {
+                var chosen: [String] = []
+                for name in names { chosen.append(try BuiltinTemplates.name(for: name)) }
+                outcome = try BuiltinTemplates.write(chosen, into: site.templates, replacing: force)
+            }
         } catch {
             Diagnostic.print([.error(error.reason, path: error.path)])
             throw ExitCode.failure
         }
-        let folder = site.display(site.templates)
+        let folder = site.display(assets ? site.assets : site.templates)
         for path in outcome.written { print("wrote \(folder)/\(path)") }
         for path in outcome.kept { print("kept \(folder)/\(path): it exists") }
-        let count = { (n: Int) in "\(n) template\(n == 1 ? "" : "s")" }
-        var summary = outcome.written.isEmpty ? "Wrote no template" : "Wrote \(count(outcome.written.count)) into \(folder)/"
+        let noun = assets ? "file" : "template"
+        let count = { (n: Int) in "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var summary = outcome.written.isEmpty ? "Wrote no \(noun)" : "Wrote \(count(outcome.written.count)) into \(folder)/"
         if !outcome.kept.isEmpty {
-            let kept = outcome.kept.map { String($0.dropLast(".mustache".count)) }
+            let kept = outcome.kept.map { $0.hasSuffix(".mustache") ? String($0.dropLast(".mustache".count)) : $0 }
             let siteFlag = siteOptions.site == "." ? "" : " --site \(shellWord(siteOptions.site))"
             let one = kept.count == 1
             summary += "; kept \(count(kept.count)) that exist\(one ? "s" : ""), as \(one ? "it" : "they") may hold your changes. "
-                + "To replace \(one ? "it" : "them") with the built-in version: gallery templates \(kept.map(shellWord).joined(separator: " ")) --force\(siteFlag)"
+                + "To replace \(one ? "it" : "them") with the built-in version: gallery templates \(assets ? "--assets" : kept.map(shellWord).joined(separator: " ")) --force\(siteFlag)"
         }
         print(summary)
         if !outcome.written.isEmpty {
-            print("Each file replaces the built-in template of its name; delete those you do not change, so they follow gallery's updates.")
+            print("Each file replaces the built-in \(assets ? "one" : "template") of its name; delete those you do not change, so they follow gallery's updates.")
         }
     }
 }

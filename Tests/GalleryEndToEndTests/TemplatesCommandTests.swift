@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    /// `--assets` writes the built-in stylesheet and script as their source, to restyle from:
+    /// the only copy of them a designer had was the shrunk one in public/. The site built with
+    /// them links them under fingerprinted names, as it does the built-in ones.
+    @Test func assetsWritesTheBuiltInStylesheetAndScript() async throws {
+        let folder = try await starter()
+        let export = try await run(["templates", "--assets"], folder)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("wrote site/assets/gallery.css\nwrote site/assets/gallery.js\nWrote 2 files into site/assets/"), "\(export.stdout)")
+        let repository = Self.repositoryTemplates.deletingLastPathComponent()
+        for name in ["gallery.css", "gallery.js"] {
+            #expect(try Data(contentsOf: folder.url.appending(path: "site/assets/\(name)")) == Data(contentsOf: repository.appending(path: "assets/\(name)")), "\(name)")
+        }
+        #expect(try await run(["templates", "--assets"], folder).stdout.contains("To replace them with the built-in version: gallery templates --assets --force"))
+        #expect(try await run(["templates", "--assets", "base"], folder).status != 0)
+        let build = try await run(["build", "--strict"], folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        let index = try folder.read("site/public/index.html")
+        #expect(index.range(of: #"href="\./assets/gallery\.[0-9a-f]{10}\.css""#, options: .regularExpression) != nil)
+    }
+
     @Test func neverWritesOverAFileThatExistsUnlessForced() async throws {
         let folder = try await starter()
         try folder.write("{{<base}}{{$content}}<p>mine</p>{{/content}}{{/base}}\n", to: "site/templates/album.mustache")

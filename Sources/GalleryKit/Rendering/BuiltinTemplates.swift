@@ -54,14 +54,28 @@ public enum BuiltinTemplates {
     /// - Throws: ``Error`` before writing anything when a template's place is taken by a
     ///   folder, or naming the file that could not be written (the files before it are written).
     public static func write(_ names: [String], into folder: URL, replacing: Bool = false) throws(Error) -> Outcome {
+        try write((names.isEmpty ? Self.names : names).map { $0 + ".mustache" }, from: "templates/", into: folder, replacing: replacing)
+    }
+
+    /// The built-in stylesheet and script, as `gallery templates --assets` writes them.
+    public static let assets = ["gallery.css", "gallery.js"]
+
+    /// Writes the built-in stylesheet and script, as their source (not shrunk), into `folder`
+    /// (the site's `assets/`), where they replace the built-in ones; as ``write(_:into:replacing:)``.
+    public static func writeAssets(into folder: URL, replacing: Bool = false) throws(Error) -> Outcome {
+        try write(assets, from: "assets/", into: folder, replacing: replacing)
+    }
+
+    /// Writes the built-in files `relatives` (paths below `resources`) into `folder`.
+    private static func write(_ relatives: [String], from resources: String, into folder: URL, replacing: Bool) throws(Error) -> Outcome {
         let fileManager = FileManager.default
         var outcome = Outcome()
         var pending: [(relative: String, data: Data)] = []
         var seen = Set<String>()
-        for name in (names.isEmpty ? Self.names : names) where seen.insert(name).inserted {
-            let relative = name + ".mustache"
+        for relative in relatives where seen.insert(relative).inserted {
+            let name = relative.hasSuffix(".mustache") ? String(relative.dropLast(".mustache".count)) : relative
             let target = folder.appending(path: relative)
-            guard let data = BuiltinResources.data(at: "templates/" + relative) else {
+            guard let data = BuiltinResources.data(at: resources + relative) else {
                 throw Error(path: name, reason: "there is no built-in template '\(name)'")
             }
             // A link, even one to nothing, counts as a file that exists.
@@ -94,7 +108,7 @@ public enum BuiltinTemplates {
             } catch {
                 reason = StarterSite.plainReason(error)
             }
-            throw Error(path: SiteFolder.display(target), reason: "cannot write this template: \(reason); check that you may write to \(SiteFolder.display(folder))")
+            throw Error(path: SiteFolder.display(target), reason: "cannot write this file: \(reason); check that you may write to \(SiteFolder.display(folder))")
         }
         return outcome
     }
