@@ -25,6 +25,9 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "After a good build, remove the cached thumbnails it did not use (of covers gone from the site, or of sizes, formats or qualities no longer asked for).")
     var gc = false
 
+    @Flag(help: "After a good build, remove the files of the output folder it did not write (hidden ones, such as .git/, are kept).")
+    var cleanDestination = false
+
     @Flag(help: "Revalidate cached remote covers with the server (conditional requests).")
     var refresh = false
 
@@ -60,6 +63,7 @@ struct Build: AsyncParsableCommand {
         )
         options.fetchMode = offline ? .offline : refresh ? .refresh : .useCache
         options.gc = gc
+        options.cleanDestination = cleanDestination
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }

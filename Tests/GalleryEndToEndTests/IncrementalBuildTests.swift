@@ -63,6 +63,32 @@ import Testing
         #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
     }
 
+    /// With no record of the output folder (a restored public/ beside a lost cache), a deleted
+    /// album's page and a stray file used to stay published without a word, even with --clean.
+    /// The build now names them, and --clean-destination removes them (keeping hidden files
+    /// such as .git/).
+    @Test func filesNoBuildMadeAreNamedAndCleanDestinationRemovesThem() async throws {
+        let folder = try site(12)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        try FileManager.default.removeItem(at: folder.url.appending(path: ".gallery-cache/builds"))
+        #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
+        try folder.write("<p/>", to: "public/stray.html")
+        try folder.write("ref: refs/heads/gh-pages", to: "public/.git/HEAD")
+        let warned = try await GalleryBinary.run(["build", "--clean"], in: folder.url)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains("public: warning: 2 files here were not made by this build (albums/artist-title-05/index.html, stray.html) and stay published"), "\(warned.stderr)")
+        #expect(folder.exists("public/stray.html") && folder.exists("public/albums/artist-title-05/index.html"))
+        // Once a manifest records the folder, the next build says nothing of them.
+        #expect(try await GalleryBinary.run(["build"], in: folder.url).stderr.contains("warning") == false)
+        let cleaned = try await GalleryBinary.run(["build", "--clean-destination", "--log-format", "json"], in: folder.url)
+        let summary = try #require(cleaned.stdout.split(separator: "\n").last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect((summary["files"] as? [String: Int])?["removed"] == 2, "\(summary)")
+        #expect((summary["pages"] as? [String: Int])?["removed"] == 2, "\(summary)")
+        #expect(!folder.exists("public/stray.html") && !folder.exists("public/albums/artist-title-05"))
+        #expect(folder.exists("public/.git/HEAD"))
+        #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+    }
+
     @Test func aDeletedOutputIsWrittenAgainAndCleanRewritesEverything() async throws {
         let folder = try site(5)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)

@@ -22,6 +22,10 @@ public struct BuildOptions: Sendable {
     /// Hugo names it): those of covers gone from the site, and of sizes, fits, formats or
     /// qualities no longer asked for.
     public var gc = false
+    /// Whether to remove, after a good build, the files of the output folder it did not write
+    /// (`--clean-destination`, Hugo's `--cleanDestinationDir`): pages of albums deleted while no
+    /// manifest recorded them, files put there by hand. Hidden names (`.git/`) are kept.
+    public var cleanDestination = false
 
     /// Options for building a site folder.
     public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {

@@ -89,8 +89,8 @@ extension BuildStep {
                 analytics: state.options.analytics
             )
             state.inputDigest = digest
-            // --gc needs the thumbnails step to know what is used.
-            if !state.options.clean, !state.options.gc, state.options.fetchMode != .refresh, let stamp = state.previousManifest.stamp,
+            // --gc needs the thumbnails step to know what is used, --clean-destination the write step.
+            if !state.options.clean, !state.options.gc, !state.options.cleanDestination, state.options.fetchMode != .refresh, let stamp = state.previousManifest.stamp,
                await stamp.holds(inputs: digest, manifest: state.previousManifest, outputRoot: state.outputFolder.standardizedFileURL.path) {
                 stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
                 return

@@ -43,6 +43,27 @@ extension BuildStep {
                 folder = (folder as NSString).deletingLastPathComponent
             }
         }
+        // Files no manifest knows of: a build that has no record of the folder (its manifest
+        // lost, or never written for this path) cannot tell a deleted album's page from the rest.
+        if state.options.cleanDestination || state.previousManifest.entries.isEmpty {
+            let strays = Self.filesNotMade(in: output, manifest: state.manifest)
+            if state.options.cleanDestination {
+                for path in strays where unlink(root + "/" + path) == 0 {
+                    removed += 1
+                    if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
+                    var folder = (path as NSString).deletingLastPathComponent
+                    while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
+                        folder = (folder as NSString).deletingLastPathComponent
+                    }
+                }
+            } else if !strays.isEmpty {
+                let named = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? " and \(strays.count - 3) more" : "")
+                state.report(.warning(
+                    "\(strays.count) file\(strays.count == 1 ? "" : "s") here \(strays.count == 1 ? "was" : "were") not made by this build (\(named)) and \(strays.count == 1 ? "stays" : "stay") published, as no record says an earlier build made \(strays.count == 1 ? "it" : "them"); build with --clean-destination to remove \(strays.count == 1 ? "it" : "them"), or put files meant to be published in static/",
+                    path: SiteFolder.display(output)
+                ), to: observer)
+            }
+        }
         state.summary.removed = removed
         // Before the stamp, which holds the cover index's time and size.
         if state.options.gc { await removeUnusedCovers(&state, observer: observer) }
@@ -84,5 +105,20 @@ extension BuildStep {
             state.report(.warning("--gc could not tidy the cover cache: \(error.reason); the site was written, and the next build with --gc tries again", path: error.path), to: observer)
         }
         if state.coverStamps?[index] != nil { state.coverStamps?[index] = FileStamp.of(index) }
+    }
+
+    /// The files below `output` that `manifest` does not list, as paths relative to it, sorted;
+    /// hidden names (and everything below a hidden folder, such as `.git/`) left out.
+    static func filesNotMade(in output: URL, manifest: BuildManifest) -> [String] {
+        let root = output.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(at: output, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]) else { return [] }
+        var strays: [String] = []
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+            guard values?.isRegularFile == true || values?.isSymbolicLink == true else { continue }
+            let path = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
+            if manifest.entries[path] == nil { strays.append(path) }
+        }
+        return strays.sorted()
     }
 }
