@@ -123,6 +123,20 @@ import Testing
         let strict = try await GalleryBinary.run(["build", "--strict"], in: site.url)
         #expect(strict.status != 0)
         #expect(strict.stderr.contains("error: album 1 (\"Torn\" by A) shows a placeholder"), "\(strict.stderr)")
+
+        // A cover that is missing and ones that cannot be decoded are named in one --strict run:
+        // it used to stop at the missing one, and name the others only once it was fixed.
+        try site.write(Fixture.archive([
+            Fixture.album("Torn", "A", cover: "covers/torn.png"),
+            Fixture.album("Bomb", "B", cover: "covers/bomb.png"),
+            Fixture.album("Lost", "D", cover: "covers/lost.png"),
+        ]), to: "content/albums.json")
+        let all = try await GalleryBinary.run(["build", "--strict"], in: site.url)
+        #expect(all.status != 0)
+        for title in ["Torn", "Bomb", "Lost"] {
+            #expect(all.stderr.contains("\"\(title)\" by"), "\(title): \(all.stderr)")
+        }
+        #expect(all.stderr.contains("build failed in step 'fetch covers' with 3 errors"), "\(all.stderr)")
     }
 
     /// A lower `max_pixels` refuses covers whose thumbnails are already cached, as a cold build

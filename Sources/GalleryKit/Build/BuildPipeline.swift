@@ -16,6 +16,8 @@ public struct BuildPipeline: Sendable {
     ///   Diagnostics are in `state.diagnostics` and were also sent to the observer.
     public func run(_ options: BuildOptions, observer: any BuildObserving = SilentObserver()) async -> BuildState {
         var state = BuildState(options: options)
+        // The step whose errors stop the build, when the build went on past it.
+        var failing: String?
         for (offset, step) in steps.enumerated() {
             observer.receive(.stepStarted(index: offset + 1, count: steps.count, name: step.name))
             let start = ContinuousClock.now
@@ -32,8 +34,12 @@ public struct BuildPipeline: Sendable {
             let seconds = (ContinuousClock.now - start).seconds
             state.summary.timings.append(.init(step: step.name, seconds: seconds))
             observer.receive(.stepFinished(name: step.name, seconds: seconds))
-            if state.diagnostics.containsErrors {
-                state.summary.failedStep = step.name
+            // With --strict, covers that could not be had are errors; the thumbnails step still
+            // runs, so one run names every bad cover (the damaged and too large ones too).
+            let onlyCoverErrors = step.name == "fetch covers" && state.diagnostics.count(where: { $0.severity == .error }) == state.strictCoverErrors
+            if onlyCoverErrors, state.diagnostics.containsErrors { failing = step.name }
+            if state.diagnostics.containsErrors, !onlyCoverErrors {
+                state.summary.failedStep = failing ?? step.name
                 state.staged?.discard()
                 state.staged = nil
                 break

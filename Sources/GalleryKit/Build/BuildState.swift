@@ -37,6 +37,9 @@ public struct BuildState: Sendable {
     /// With `--gc`, the thumbnail cache and the files of it this build used (thumbnails and
     /// size files, by path); `nil` when the thumbnails step did not run.
     var thumbnailsUsed: (cache: ThumbnailCache, files: Set<String>)?
+    /// The errors `--strict` made of covers that could not be had: the build goes on to the
+    /// thumbnails with those, so the covers that cannot be decoded are named in the same run.
+    var strictCoverErrors = 0
     /// What this build's output folder holds when it is done (after `render`).
     public var manifest = BuildManifest()
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -99,6 +99,7 @@ extension BuildStep {
                 ? "album \(indices[0] + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: \(cause)"
                 : Self.sharedFailure(indices, catalogue: state.catalogue, cause: cause)
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
+            if state.options.strict { state.strictCoverErrors += 1 }
         }
     }
 
