@@ -145,13 +145,24 @@ extension SiteConfig {
             if let problem = queryOrFragment(url, text: text, advice: advice) { return problem }
             let host = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             guard !host.isEmpty else { return "\"\(text)\" has no host; \(advice)" }
-            return nil
+            let path = url[scheme.upperBound...].dropFirst(host.count)
+            return pageProblem(path, text: text)
         }
         if url.isEmpty || url.hasPrefix("/") {
             if url.hasPrefix("//") { return "\"\(text)\" starts with //; \(advice)" }
-            return queryOrFragment(url, text: text, advice: advice)
+            return queryOrFragment(url, text: text, advice: advice) ?? pageProblem(Substring(url), text: text)
         }
         return "\"\(text)\" is neither a URL nor a path that starts with /; \(advice)"
+    }
+
+    /// A base URL is a folder: one that ends in a page's name (`…/catalogue/index.html`) would
+    /// have every link written below that page (`…/index.html/assets/…`).
+    private static func pageProblem(_ path: Substring, text: String) -> String? {
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        let pages = [".html", ".htm", ".xhtml", ".php", ".asp", ".aspx"]
+        guard let page = pages.first(where: { last.lowercased().hasSuffix($0) }) else { return nil }
+        let folder = text.range(of: last, options: .backwards).map { String(text[..<$0.lowerBound]) } ?? ""
+        return "\"\(text)\" ends in a page (\(page)), not a folder; give the folder the site is published in, such as \(folder.isEmpty ? "/" : folder)"
     }
 
     /// A base URL is a folder every page's path is appended to: a query (`?q=1`) or fragment

@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aBaseURLMustBeAnHTTPAddressOrAPath() throws {
-        for good in ["/", "", "/albums/", "/albums", "https://example.org", "http://127.0.0.1:8080/x/", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
+        for good in ["/", "", "/albums/", "/albums", "/html/", "/v1.2/", "https://example.org", "http://127.0.0.1:8080/x/", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
             #expect(SiteConfig.baseURLProblem(good) == nil, "\(good)")
             let (config, _) = try SiteConfig.parse(toml: "base_url = \"\(good)\"\n", path: "gallery.toml")
             #expect(config.baseURL == SiteConfig.normalizedBaseURL(good))
@@ -134,14 +134,18 @@ import Testing
             ("//example.org/", "starts with //"),
             ("https://x.org/albums/?q=1#f", "has a query (?…), which every link would carry in its middle"),
             ("/albums#top", "has a fragment (#…), which every link would carry in its middle"),
+            ("https://label.github.io/catalogue/index.html", "ends in a page (.html), not a folder; give the folder the site is published in, such as https://label.github.io/catalogue/"),
+            ("/index.php", "ends in a page (.php), not a folder; give the folder the site is published in, such as /"),
         ]
         for (url, problem) in bad {
             do {
                 _ = try SiteConfig.parse(toml: "title = \"x\"\nbase_url = \"\(url)\"\n", path: "gallery.toml")
                 Issue.record("\(url) was accepted")
             } catch {
+                // A page's name has advice of its own: the folder to give.
+                let advice = problem.contains("give the folder") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
                 #expect(error.diagnostics.map(\.description) == [
-                    "gallery.toml:2:1: error: base_url \"\(url)\" \(problem); give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/",
+                    "gallery.toml:2:1: error: base_url \"\(url)\" \(problem)\(advice)",
                 ])
             }
         }
