@@ -90,6 +90,12 @@ struct Check: ParsableCommand {
         if !diagnostics.isEmpty {
             if !quiet {
                 FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
+                // Outside a site, nothing says which files its static/ folder published as they
+                // are (a search console's token page is no XHTML), nor its base path.
+                if !Library(site: site).store.exists {
+                    let flag = siteOptions.site == "." ? "--site DIR" : "--site"
+                    FileHandle.standardError.write(Data("note: \(siteOptions.site == "." ? "this folder" : SiteFolder.display(site.root)) is no site folder; run gallery check in the site the output was built from (or give \(flag)), so the files its static/ folder publishes as they are are not checked as pages, and its base path is known\n".utf8))
+                }
             }
             throw ExitCode.failure
         }

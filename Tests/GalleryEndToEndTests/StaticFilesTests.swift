@@ -16,6 +16,17 @@ import Testing
             #expect(try site.read("public/" + path) == site.read("static/" + path), "\(path)")
         }
         #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
+        // Checked from outside the site, a static page that is no XHTML is a finding, and a note
+        // says to check from the site.
+        try site.write("<p>legacy<br></p>\n", to: "static/legacy.html")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let elsewhere = try TemporaryFolder()
+        let outside = try await GalleryBinary.run(["check", site.url.appending(path: "public").path], in: elsewhere.url)
+        #expect(outside.status != 0)
+        #expect(outside.stderr.contains("note: this folder is no site folder; run gallery check in the site the output was built from (or give --site DIR)"), "\(outside.stderr)")
+        #expect(try await GalleryBinary.run(["check", "--site", site.url.path, site.url.appending(path: "public").path], in: elsewhere.url).status == 0)
+        try FileManager.default.removeItem(at: site.url.appending(path: "static/legacy.html"))
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         // A changed file is published again, a removed one leaves the output; nothing else moves.
         try site.write("User-agent: *\nDisallow: /private/\n", to: "static/robots.txt")
         try FileManager.default.removeItem(at: site.url.appending(path: "static/img/logo.png"))
