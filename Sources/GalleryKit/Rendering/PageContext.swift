@@ -161,6 +161,14 @@ struct TileContext: TemplateObject {
     var srcset: String?
     var alt: String
     var title: String
+    /// The album's artist, genre and year, as `album` has them on its page: for a tile
+    /// template's caption.
+    var artist: String
+    var genre: String
+    var year: Int
+    /// The album, whose own fields (`params`) are read only when a template asks for them, as
+    /// few tile templates do.
+    var album: Album
     var current: Bool
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
@@ -192,6 +200,10 @@ struct TileContext: TemplateObject {
         case "srcset": .text(srcset)
         case "alt": .text(alt)
         case "title": .text(title)
+        case "artist": .text(artist)
+        case "genre": .text(genre)
+        case "year": .number(year)
+        case "params": .object(ParamsContext(album.params))
         case "current": .bool(current)
         case "ownPage": .bool(ownPage)
         case "lazy": .bool(lazy)

@@ -183,7 +183,9 @@ public struct SiteRenderer: Sendable {
         let entry = plan.catalogue.entries[index]
         let image = images[index]
         let title = Escape.xmlCharacters(entry.album.title)
-        let alt = albumBy.fillAlbum(title: title, artist: Escape.xmlCharacters(entry.album.artist), genre: Escape.xmlCharacters(entry.album.genre), year: entry.album.year)
+        let artist = Escape.xmlCharacters(entry.album.artist)
+        let genre = Escape.xmlCharacters(entry.album.genre)
+        let alt = albumBy.fillAlbum(title: title, artist: artist, genre: genre, year: entry.album.year)
         return TileContext(
             index: index,
             count: plan.catalogue.count,
@@ -193,6 +195,10 @@ public struct SiteRenderer: Sendable {
             srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
             alt: alt,
             title: title,
+            artist: artist,
+            genre: genre,
+            year: entry.album.year,
+            album: entry.album,
             current: false,
             variant: variant
         )

@@ -88,7 +88,10 @@ enum MustacheFixtures {
                 index: index, count: count, frame: layout.frame(at: index),
                 href: "../../albums/album-\(index)/", src: "../../covers/album-\(index).webp",
                 srcset: index % 3 == 0 ? nil : "../../covers/album-\(index).webp 1x, ../../covers/album-\(index)@2x.webp 2x",
-                alt: "Album \(index) by Artist &amp; Friends", title: "Album \(index)", current: index == count / 2
+                alt: "Album \(index) by Artist &amp; Friends", title: "Album \(index)",
+                artist: "Artist & Friends", genre: "Jazz", year: 1969,
+                album: Album(title: "Album \(index)", artist: "Artist & Friends", genre: "Jazz", year: 1969, coverURL: ""),
+                current: index == count / 2
             ))
         }
         return PageContext(

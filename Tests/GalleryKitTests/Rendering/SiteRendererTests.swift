@@ -66,6 +66,24 @@ import Testing
         #expect(cache.entries.isEmpty)
     }
 
+    /// A tile template shows its album's artist, genre, year and params, as the album page's
+    /// `album` has them (a caption, a price badge), escaped; a param an album does not have is
+    /// empty.
+    @Test func tilesGiveTheirTemplateTheAlbumsFields() throws {
+        let albums = [
+            Album(title: "Blue", artist: "Joni <Mitchell>", genre: "Folk", year: 1971, coverURL: "c.png", extras: [.init(key: "params", json: #"{"price":"12 €","signed":true}"#)]),
+            Album(title: "Kind of Blue", artist: "Miles Davis", genre: "Jazz", year: 1959, coverURL: "c.png"),
+        ]
+        var sources = try TemplateSet.load(overridesIn: nil).sources
+        sources["partials/tile"] = .init(text: "<li class=\"tile\" data-index=\"{{index}}\">{{title}}|{{artist}}|{{genre}}|{{year}}|{{params.price}}|{{#params.signed}}signed{{/params.signed}}</li>\n", origin: .site(path: "templates/partials/tile.mustache"))
+        let renderer = try Self.renderer(Catalogue(albums: albums), templates: TemplateSet(sources: sources))
+        for page in [SitePlan.Page.index(number: 1), .album(index: 1)] {
+            let html = text(renderer.render(page, fragments: FragmentCache()))
+            #expect(html.contains("data-index=\"0\">Blue|Joni &lt;Mitchell&gt;|Folk|1971|12 €|signed</li>"), "\(page)")
+            #expect(html.contains("data-index=\"1\">Kind of Blue|Miles Davis|Jazz|1959||</li>"), "\(page)")
+        }
+    }
+
     @Test func tilesArePlacedByTheEngine() throws {
         let metrics = ScrollerMetrics(padding: 4, dimension: 60, offset: 30)
         let renderer = try Self.renderer(Self.catalogue(["A", "B", "C"]), carousel: .init(metrics: metrics))
