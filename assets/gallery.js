@@ -23,8 +23,12 @@
   var memento = "gallery:" + root.pathname;
   var reduceMotion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   var chunks = {}, tiles = {}, each = Array.prototype.forEach, by = "{title} by {artist}";
-  // A template without the strip (or the script's other hooks; see the README) gets none of it.
-  if (!count || !viewport || !strip) return;
+  // The tiles the script adds are copies of one the page came with, as the site's tile template
+  // made it (a caption, a badge, a <figure>…), rather than the selected one.
+  var model = strip && (strip.querySelector(".tile:not(.current)") || strip.querySelector(".tile"));
+  // A template without the strip or its tiles (or the script's other hooks; see the README) gets
+  // none of it.
+  if (!count || !viewport || !model) return;
   carousel.classList.add("js");
 
   // history.replaceState changes the document's URL, so relative links are pinned first.
@@ -79,9 +83,14 @@
   }
 
   function make(name) { return document.createElement(name); }
+  // The model tile, copied before the strip changes, without the selection's marks (a page may
+  // hold only the selected tile). A new tile gets afresh what is its album's: the link, the
+  // image, the position, and the text of the [data-field] elements (other text is the model's).
+  model = model.cloneNode(true);
+  model.classList.remove("current");
+  model.querySelector("a").removeAttribute("aria-current");
   function makeTile(i, a) {
-    var tile = make("li"), link = make("a"), img = make("img");
-    tile.className = "tile";
+    var tile = model.cloneNode(true), link = tile.querySelector("a"), img = tile.querySelector("img");
     tile.style.left = frameX(i) + "px";
     tile.style.top = padding + "px";
     tile.dataset.index = i;
@@ -91,10 +100,11 @@
     link.tabIndex = -1;
     img.src = new URL(a.image, root).href;
     if (a.srcset) img.srcset = absoluteSrcset(a.srcset, root);
+    else img.removeAttribute("srcset");
     img.width = img.height = dimension;
     img.alt = words(carousel, "alt", by, a);
     img.loading = "lazy";
-    tile.appendChild(link).appendChild(img);
+    fill(tile.querySelectorAll("[data-field]"), a);
     watch(tile, img);
     return tile;
   }
@@ -159,12 +169,18 @@
     }
   }
 
-  function show(a) {
-    // The four fields, or one of the album's own (params); one it does not have is emptied.
-    each.call(document.querySelectorAll("main [data-field]"), function (cell) {
+  // Each [data-field] element shows the album's field of that name: one of the four, or one of
+  // its own (params); one it does not have is emptied. A tile in the strip keeps its album's:
+  // only a tile not yet added is filled.
+  function fill(cells, a) {
+    each.call(cells, function (cell) {
       var field = cell.dataset.field, value = /^(artist|title|genre|year)$/.test(field) ? a[field] : (a.params || {})[field];
-      cell.textContent = value == null ? "" : value;
+      if (!strip.contains(cell)) cell.textContent = value == null ? "" : value;
     });
+  }
+
+  function show(a) {
+    fill(document.querySelectorAll("main [data-field]"), a);
     if (status) status.textContent = words(carousel, "status", "{number} of {count}: " + by, Object.assign({ number: current + 1, count: count }, a));
   }
 

@@ -65,6 +65,42 @@ import Testing
         }
     }
 
+    /// A designer's templates in a real browser (Tests/Browser/designer.py): a tile partial with a
+    /// `<figure>`, a caption and the artist in `data-field` elements, a price badge and a star,
+    /// whose tiles the script must copy as it draws the strip, with each album's own words. 60
+    /// albums (all with covers of their own; album 38 without a price), index pages of 20 and
+    /// album pages of ±5 neighbours, so most tiles are the script's, and the page's are taken
+    /// away and drawn again.
+    @Test func aDesignersTilesFollowTheStrip() async throws {
+        let albums = (1...60).map { number in
+            Fixture.album(String(format: "Album %02d", number), String(format: "Artist %02d", number), year: 1960 + number, cover: String(format: "covers/c%02d.svg", number))
+        }
+        let priced = albums.enumerated().map { index, album in
+            index == 37 ? album : album.replacingOccurrences(of: "}", with: #", "params": {"price": "\#(index + 10) €"}}"#)
+        }
+        let site = try Fixture.site(priced, config: "title = \"Plattenladen\"\n\n[carousel]\nwindow = 5\nindex_page_size = 20\n")
+        for number in 1...60 {
+            try site.write("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect width="100" height="100" fill="hsl(\(number * 6),60%,55%)"/></svg>
+            """, to: String(format: "content/covers/c%02d.svg", number))
+        }
+        let tile = """
+        <li class="tile tile-card{{#current}} current{{/current}}" style="left:{{x}}px;top:{{y}}px" data-index="{{index}}" aria-posinset="{{number}}" aria-setsize="{{count}}"><a href="{{href}}"{{#current}} aria-current="{{#ownPage}}page{{/ownPage}}{{^ownPage}}true{{/ownPage}}"{{/current}}><figure class="tile-figure"><img src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}"{{#lazy}} loading="lazy"{{/lazy}}/><figcaption><span class="tile-caption" data-field="title">{{title}}</span> <small class="tile-artist" data-field="artist">{{artist}}</small></figcaption></figure><span class="tile-price" data-field="price">{{params.price}}</span><span class="tile-badge" aria-hidden="true">★</span></a></li>
+        """
+        try site.write(tile, to: "templates/partials/tile.mustache")
+        // Every name the templates use is a value (`artist` and `params` of a tile too).
+        let build = try await GalleryBinary.run(["build", "-q", "--strict"], in: site.url)
+        #expect(build.status == 0 && build.stderr.isEmpty, "\(build.stderr)")
+        let server = try await ServeProcess(in: site.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/designer.py").path, server.url]
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+    }
+
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
     /// told of each page visited, and Google's snippet queues its configuration, while the
     /// page's own script still takes over the carousel (Tests/Browser/analytics.py builds the

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""A designer's templates in a real browser: headless Chromium driven through WebDriver.
+
+Usage: designer.py BASE_URL
+
+BASE_URL serves a site built with the templates of BrowserTests.aDesignersTilesFollowTheStrip:
+a tile partial whose image is in a <figure> with a caption (the title and the artist, each in a
+`data-field` element), a price badge (`data-field="price"`, a param) and a star, on tiles of the
+class `tile tile-card`.
+
+The tiles the script draws as the strip scrolls must be the designer's, each with its own
+album's words. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any
+failed.
+"""
+import json
+import os
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import report
+
+BASE = sys.argv[1].rstrip("/") + "/"
+ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
+DEADLINE = 10  # seconds any one wait may take
+PAGE_SIZE = 20  # the test site's index_page_size: index page 1 holds albums 0 to 19
+
+
+def chromium():
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--hide-scrollbars", "--window-size=1280,800"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def wait(driver, condition, what):
+    return report.wait(lambda: condition(driver), what, DEADLINE)
+
+
+def open_fresh(driver, path=""):
+    """Opens a page as a first visit: no remembered album in localStorage."""
+    origin = "/".join(BASE.split("/", 3)[:3])
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
+    driver.get(BASE + path)
+
+
+def current(driver):
+    return driver.execute_script(
+        "var t = document.querySelector('#carousel .tile.current'); return t ? +t.dataset.index : null;")
+
+
+def settled_on(driver, index):
+    """Waits until album `index` is current and the details table shows it."""
+    wait(driver, lambda d: current(d) == index and d.execute_script(
+        "return document.querySelector('#details [data-field=title]').textContent;") == ALBUMS[index]["title"],
+         f"album {index} to be current and in the table (current {current(driver)})")
+
+
+def press(driver, key, index):
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(key)
+    settled_on(driver, index)
+
+
+def mark_the_pages_tiles(driver):
+    """Marks the tiles in the strip now with a property a copy does not carry, so a tile the
+    script draws later is told apart, even at an index the page came with."""
+    driver.execute_script("document.querySelectorAll('#carousel .tile').forEach(function (t) { t.fromPage = true; });")
+
+
+def tile_problems(driver, selected):
+    """What in the strip is not the designer's tile with its own album's words: every tile's
+    markup and text, and which tile carries the selection. Returns (problems, the indices of
+    the tiles in the strip, the indices of those the script drew)."""
+    tiles = driver.execute_script("""
+        return [].map.call(document.querySelectorAll('#carousel .tile'), function (t) {
+            var text = function (s) { var e = t.querySelector(s); return e && e.textContent; };
+            var link = t.querySelector('a'), img = t.querySelector('a > figure.tile-figure > img');
+            return {index: +t.dataset.index, fromPage: !!t.fromPage, classes: t.className, href: link.href,
+                    current: t.classList.contains('current'), ariaCurrent: link.getAttribute('aria-current'),
+                    src: img && img.src, alt: img && img.alt, left: t.style.left, position: t.getAttribute('aria-posinset'),
+                    caption: text('figure > figcaption > span.tile-caption[data-field=title]'),
+                    artist: text('figure > figcaption > small.tile-artist[data-field=artist]'),
+                    price: text('a > span.tile-price[data-field=price]'), badge: text('a > span.tile-badge')};
+        });""")
+    stride = driver.execute_script(
+        "var c = document.getElementById('carousel').dataset; return [+c.offset, +c.padding, +c.dimension];")
+    offset, padding, dimension = stride
+    problems = []
+    for tile in tiles:
+        i = tile["index"]
+        album = ALBUMS[i]
+        expected = {
+            # "loading" comes and goes with the image.
+            "classes": ["current", "tile", "tile-card"] if i == selected else ["tile", "tile-card"],
+            "href": BASE + album["url"], "src": BASE + album["image"], "alt": f"{album['title']} by {album['artist']}",
+            "left": f"{offset + padding + i * (dimension + 2 * padding)}px", "position": str(i + 1),
+            "caption": album["title"], "artist": album["artist"],
+            "price": (album.get("params") or {}).get("price", ""), "badge": "★",
+            "current": i == selected,
+        }
+        tile["classes"] = sorted(set(tile["classes"].split()) - {"loading"})
+        wrong = {key: tile[key] for key, value in expected.items() if tile[key] != value}
+        if (tile["ariaCurrent"] is not None) != (i == selected):
+            wrong["ariaCurrent"] = tile["ariaCurrent"]
+        if wrong:
+            problems.append(f"tile {i} ({'the page' if tile['fromPage'] else 'the script'}'s): {wrong}")
+    indices = sorted(tile["index"] for tile in tiles)
+    drawn = sorted(tile["index"] for tile in tiles if not tile["fromPage"])
+    return problems, indices, drawn
+
+
+def strip_is_the_designers(driver, selected, holding):
+    """Waits until the strip holds the tiles `holding` and every tile in it is the designer's,
+    with its album's words; returns the indices of the tiles the script drew."""
+    found = []
+
+    def right(d):
+        found[:] = [tile_problems(d, selected)]
+        problems, indices, _ = found[0]
+        return not problems and set(holding) <= set(indices)
+
+    try:
+        wait(driver, right, f"the strip around album {selected} to hold tiles {min(holding)}–{max(holding)}, all the designer's")
+    except AssertionError:
+        problems, indices, _ = found[0] if found else ([], [], [])
+        raise AssertionError(f"around album {selected}, tiles {indices[:1]}…{indices[-1:]}: " + "; ".join(problems[:4])) from None
+    return found[0][2]
+
+
+def tiles_the_script_draws_are_the_designers(driver):
+    """Scrolled to the end, back to the start and on: the tiles the script draws from the data
+    files (beyond the index page's 20, and the page's own, taken away and drawn again) have the
+    designer's figure, caption, price and star, each with its album's words; a tile's caption
+    stays its own album's when another is selected; one tile carries the selection."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    mark_the_pages_tiles(driver)
+    strip_is_the_designers(driver, 0, range(0, 8))
+    last = len(ALBUMS) - 1
+    press(driver, Keys.END, last)
+    drawn = strip_is_the_designers(driver, last, range(last - 8, last + 1))
+    assert set(range(PAGE_SIZE, last + 1)) & set(drawn), f"the script drew none of the tiles beyond the page's (drew {drawn})"
+    press(driver, Keys.HOME, 0)
+    drawn = strip_is_the_designers(driver, 0, range(0, 8))
+    assert 0 in drawn, f"the page's first tile was not drawn again by the script (drawn: {drawn})"
+    for index in (1, 2):
+        press(driver, Keys.ARROW_RIGHT, index)
+        strip_is_the_designers(driver, index, range(0, 8))
+
+
+def an_album_pages_drawn_tiles_are_the_designers(driver):
+    """On an album page (±5 neighbours, links two folders down) the tiles the script draws as
+    the selection moves on are the designer's, their links and images the right albums'."""
+    start = 30
+    open_fresh(driver, ALBUMS[start]["url"])
+    settled_on(driver, start)
+    mark_the_pages_tiles(driver)
+    for index in range(start + 1, start + 4):
+        press(driver, Keys.ARROW_RIGHT, index)
+    drawn = strip_is_the_designers(driver, start + 3, range(start - 2, start + 8))
+    assert any(i > start + 5 for i in drawn), f"the script drew no tile beyond the page's (drawn: {drawn})"
+
+
+def no_console_errors(driver):
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, "console errors: " + json.dumps(errors)
+
+
+def main():
+    failures = 0
+    driver = chromium()
+    try:
+        for check in [tiles_the_script_draws_are_the_designers, an_album_pages_drawn_tiles_are_the_designers,
+                      no_console_errors]:
+            failures += not report.run(check, driver)
+    finally:
+        driver.quit()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
