@@ -190,16 +190,19 @@
     return ((element && element.getAttribute("data-" + name)) || english).replace(/\{(\w+)\}/g, function (slot, key) { return key in a ? a[key] : slot; });
   }
 
-  // An album page becomes the selected album's page: what its own page would show.
-  var titleTail = null, cover = document.querySelector("main img.cover"), nav = document.querySelector(".album-nav");
+  // An album page becomes the selected album's page: what its own page would show. Its title
+  // follows #carousel's data-title pattern, or else the built-in "Title · Artist" and what came
+  // after it; only when the pattern gives the title the page came with (spaces as the browser
+  // reads them), for a title that cannot be followed is better left than written wrong.
+  var titlePattern, cover = document.querySelector("main img.cover"), nav = document.querySelector(".album-nav");
   if (isAlbumPage) album(initial).then(function (a) {
-    var head = a && a.title + " · " + a.artist;
-    if (head && document.title.indexOf(head) === 0) titleTail = document.title.slice(head.length);
+    var pattern = a && (data("title") || "{title} · {artist}" + document.title.slice((a.title + " · " + a.artist).length));
+    if (pattern && words(null, "", pattern, a).replace(/[\t\n\f\r ]+/g, " ").trim() === document.title) titlePattern = pattern;
   });
   function follow(i, a) {
     var url = new URL(a.url, root).href;
     if (url !== location.href) history.replaceState({ index: i }, "", url);
-    if (titleTail !== null) document.title = a.title + " · " + a.artist + titleTail;
+    if (titlePattern) document.title = words(null, "", titlePattern, a);
     if (cover && a.cover) {
       cover.src = new URL(a.cover, root).href;
       cover.alt = a.placeholder ? words(cover, "alt-none", "No cover for " + by, a) : words(cover, "alt", "Cover of " + by, a);

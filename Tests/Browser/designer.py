@@ -3,14 +3,18 @@
 
 Usage: designer.py BASE_URL
 
-BASE_URL serves a site built with the templates of BrowserTests.aDesignersTilesFollowTheStrip:
-a tile partial whose image is in a <figure> with a caption (the title and the artist, each in a
-`data-field` element), a price badge (`data-field="price"`, a param) and a star, on tiles of the
-class `tile tile-card`.
+BASE_URL serves a site built with the templates of BrowserTests.aDesignersTilesAndTitleFollowTheStrip:
+
+- a tile partial whose image is in a <figure> with a caption (the title and the artist, each in
+  a `data-field` element), a price badge (`data-field="price"`, a param) and a star, on tiles
+  of the class `tile tile-card`;
+- an album page whose <title> is "Artist – Title | Site", and a carousel partial whose
+  `data-title` gives that pattern.
 
 The tiles the script draws as the strip scrolls must be the designer's, each with its own
-album's words. Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any
-failed.
+album's words; the page's title must follow the selection in the site's format, and be left
+alone when the pattern does not give it. Each check prints `ok NAME` or `FAIL NAME: why`; the
+exit status is 1 if any failed.
 """
 import json
 import os
@@ -29,6 +33,7 @@ BASE = sys.argv[1].rstrip("/") + "/"
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
 DEADLINE = 10  # seconds any one wait may take
 PAGE_SIZE = 20  # the test site's index_page_size: index page 1 holds albums 0 to 19
+SITE_TITLE = "Plattenladen"
 
 
 def chromium():
@@ -170,6 +175,50 @@ def an_album_pages_drawn_tiles_are_the_designers(driver):
     assert any(i > start + 5 for i in drawn), f"the script drew no tile beyond the page's (drawn: {drawn})"
 
 
+def page_title(driver):
+    return driver.execute_script("return document.title;")
+
+
+def own_title(album):
+    return f"{album['artist']} – {album['title']} | {SITE_TITLE}"
+
+
+def the_title_follows_the_selection_in_the_sites_format(driver):
+    """An album page whose <title> is the site's own format ("Artist – Title | Site", given to
+    the script as the carousel's data-title) keeps it as the page follows the selection."""
+    start = 10
+    open_fresh(driver, ALBUMS[start]["url"])
+    settled_on(driver, start)
+    assert page_title(driver) == own_title(ALBUMS[start]), f"the page came with the title {page_title(driver)!r}"
+    for index in (start + 1, start + 2):
+        press(driver, Keys.ARROW_RIGHT, index)
+        wait(driver, lambda d: d.current_url == BASE + ALBUMS[index]["url"] and page_title(d) == own_title(ALBUMS[index]),
+             f"album {index}'s address and title {own_title(ALBUMS[index])!r} (saw {driver.current_url}, {page_title(driver)!r})")
+    press(driver, Keys.END, len(ALBUMS) - 1)
+    wait(driver, lambda d: page_title(d) == own_title(ALBUMS[-1]),
+         f"the last album's title {own_title(ALBUMS[-1])!r} (saw {page_title(driver)!r})")
+
+
+def a_title_its_pattern_does_not_give_is_left_alone(driver):
+    """A data-title that does not give the page's own title (here the built-in format, on a page
+    of the site's) leaves the title as it is, rather than writing one the site never shows."""
+    source = """new MutationObserver(function (changes, observer) {
+        var c = document.getElementById('carousel');
+        if (c) { c.setAttribute('data-title', '{title} · {artist} · """ + SITE_TITLE + """'); observer.disconnect(); }
+    }).observe(document, {childList: true, subtree: true});"""
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    try:
+        start = 20
+        open_fresh(driver, ALBUMS[start]["url"])
+        settled_on(driver, start)
+        assert driver.execute_script("return document.getElementById('carousel').dataset.title;").startswith("{title} · ")
+        press(driver, Keys.ARROW_RIGHT, start + 1)
+        wait(driver, lambda d: d.current_url == BASE + ALBUMS[start + 1]["url"], "the address to follow the selection")
+        assert page_title(driver) == own_title(ALBUMS[start]), f"the title became {page_title(driver)!r}"
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
 def no_console_errors(driver):
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, "console errors: " + json.dumps(errors)
@@ -180,6 +229,7 @@ def main():
     driver = chromium()
     try:
         for check in [tiles_the_script_draws_are_the_designers, an_album_pages_drawn_tiles_are_the_designers,
+                      the_title_follows_the_selection_in_the_sites_format, a_title_its_pattern_does_not_give_is_left_alone,
                       no_console_errors]:
             failures += not report.run(check, driver)
     finally:

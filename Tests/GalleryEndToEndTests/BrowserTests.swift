@@ -67,11 +67,12 @@ import Testing
 
     /// A designer's templates in a real browser (Tests/Browser/designer.py): a tile partial with a
     /// `<figure>`, a caption and the artist in `data-field` elements, a price badge and a star,
-    /// whose tiles the script must copy as it draws the strip, with each album's own words. 60
-    /// albums (all with covers of their own; album 38 without a price), index pages of 20 and
-    /// album pages of ±5 neighbours, so most tiles are the script's, and the page's are taken
-    /// away and drawn again.
-    @Test func aDesignersTilesFollowTheStrip() async throws {
+    /// whose tiles the script must copy as it draws the strip, with each album's own words; and
+    /// an album page title of the site's own format, which the page must follow through the
+    /// carousel's `data-title` pattern. 60 albums (all with covers of their own; album 38
+    /// without a price), index pages of 20 and album pages of ±5 neighbours, so most tiles are
+    /// the script's, and the page's are taken away and drawn again.
+    @Test func aDesignersTilesAndTitleFollowTheStrip() async throws {
         let albums = (1...60).map { number in
             Fixture.album(String(format: "Album %02d", number), String(format: "Artist %02d", number), year: 1960 + number, cover: String(format: "covers/c%02d.svg", number))
         }
@@ -88,6 +89,14 @@ import Testing
         <li class="tile tile-card{{#current}} current{{/current}}" style="left:{{x}}px;top:{{y}}px" data-index="{{index}}" aria-posinset="{{number}}" aria-setsize="{{count}}"><a href="{{href}}"{{#current}} aria-current="{{#ownPage}}page{{/ownPage}}{{^ownPage}}true{{/ownPage}}"{{/current}}><figure class="tile-figure"><img src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}"{{#lazy}} loading="lazy"{{/lazy}}/><figcaption><span class="tile-caption" data-field="title">{{title}}</span> <small class="tile-artist" data-field="artist">{{artist}}</small></figcaption></figure><span class="tile-price" data-field="price">{{params.price}}</span><span class="tile-badge" aria-hidden="true">★</span></a></li>
         """
         try site.write(tile, to: "templates/partials/tile.mustache")
+        let album = try String(contentsOf: Self.package.appending(path: "templates/album.mustache"), encoding: .utf8)
+        let title = "{{$title}}{{album.title}} · {{album.artist}} · {{site.title}}{{/title}}"
+        #expect(album.contains(title))
+        // Spaced as a browser's document.title is not: it trims and joins runs of spaces.
+        try site.write(album.replacingOccurrences(of: title, with: "{{$title}}\n  {{album.artist}} – {{album.title}}  |  {{site.title}}\n{{/title}}"), to: "templates/album.mustache")
+        let carousel = try String(contentsOf: Self.package.appending(path: "templates/partials/carousel.mustache"), encoding: .utf8)
+        #expect(carousel.contains(" data-status="))
+        try site.write(carousel.replacingOccurrences(of: " data-status=", with: " data-title=\"{artist} – {title} | {{site.title}}\" data-status="), to: "templates/partials/carousel.mustache")
         // Every name the templates use is a value (`artist` and `params` of a tile too).
         let build = try await GalleryBinary.run(["build", "-q", "--strict"], in: site.url)
         #expect(build.status == 0 && build.stderr.isEmpty, "\(build.stderr)")
@@ -98,7 +107,7 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
