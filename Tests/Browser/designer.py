@@ -44,7 +44,17 @@ def chromium():
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    return webdriver.Chrome(options=options, service=service)
+    driver = webdriver.Chrome(options=options, service=service)
+    # Whether the strip may still be scrolling: a key pressed before a smooth scroll's scrollend
+    # is handled as if the visitor had scrolled, which these checks are not about. Scroll events
+    # reach the document in their capture phase; a scroll is over at its scrollend, or (the
+    # page's opening scroll has none) half a second after its last scroll event.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        var scrolling = false, scrolled = 0;
+        document.addEventListener('scroll', function () { scrolling = true; scrolled = performance.now(); }, true);
+        document.addEventListener('scrollend', function () { scrolling = false; }, true);
+        window.stillScrolling = function () { return scrolling && performance.now() - scrolled < 500; };"""})
+    return driver
 
 
 def wait(driver, condition, what):
@@ -63,11 +73,21 @@ def current(driver):
         "var t = document.querySelector('#carousel .tile.current'); return t ? +t.dataset.index : null;")
 
 
+def off_centre(driver, index):
+    """How far the strip is from centring album `index` by the seed's formula (as far as the
+    strip can scroll), computed from the carousel's data attributes."""
+    return driver.execute_script("""
+        var c = document.getElementById('carousel'), d = c.dataset, v = c.querySelector('.viewport'), i = arguments[0];
+        var x = +d.offset + +d.padding + i * (+d.dimension + 2 * +d.padding) + +d.dimension / 2 - v.clientWidth / 2;
+        return Math.abs(v.scrollLeft - Math.max(0, Math.min(v.scrollWidth - v.clientWidth, x)));""", index)
+
+
 def settled_on(driver, index):
-    """Waits until album `index` is current and the details table shows it."""
-    wait(driver, lambda d: current(d) == index and d.execute_script(
-        "return document.querySelector('#details [data-field=title]').textContent;") == ALBUMS[index]["title"],
-         f"album {index} to be current and in the table (current {current(driver)})")
+    """Waits until album `index` is current, centred, and shown in the details table, and the
+    strip's scroll has ended."""
+    wait(driver, lambda d: current(d) == index and off_centre(d, index) <= 1 and d.execute_script(
+        "return !stillScrolling() && document.querySelector('#details [data-field=title]').textContent;") == ALBUMS[index]["title"],
+         f"album {index} to be current, centred and in the table (current {current(driver)}, {off_centre(driver, index)} px off)")
 
 
 def press(driver, key, index):
