@@ -4,7 +4,10 @@ import Testing
 /// The carousel in headless Chromium, driven through WebDriver by Tests/Browser/carousel.py,
 /// against a site served by `gallery serve`. Screenshots at 320 px and 1280 px wide are kept in
 /// `.build/browser-artifacts/`.
-@Suite struct BrowserTests {
+///
+/// One Chromium at a time: on a two-core machine four at once, beside the rest of the suite,
+/// kept the cover server's tests from seeing its port within their 20 seconds.
+@Suite(.serialized) struct BrowserTests {
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// 40 albums with covers of their own (so each image loads on its own) but album 38, whose
