@@ -47,6 +47,31 @@ import Testing
     }
 }
 
+/// A tile that shows its album's params (a price badge) is kept current on every page whose
+/// strip shows it: a new price for one album used to leave its neighbours' pages, and the index,
+/// showing the old one.
+@Suite struct TileParamsTests {
+    @Test func aNewPriceReachesEveryStripThatShowsIt() async throws {
+        let albums = (0..<6).map { number in
+            Fixture.album("Title \(number)", "Artist").replacingOccurrences(of: "}", with: #", "params": {"price": "\#(number + 10) €"}}"#)
+        }
+        let folder = try Fixture.site(albums, config: "[carousel]\nwindow = 2\n")
+        let tile = try String(contentsOf: AnalyticsBuildTests.package.appending(path: "templates/partials/tile.mustache"), encoding: .utf8)
+        try folder.write(tile.replacingOccurrences(of: "</a>", with: "<span class=\"badge\" data-field=\"price\">{{params.price}}</span></a>"), to: "templates/partials/tile.mustache")
+        let first = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try folder.read("public/albums/artist-title-1/index.html").contains(">12 €</span>"))
+        let archive = try folder.read("content/albums.json")
+        try folder.write(archive.replacingOccurrences(of: "12 €", with: "9 €"), to: "content/albums.json")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        // Album 3's page and its neighbours within the window of 2, and the index.
+        for path in ["public/index.html", "public/albums/artist-title-0/index.html", "public/albums/artist-title-1/index.html", "public/albums/artist-title-2/index.html", "public/albums/artist-title-3/index.html", "public/albums/artist-title-4/index.html"] {
+            let page = try folder.read(path)
+            #expect(page.contains(">9 €</span>") && !page.contains(">12 €</span>"), "\(path) shows the old price")
+        }
+    }
+}
+
 /// The site's own values (`[params]`, as Hugo's `.Site.Params`) and which page a template is
 /// rendering (`isIndex`, `isAlbum`, `isNotFound`): a designer's footer and nav.
 @Suite struct SiteParamsTests {

@@ -14,6 +14,9 @@ struct PageKeys: Sendable {
     let params: [UInt64]
     /// Every album's slug, in order: all the sitemap shows of the albums.
     let slugs: UInt64
+    /// Whether tiles may show their album's params (``TemplateSet/tilesMayShowParams``), so a
+    /// page's key holds those of its strip.
+    let tilesShowParams: Bool
 
     init(plan: SitePlan, config: SiteConfig, templates: TemplateSet, assets: AssetPaths, placeholder: String, images: [TileImage]) {
         let settings = [
@@ -52,6 +55,7 @@ struct PageKeys: Sendable {
         }
         params = plan.catalogue.entries.map { $0.album.paramsJSON.map(FastHash.hash) ?? 0 }
         slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
+        tilesShowParams = templates.tilesMayShowParams
     }
 
     /// The analytics scripts as every page shows them.
@@ -80,6 +84,7 @@ struct PageKeys: Sendable {
         case .index(let number):
             parts += [1, UInt64(number), UInt64(plan.currentAlbum(onIndexPage: number))]
             parts += albums[plan.albums(onIndexPage: number)]
+            if tilesShowParams { parts += params[plan.albums(onIndexPage: number)] }
             // The album it opens on shows its params (a site of no albums has none).
             let current = plan.currentAlbum(onIndexPage: number)
             if params.indices.contains(current), params[current] != 0 { parts.append(params[current]) }
@@ -87,6 +92,7 @@ struct PageKeys: Sendable {
             let window = plan.albums(aroundAlbum: index)
             parts += [2, UInt64(index), UInt64(window.lowerBound)]
             parts += albums[window]
+            if tilesShowParams { parts += params[window] }
             if index > 0 { parts.append(albums[index - 1]) }
             if index + 1 < albums.count { parts.append(albums[index + 1]) }
             if params[index] != 0 { parts.append(params[index]) }
