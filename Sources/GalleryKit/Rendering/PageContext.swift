@@ -60,10 +60,23 @@ struct SiteContext: TemplateObject {
         case "params": .object(params)
         case "description": description.isEmpty ? .null : .text(description)
         case "language": .text(language)
+        case "direction": Self.isRightToLeft(language) ? .text("rtl") : .null
         case "count": .number(count)
         case "countText": .text(text.albumCount(count))
         default: nil
         }
+    }
+}
+
+extension SiteContext {
+    /// The languages written right to left, by primary subtag (`he`, `ar-EG`, `fa`…): their
+    /// pages get `dir="rtl"`.
+    static let rightToLeft: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "syr", "ug", "ur", "yi"]
+
+    /// Whether `language` (a BCP 47 tag) is written right to left.
+    static func isRightToLeft(_ language: String) -> Bool {
+        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return rightToLeft.contains(primary)
     }
 }
 

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The built-in stylesheet in a real browser: headless Chromium driven through WebDriver.
+
+Usage: layout.py BASE_URL HEBREW_BASE_URL
+
+BASE_URL serves a German site (longer button labels) with an album whose title has no space
+in 78 letters (BrowserLayoutTests); HEBREW_BASE_URL the same albums with `language = "he"`.
+Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
+
+- At 320 CSS px nothing widens the page: the carousel's buttons wrap, and a neighbour's long
+  title wraps in the album page's links (WCAG 1.4.10, reflow).
+- In forced colours (Windows High Contrast), which drop box-shadow, the focused current tile's
+  ring differs from the selection's (WCAG 2.4.7).
+- A right-to-left site's page is `dir="rtl"`, and its strip still reads and scrolls left to
+  right: End selects the last album and scrolls the strip to its right end.
+"""
+import json
+import os
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import report
+
+BASE = sys.argv[1].rstrip("/") + "/"
+HEBREW = sys.argv[2].rstrip("/") + "/"
+DEADLINE = 10
+
+
+def chromium(width):
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--hide-scrollbars", f"--window-size={width},800"):
+        options.add_argument(argument)
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    # The layout viewport exactly `width` CSS px wide, whatever the window's frame takes.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+def overflow(driver):
+    """How far the page is wider than its viewport, in CSS px."""
+    return driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+
+
+def nothing_widens_the_page_at_320_px(driver):
+    albums = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
+    long = next(i for i, a in enumerate(albums) if " " not in a["title"] and len(a["title"]) > 60)
+    pages = ["", albums[long + 1]["url"], albums[long - 1]["url"], "albums/does-not-exist/"]
+    for path in pages:
+        driver.get(BASE + path)
+        report.wait(lambda: driver.execute_script("return document.readyState") == "complete", f"{path} to load", DEADLINE)
+        # The buttons are shown by the script.
+        if path != "albums/does-not-exist/":
+            report.wait(lambda: driver.execute_script(
+                "var b = document.querySelector('.carousel-next'); return b && !b.hidden && b.offsetWidth > 0;"), "the buttons", DEADLINE)
+        wider = overflow(driver)
+        assert wider <= 0, f"/{path} is {wider} px wider than the 320 px viewport"
+
+
+def forced_colours_tell_focus_from_the_selection(driver):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "forced-colors", "value": "active"}]})
+    try:
+        driver.get(BASE)
+        report.wait(lambda: driver.execute_script("return !!document.querySelector('#carousel .tile.current a');"), "the current tile", DEADLINE)
+        ring = "var s = getComputedStyle(document.querySelector('#carousel .tile.current a')); return [s.outlineStyle, s.outlineWidth, s.outlineOffset].join(' ');"
+        unfocused = driver.execute_script(ring)
+        driver.execute_script("document.querySelector('#carousel .tile.current a').focus({focusVisible: true});")
+        report.wait(lambda: driver.execute_script("return document.activeElement.matches('#carousel .tile.current a:focus-visible');"), "the tile to have visible focus", DEADLINE)
+        focused = driver.execute_script(ring)
+        assert focused != unfocused, f"in forced colours the focused current tile's ring is the selection's: {focused}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def a_right_to_left_page_keeps_its_strip_left_to_right(driver):
+    driver.get(HEBREW)
+    report.wait(lambda: driver.execute_script("return !!document.querySelector('#carousel.js');"), "the script", DEADLINE)
+    assert driver.execute_script("return document.documentElement.dir;") == "rtl", "the page is not dir=rtl"
+    assert driver.execute_script("return getComputedStyle(document.body).direction;") == "rtl"
+    assert driver.execute_script("return getComputedStyle(document.querySelector('#carousel .viewport')).direction;") == "ltr"
+    last = int(driver.execute_script("return +document.getElementById('carousel').dataset.count;")) - 1
+    driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.END)
+    report.wait(lambda: driver.execute_script(
+        "var v = document.querySelector('#carousel .viewport'), t = document.querySelector('#carousel .tile.current');"
+        "return t && +t.dataset.index === arguments[0] && Math.abs(v.scrollLeft - (v.scrollWidth - v.clientWidth)) <= 1;", last),
+        "End to select the last album and scroll the strip to its right end", DEADLINE)
+    previous, following = driver.execute_script(
+        "return [document.querySelector('.carousel-previous').getBoundingClientRect().left, document.querySelector('.carousel-next').getBoundingClientRect().left];")
+    assert previous < following, "the previous album's button is not on the left"
+
+
+def main():
+    narrow = chromium(320)
+    wide = chromium(1280)
+    try:
+        results = [
+            report.run(nothing_widens_the_page_at_320_px, narrow),
+            report.run(forced_colours_tell_focus_from_the_selection, wide),
+            report.run(a_right_to_left_page_keeps_its_strip_left_to_right, wide),
+        ]
+    finally:
+        narrow.quit()
+        wide.quit()
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()

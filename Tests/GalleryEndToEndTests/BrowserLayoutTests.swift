@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+extension BrowserTests {
+    /// The built-in stylesheet and layout in a real browser (Tests/Browser/layout.py): nothing
+    /// widens the page at 320 px in German (longer button labels) or beside an album whose title
+    /// has no space in 78 letters; in forced colours the focused current tile's ring differs
+    /// from the selection's; a Hebrew site is `dir="rtl"` and its strip still scrolls left to
+    /// right. In the same serialized suite as the other browser checks: one Chromium at a time.
+    @Test func theLayoutReflowsShowsFocusAndReadsRightToLeft() async throws {
+        let long = "Supercalifragilisticexpialidociousandevenmorecharactersthatneverbreakanywhere"
+        let albums = (1...12).map { number in
+            Fixture.album(number == 6 ? long : "Album \(number)", "Artist \(number)", slug: "album-\(number)")
+        }
+        let words = """
+            [text]
+            previous_album = "Vorheriges Album"
+            next_album = "Nächstes Album"
+
+            """
+        let german = try Fixture.site(albums, config: "language = \"de\"\n\n" + words)
+        let hebrew = try Fixture.site(albums, config: "language = \"he\"\n")
+        for site in [german, hebrew] {
+            let build = try await GalleryBinary.run(["build", "-q", "--strict"], in: site.url)
+            #expect(build.status == 0, "\(build.stderr)")
+        }
+        #expect(try hebrew.read("public/index.html").contains(#"xml:lang="he" dir="rtl">"#))
+        #expect(!(try german.read("public/index.html")).contains("dir=\"rtl\""))
+        let germanServer = try await ServeProcess(in: german.url)
+        let hebrewServer = try await ServeProcess(in: hebrew.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/layout.py").path, germanServer.url, hebrewServer.url]
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+    }
+}
