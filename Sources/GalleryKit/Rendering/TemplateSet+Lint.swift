@@ -29,7 +29,7 @@ extension TemplateSet {
                 let hint = Spelling.nearest(reference.name, among: Set(sources.keys)).map { "; did you mean '\($0)'?" } ?? ""
                 findings.append(.warning(
                     "'\(reference.name)' names no template, so it renders nothing\(hint)",
-                    path: path, at: SourcePosition(line: reference.line, column: column(of: reference.name, line: reference.line, in: name))
+                    path: path, at: reference.position
                 ))
             }
         }
@@ -98,34 +98,17 @@ extension TemplateSet {
             unknown.formUnion(found.unknown)
             known.formUnion(found.known)
         }
-        let sorted = unknown.sorted { ($0.template, $0.line, $0.name) < ($1.template, $1.line, $1.name) }
+        let sorted = unknown.sorted { ($0.template, $0.position, $0.name) < ($1.template, $1.position, $1.name) }
         for name in sorted {
             guard case .site(let path) = sources[name.template]?.origin else { continue }
             let hint = Spelling.nearest(name.part, among: known).map { "; did you mean '\($0)'?" } ?? "."
             let what = name.part == name.name ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
             findings.append(.warning(
                 "\(what), so it renders empty\(hint) The README's \"Template values\" lists the names.",
-                path: path, at: SourcePosition(line: name.line, column: column(of: name.name, line: name.line, in: name.template))
+                path: path, at: name.position
             ))
         }
         return findings
-    }
-
-    /// The column of the tag (its `{{`) that holds `name` on a line of a template: the compiled
-    /// template keeps lines only. 1 when it cannot be found (a tag spread over lines).
-    private func column(of name: String, line: Int, in template: String) -> Int {
-        guard let text = sources[template]?.text,
-              let row = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(line - 1).first else { return 1 }
-        var search = row.startIndex
-        while let found = row[search...].range(of: name) {
-            // The tag the name is in: the last `{{` before it, with no `}}` between.
-            if let open = row[..<found.lowerBound].range(of: "{{", options: .backwards),
-               row[open.upperBound..<found.lowerBound].range(of: "}}") == nil {
-                return row.distance(from: row.startIndex, to: open.lowerBound) + 1
-            }
-            search = found.upperBound
-        }
-        return 1
     }
 
     /// A renderer for a made-up site of three albums whose pages take every branch of the

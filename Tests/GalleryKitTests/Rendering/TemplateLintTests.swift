@@ -76,6 +76,26 @@ import Testing
         ])
     }
 
+    /// Each warning points at its own tag, not at the first place its text appears on the line:
+    /// `titel` is inside `album.titel` too, and a partial may be named twice.
+    @Test func aNameRepeatedOnALineIsWarnedAboutAtItsOwnTag() throws {
+        let templates = try Self.templates([
+            "partials/details": """
+            <table id="details"><tr><td>{{album.year}}</td></tr></table>
+            <p class="dump">{{album.titel}} and then {{titel}}</p>
+            <p>{{>partials/nope}} {{>partials/nope}}</p>
+
+            """,
+        ])
+        let found = templates.lint(config: SiteConfig()).map { "\($0.position.map(String.init(describing:)) ?? "-") \($0.message.prefix { $0 != "," })" }
+        #expect(found == [
+            "2:17 'album.titel': no value is called 'titel' there",
+            "2:42 no value is called 'titel'",
+            "3:4 'partials/nope' names no template",
+            "3:23 'partials/nope' names no template",
+        ], "\(found)")
+    }
+
     /// The built-in template `name` with `old` replaced by `new`.
     static func builtin(_ name: String, replacing old: String, with new: String) throws -> String {
         let text = try #require(try TemplateSet.load(overridesIn: nil).sources[name]?.text)

@@ -27,15 +27,16 @@ public struct CompiledTemplate: Sendable {
         referenceSites(in: nodes).map(\.name)
     }
 
-    /// The templates `nodes` include or extend, each with the line of its tag, at any depth.
-    static func referenceSites(in nodes: [MustacheNode]) -> [(name: String, line: Int)] {
-        nodes.flatMap { node -> [(name: String, line: Int)] in
+    /// The templates `nodes` include or extend, each with the position of its tag and whether
+    /// it is extended (`{{<name}}`) rather than included, at any depth.
+    static func referenceSites(in nodes: [MustacheNode]) -> [(name: String, position: SourcePosition, extends: Bool)] {
+        nodes.flatMap { node -> [(name: String, position: SourcePosition, extends: Bool)] in
             switch node {
             case .text, .indent, .variable: []
             case .section(_, _, let body, _): referenceSites(in: body)
-            case .partial(let name, _, let line): [(name, line)]
-            case .parent(let name, _, let overrides, let line):
-                [(name, line)] + overrides.keys.sorted().flatMap { referenceSites(in: overrides[$0]?.body ?? []) }
+            case .partial(let name, _, let position): [(name, position, false)]
+            case .parent(let name, _, let overrides, let position):
+                [(name, position, true)] + overrides.keys.sorted().flatMap { referenceSites(in: overrides[$0]?.body ?? []) }
             case .block(_, let content, _, _): referenceSites(in: content.body)
             }
         }
@@ -81,7 +82,9 @@ struct MustacheBlock: Sendable {
 }
 
 /// One piece of a parsed template. `line` is the template line a piece starts on, for tracing
-/// output back to templates.
+/// output back to templates; a tag's `position` is where its opening delimiter is, so a
+/// warning about a name can point at the very tag that holds it (a line may hold the same name
+/// twice).
 ///
 /// `indentation` is `nil` for a partial, parent or block tag that shares its line with other
 /// content (its output goes inline), and the whitespace to put before each line of its output
@@ -93,13 +96,14 @@ enum MustacheNode: Sendable {
     /// parent or block is written.
     case indent(line: Int)
     /// `{{name}}` (escaped) or `{{{name}}}` / `{{&name}}`.
-    case variable(MustacheName, escaped: Bool, line: Int)
-    /// `{{#name}}…{{/name}}` or, inverted, `{{^name}}…{{/name}}`.
-    case section(MustacheName, inverted: Bool, body: [MustacheNode], line: Int)
+    case variable(MustacheName, escaped: Bool, position: SourcePosition)
+    /// `{{#name}}…{{/name}}` or, inverted, `{{^name}}…{{/name}}`; `position` is the opening tag's.
+    case section(MustacheName, inverted: Bool, body: [MustacheNode], position: SourcePosition)
     /// `{{>name}}`.
-    case partial(String, indentation: [UInt8]?, line: Int)
-    /// `{{<name}}…{{/name}}`: render `name` with these block overrides.
-    case parent(String, indentation: [UInt8]?, overrides: [String: MustacheBlock], line: Int)
+    case partial(String, indentation: [UInt8]?, position: SourcePosition)
+    /// `{{<name}}…{{/name}}`: render `name` with these block overrides; `position` is the
+    /// opening tag's.
+    case parent(String, indentation: [UInt8]?, overrides: [String: MustacheBlock], position: SourcePosition)
     /// `{{$name}}…{{/name}}` outside a parent tag: an overridable block with its default content.
     case block(String, default: MustacheBlock, indentation: [UInt8]?, line: Int)
 }

@@ -72,12 +72,11 @@ enum MustacheParser {
         }
 
         private mutating func add(_ tag: Tag, id: Int, standaloneIndentation: [UInt8]?) {
-            let line = tag.position.line
             switch tag.kind {
             case .variable, .unescaped:
-                append(.variable(MustacheName(tag.name), escaped: tag.kind == .variable, line: line))
+                append(.variable(MustacheName(tag.name), escaped: tag.kind == .variable, position: tag.position))
             case .partial:
-                append(.partial(tag.name, indentation: standaloneIndentation, line: line))
+                append(.partial(tag.name, indentation: standaloneIndentation, position: tag.position))
             case .comment, .delimiters:
                 break
             case .section, .inverted:
@@ -95,7 +94,7 @@ enum MustacheParser {
                 let opened = container.tag
                 switch opened.kind {
                 case .parent:
-                    append(.parent(opened.name, indentation: container.indentation, overrides: container.overrides, line: opened.position.line))
+                    append(.parent(opened.name, indentation: container.indentation, overrides: container.overrides, position: opened.position))
                 case .block:
                     let content = MustacheBlock(template: template, body: container.nodes, startsLine: container.startsLine, position: opened.position)
                     if container.isOverride {
@@ -104,7 +103,7 @@ enum MustacheParser {
                         append(.block(opened.name, default: content, indentation: container.indentation, line: opened.position.line))
                     }
                 default:
-                    append(.section(MustacheName(opened.name), inverted: opened.kind == .inverted, body: container.nodes, line: opened.position.line))
+                    append(.section(MustacheName(opened.name), inverted: opened.kind == .inverted, body: container.nodes, position: opened.position))
                 }
             }
         }

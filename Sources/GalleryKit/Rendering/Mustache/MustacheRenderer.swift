@@ -19,9 +19,10 @@ struct MustacheRenderer {
         var name: String
         /// The part no context knew (`titel`).
         var part: String
-        /// The template and line that use it.
+        /// The template that uses it.
         var template: String
-        var line: Int
+        /// Where in that template: the tag's opening delimiter.
+        var position: SourcePosition
     }
 
     /// The deepest nesting of partials, parents and block overrides, so a template that
@@ -81,11 +82,11 @@ struct MustacheRenderer {
                 guard !indentation.isEmpty else { continue }
                 if trace != nil { record(template, line) }
                 output.append(contentsOf: indentation)
-            case .variable(let name, let escaped, let line):
-                if trace != nil { record(template, line) }
-                write(resolve(name, in: template, line: line), escaped: escaped)
-            case .section(let name, let inverted, let body, let line):
-                let value = resolve(name, in: template, line: line)
+            case .variable(let name, let escaped, let position):
+                if trace != nil { record(template, position.line) }
+                write(resolve(name, in: template, at: position), escaped: escaped)
+            case .section(let name, let inverted, let body, let position):
+                let value = resolve(name, in: template, at: position)
                 if inverted {
                     if value.isFalsey { render(body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
                     continue
@@ -106,7 +107,8 @@ struct MustacheRenderer {
                     render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
                 }
-            case .partial(let name, let extra, let line):
+            case .partial(let name, let extra, let position):
+                let line = position.line
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
                 if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
                     let key = FragmentCache.Key(template: name, object: identity, indentation: indentation, extra: extra)
@@ -123,7 +125,8 @@ struct MustacheRenderer {
                     continue
                 }
                 expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-            case .parent(let name, let extra, let ownOverrides, let line):
+            case .parent(let name, let extra, let ownOverrides, let position):
+                let line = position.line
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
                 // Overrides already in force (from further out) win over this parent tag's own.
                 let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
@@ -173,17 +176,17 @@ struct MustacheRenderer {
         trace?.append(TraceEntry(offset: output.count, template: template, line: line))
     }
 
-    /// Looks a name up where `template` uses it on `line`, noting it when no context knows it
-    /// and unknown names are being recorded.
-    private mutating func resolve(_ name: MustacheName, in template: String, line: Int) -> TemplateValue {
+    /// Looks a name up where `template` uses it, at the tag at `position`, noting it when no
+    /// context knows it and unknown names are being recorded.
+    private mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
         let value = resolve(name)
-        if unknownNames != nil { noteUnknownParts(of: name, in: template, line: line) }
+        if unknownNames != nil { noteUnknownParts(of: name, in: template, at: position) }
         return value
     }
 
     /// Records the first part of `name` that no context knows, if any (only when asked to: it
     /// looks the name up again).
-    private mutating func noteUnknownParts(of name: MustacheName, in template: String, line: Int) {
+    private mutating func noteUnknownParts(of name: MustacheName, in template: String, at position: SourcePosition) {
         guard let first = name.parts.first else { return }
         var found: TemplateValue?
         for value in stack.reversed() {
@@ -193,7 +196,7 @@ struct MustacheRenderer {
             }
         }
         guard var value = found else {
-            unknownNames?.insert(UnknownName(name: name.description, part: first, template: template, line: line))
+            unknownNames?.insert(UnknownName(name: name.description, part: first, template: template, position: position))
             return
         }
         knownNames.insert(first)
@@ -201,7 +204,7 @@ struct MustacheRenderer {
             // A value that is absent here (`.null`, text) has no children to know: not a misspelling.
             guard case .object(let object) = value else { return }
             guard let child = object.value(forKey: part) else {
-                unknownNames?.insert(UnknownName(name: name.description, part: part, template: template, line: line))
+                unknownNames?.insert(UnknownName(name: name.description, part: part, template: template, position: position))
                 return
             }
             knownNames.insert(part)
