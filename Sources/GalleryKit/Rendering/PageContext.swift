@@ -19,6 +19,10 @@ struct PageContext: TemplateObject {
     var next: LinkContext?
     var pager: PagerContext
 
+    var keys: [String] {
+        ["site", "root", "canonical", "description", "social", "assets", "analytics", "carousel", "album", "previous", "next", "pager", "text", "isIndex", "isAlbum", "isNotFound"]
+    }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "site": .object(site)
@@ -54,6 +58,8 @@ struct SiteContext: TemplateObject {
     /// The site's own values (`[params]`).
     var params = ParamsContext([])
 
+    var keys: [String] { ["title", "params", "description", "language", "count", "countText"] }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "title": .text(title)
@@ -85,6 +91,8 @@ extension SiteContext {
 struct TextContext: TemplateObject {
     var text: SiteText
 
+    var keys: [String] { SiteText.names.sorted() }
+
     func value(forKey name: String) -> TemplateValue? {
         SiteText.byName[name] == nil ? nil : .text(text[name])
     }
@@ -94,6 +102,8 @@ struct TextContext: TemplateObject {
 struct AssetsContext: TemplateObject {
     var css: String
     var js: String
+
+    var keys: [String] { ["css", "js"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -114,6 +124,8 @@ struct AnalyticsScriptContext: TemplateObject {
         code = script.code
     }
 
+    var keys: [String] { ["attributes", "code"] }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "attributes": .list(attributes)
@@ -127,6 +139,8 @@ struct AnalyticsScriptContext: TemplateObject {
 struct AttributeContext: TemplateObject {
     var name: String
     var value: String
+
+    var keys: [String] { ["name", "value"] }
 
     func value(forKey key: String) -> TemplateValue? {
         switch key {
@@ -145,6 +159,8 @@ struct CarouselContext: TemplateObject {
     var current: Int
     var tiles: [TemplateValue]
     var firstIndex: Int
+
+    var keys: [String] { ["tiles", "page", "chunk", "count", "current", "padding", "dimension", "offset", "width", "height", "first"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -199,6 +215,8 @@ struct TileContext: TemplateObject {
         variant.map { index * 16 + $0 * 8 + (lazy ? 4 : 0) + (ownPage ? 2 : 0) + (current ? 1 : 0) }
     }
 
+    var keys: [String] { ["index", "number", "count", "x", "y", "width", "height", "href", "src", "srcset", "alt", "title", "current", "ownPage", "lazy"] }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "index": .number(index)
@@ -245,6 +263,8 @@ struct AlbumContext: TemplateObject {
     /// The album's own fields (`"params"`).
     var params = ParamsContext([])
 
+    var keys: [String] { ["title", "artist", "genre", "year", "slug", "number", "image", "imageSize", "placeholder", "coverAlt", "params"] }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "title": .text(title)
@@ -280,6 +300,9 @@ struct ParamsContext: TemplateObject {
         }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The album's own fields; any other name answers `.null` (another album may have it).
+    var keys: [String] { values.keys.sorted() }
+
     func value(forKey name: String) -> TemplateValue? {
         values[name] ?? .null
     }
@@ -289,6 +312,8 @@ struct ParamsContext: TemplateObject {
 struct LinkContext: TemplateObject {
     var href: String
     var title: String
+
+    var keys: [String] { ["href", "title"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
@@ -307,6 +332,8 @@ struct PagerContext: TemplateObject {
     var next: String?
     /// `[text]`'s `page_of`.
     var pattern = SiteText()["page_of"]
+
+    var keys: [String] { ["text", "number", "count", "isPaged", "isFirst", "previous", "next"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {

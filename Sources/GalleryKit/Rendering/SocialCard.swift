@@ -15,6 +15,8 @@ struct SocialCard: TemplateObject {
     var url: String
     var image: SocialImage?
 
+    var keys: [String] { ["type", "siteName", "title", "description", "url", "image"] }
+
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "type": .text(type)
@@ -45,6 +47,8 @@ struct SocialImage: TemplateObject {
         self.size = size
         self.alt = alt
     }
+
+    var keys: [String] { ["url", "type", "size", "alt"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {

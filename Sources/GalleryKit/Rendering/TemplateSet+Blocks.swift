@@ -120,9 +120,13 @@ extension TemplateSet {
     }
 
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-    private static func quotedList(_ names: [String]) -> String {
-        let quoted = names.map { "'\($0)'" }
-        guard let last = quoted.last else { return "" }
-        return quoted.count == 1 ? last : quoted.dropLast().joined(separator: ", ") + " and " + last
+    static func quotedList(_ names: [String]) -> String {
+        list(names.map { "'\($0)'" })
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
     }
 }

@@ -87,28 +87,118 @@ extension TemplateSet {
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
     }
 
-    /// Warnings for the names in the site's templates that no value answers to.
+    /// Warnings for the names in the site's templates that no value answers to, each with the
+    /// likeliest fix: a name of the object asked that is one slip away (`album.titel`: 'title'),
+    /// or the objects that do have the name (`site.url`: 'url' is a value of social), or, for
+    /// an object of a few names, those names.
     private func unknownNameFindings(config: SiteConfig) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var unknown = Set<MustacheRenderer.UnknownName>()
-        var known = Set<String>()
+        var unknown: [MustacheRenderer.UnknownName: Set<String>] = [:]
+        var owners: [String: Set<String>] = [:]
         let renderer = Self.sampleRenderer(templates: self, config: config)
         for page in renderer.plan.pages {
-            let found = unknownNames(rendering: renderer.templateName(for: page), context: .object(renderer.context(for: page)))
-            unknown.formUnion(found.unknown)
-            known.formUnion(found.known)
+            let context = TemplateValue.object(renderer.context(for: page))
+            unknown.merge(unknownNames(rendering: renderer.templateName(for: page), context: context)) { $0.union($1) }
+            owners.merge(Self.owners(of: context)) { $0.union($1) }
         }
-        let sorted = unknown.sorted { ($0.template, $0.position, $0.name) < ($1.template, $1.position, $1.name) }
+        let sorted = unknown.keys.sorted { ($0.template, $0.position, $0.name) < ($1.template, $1.position, $1.name) }
         for name in sorted {
             guard case .site(let path) = sources[name.template]?.origin else { continue }
-            let hint = Spelling.nearest(name.part, among: known).map { "; did you mean '\($0)'?" } ?? "."
-            let what = name.part == name.name ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
+            let hint = Self.hint(for: name, names: unknown[name] ?? [], owners: owners)
+            let what = name.owner.isEmpty ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
             findings.append(.warning(
                 "\(what), so it renders empty\(hint) The README's \"Template values\" lists the names.",
                 path: path, at: name.position
             ))
         }
         return findings
+    }
+
+    /// What to write instead of an unknown name, after "so it renders empty": `; did you mean
+    /// 'title'?`, `; 'url' is a value of social and social.image, not of site.`, or `.` alone.
+    ///
+    /// A name that is another object's is said to be so: that is likelier meant than a slip.
+    /// Otherwise only a name of the object asked is suggested as a slip, never the name itself
+    /// (`text`'s words, such as 'year' and 'albums', are named only when no other hint is). A
+    /// first part, asked of every context on the stack, may also be a slip for another object's
+    /// name, which is then given in full (`{{artsit}}`: did you mean {{album.artist}}?).
+    ///
+    /// - Parameters:
+    ///   - names: The names the object asked has (every object on the stack, for a first part).
+    ///   - owners: For every name, the objects that have it (see ``owners(of:)``).
+    static func hint(for name: MustacheRenderer.UnknownName, names: Set<String>, owners: [String: Set<String>]) -> String {
+        // The words of `text` are labels ('year', 'artist'): another object's value comes first.
+        let all = owners[name.part] ?? []
+        let values = Self.ordered(all.subtracting([textOwner]))
+        let near = Spelling.nearest(name.part, among: names.subtracting([name.part]))
+        let listsNames = !name.owner.isEmpty && !names.isEmpty && names.count <= 12
+        let elsewhere = values.isEmpty && near == nil && !listsNames ? Self.ordered(all) : values
+        if !elsewhere.isEmpty {
+            let of = "'\(name.part)' is a value of \(list(elsewhere))"
+            guard name.owner.isEmpty else { return "; \(of), not of \(name.owner)." }
+            guard elsewhere.count == 1, let owner = elsewhere.first, owner != pageOwner else { return "; \(of)." }
+            if owner.hasPrefix(itemPrefix) {
+                let list = owner.dropFirst(itemPrefix.count)
+                return "; \(of): use it inside {{#\(list)}}…{{/\(list)}}."
+            }
+            return "; \(of): write {{\(owner).\(name.part)}}."
+        }
+        if let near { return "; did you mean '\(near)'?" }
+        if name.owner.isEmpty, let near = Spelling.nearest(name.part, among: Set(owners.keys).subtracting([name.part])) {
+            let all = owners[near] ?? []
+            let nearOwners = Self.ordered(all == [textOwner] ? all : all.subtracting([textOwner]))
+            if nearOwners.count == 1, let owner = nearOwners.first, owner != pageOwner, !owner.hasPrefix(itemPrefix) {
+                return "; did you mean {{\(owner).\(near)}}?"
+            }
+            return "; did you mean '\(near)', a value of \(list(nearOwners))?"
+        }
+        // An object of a few names has them listed; the page's own and `text` are too many.
+        if listsNames {
+            return "; \(name.owner) has \(quotedList(names.sorted()))."
+        }
+        return "."
+    }
+
+    /// Objects in the order a hint names them: plain objects by name, then list items.
+    private static func ordered(_ owners: Set<String>) -> [String] {
+        owners.sorted { ($0.hasPrefix(itemPrefix) ? 1 : 0, $0) < ($1.hasPrefix(itemPrefix) ? 1 : 0, $1) }
+    }
+
+    /// The object of the words of `[text]`.
+    private static let textOwner = "text"
+
+    /// How ``owners(of:)`` names the items of a list.
+    private static let itemPrefix = "each of "
+
+    /// How ``owners(of:)`` names the page's own values (`root`, `site`…).
+    static let pageOwner = "the page"
+
+    /// Where each name is among a page's values: for every name an object answers, the objects
+    /// that have it, as a template reaches them (`site`, `social.image`, `each of carousel.tiles`,
+    /// and ``pageOwner`` for the page's own). An album's params are left out: their names are
+    /// the album's, not gallery's.
+    static func owners(of context: TemplateValue) -> [String: Set<String>] {
+        var owners: [String: Set<String>] = [:]
+        func visit(_ value: TemplateValue, path: String, isItem: Bool) {
+            switch value {
+            case .object(let object):
+                guard !(object is ParamsContext) else { return }
+                let owner = path.isEmpty ? pageOwner : isItem ? itemPrefix + path : path
+                for key in object.keys {
+                    owners[key, default: []].insert(owner)
+                    guard let child = object.value(forKey: key) else { continue }
+                    visit(child, path: path.isEmpty ? key : "\(path).\(key)", isItem: false)
+                }
+            case .list(let items):
+                // Items are alike: the first two show what they hold (the second, in case the
+                // first lacks an optional value).
+                for item in items.prefix(2) { visit(item, path: path, isItem: true) }
+            case .text, .markup, .number, .bool, .null:
+                break
+            }
+        }
+        visit(context, path: "", isItem: false)
+        return owners
     }
 
     /// A renderer for a made-up site of three albums whose pages take every branch of the

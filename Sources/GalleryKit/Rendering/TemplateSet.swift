@@ -146,13 +146,13 @@ public struct TemplateSet: Sendable {
     }
 
     /// Renders like ``render(_:context:fragments:)`` and returns the names no context knew,
-    /// and those that were known.
-    func unknownNames(rendering name: String, context: TemplateValue) -> (unknown: Set<MustacheRenderer.UnknownName>, known: Set<String>) {
+    /// each with the names the objects it was asked of have.
+    func unknownNames(rendering name: String, context: TemplateValue) -> [MustacheRenderer.UnknownName: Set<String>] {
         var renderer = MustacheRenderer(templates: compiled)
         renderer.escapesEveryText = true
-        renderer.unknownNames = []
+        renderer.unknownNames = [:]
         renderer.render(name, context: context)
-        return (renderer.unknownNames ?? [], renderer.knownNames)
+        return renderer.unknownNames ?? [:]
     }
 
     /// A content hash of every template's text, for incremental builds: a change to any template

@@ -76,6 +76,46 @@ import Testing
         ])
     }
 
+    /// A name is suggested only from the object it was asked of, never the name itself; a name
+    /// that is another object's is said to be so, and a small object's names are listed.
+    @Test func suggestionsAreTheObjectsOwnNamesOrSayWhoseTheNameIs() throws {
+        let templates = try Self.templates([
+            "partials/details": """
+            <table id="details"><tr><td>{{album.year}}</td></tr></table>
+            <p>{{site.url}}</p>
+            <p>{{site.year}}</p>
+            <p>{{album.href}}</p>
+            <p>{{album.index}}</p>
+            <p>{{#previous}}{{previous.artist}}{{/previous}}</p>
+            <p>{{site.albums}}</p>
+            <p>{{page}}</p>
+            <p>{{#carousel.tile}}{{title}}{{/carousel.tile}}</p>
+            <p>{{#carousel.tiles}}{{number}} {{albumTitle}}{{/carousel.tiles}}</p>
+
+            """,
+            "404": "{{<base}}{{$content}}<p>{{artsit}} {{by}}</p>{{/content}}{{/base}}\n",
+        ])
+        let readme = " The README's \"Template values\" lists the names."
+        let found = templates.lint(config: SiteConfig()).map { "\($0.position?.line ?? 0): " + $0.message.replacingOccurrences(of: readme, with: "") }
+        #expect(found == [
+            "1: no value is called 'artsit', so it renders empty; did you mean {{album.artist}}?",
+            "1: no value is called 'by', so it renders empty; 'by' is a value of text: write {{text.by}}.",
+            "2: 'site.url': no value is called 'url' there, so it renders empty; 'url' is a value of social and social.image, not of site.",
+            "3: 'site.year': no value is called 'year' there, so it renders empty; 'year' is a value of album, not of site.",
+            "4: 'album.href': no value is called 'href' there, so it renders empty; 'href' is a value of next, previous and each of carousel.tiles, not of album.",
+            "5: 'album.index': no value is called 'index' there, so it renders empty; 'index' is a value of each of carousel.tiles, not of album.",
+            "6: 'previous.artist': no value is called 'artist' there, so it renders empty; 'artist' is a value of album, not of previous.",
+            "7: 'site.albums': no value is called 'albums' there, so it renders empty; site has 'count', 'countText', 'description', 'language', 'params' and 'title'.",
+            "8: no value is called 'page', so it renders empty; 'page' is a value of carousel: write {{carousel.page}}.",
+            "9: 'carousel.tile': no value is called 'tile' there, so it renders empty; did you mean 'tiles'?",
+            "10: no value is called 'albumTitle', so it renders empty.",
+        ], "\(found)")
+        for finding in found {
+            // Never the name itself.
+            if let quoted = finding.firstMatch(of: /called '(\w+)'.*did you mean '(\w+)'/) { #expect(quoted.1 != quoted.2) }
+        }
+    }
+
     /// Each warning points at its own tag, not at the first place its text appears on the line:
     /// `titel` is inside `album.titel` too, and a partial may be named twice.
     @Test func aNameRepeatedOnALineIsWarnedAboutAtItsOwnTag() throws {
@@ -169,17 +209,54 @@ import Testing
             images: catalogue.entries.map { TileImage(src: "c\($0.index).webp", srcset: "d.webp 2x", large: "e\($0.index).webp") },
             assets: AssetPaths(css: "a.css", js: "a.js")
         )
-        var used = Set<String>()
+        // Every name a page's values answer, with the objects that have it.
+        var owners: [String: Set<String>] = [:]
         for page in renderer.plan.pages {
-            used.formUnion(templates.unknownNames(rendering: renderer.templateName(for: page), context: .object(renderer.context(for: page))).known)
+            owners.merge(TemplateSet.owners(of: .object(renderer.context(for: page)))) { $0.union($1) }
         }
-        #expect(used.count > 30)
+        #expect(owners.count > 30)
         // The words of `text` have a table of their own.
         let words = try Repository.readme(from: "### Pages in another language", until: "## Covers")
-        for name in used.sorted() {
+        for name in owners.keys.sorted() {
             let listed = section.contains("`\(name)`") || section.contains(".\(name)`") || section.contains("`\(name).")
-                || (SiteText.names.contains(name) && words.contains("| `\(name)` |"))
-            #expect(listed, "the README does not list '\(name)'")
+                || (owners[name] == ["text"] && words.contains("| `\(name)` |"))
+            #expect(listed, "the README does not list '\(name)' (a value of \(owners[name] ?? []))")
+        }
+    }
+
+    /// Every name an object says it has (``TemplateObject/keys``) it answers, and every name
+    /// the built-in templates look up is among the names of the objects they ask.
+    @Test func everyContextObjectListsTheNamesItAnswers() throws {
+        let templates = try TemplateSet.load(overridesIn: nil)
+        var config = SiteConfig()
+        config.baseURL = "https://example.org/"
+        config.analytics = .google(GoogleAnalytics(measurementID: "G-TEST"))
+        let catalogue = Catalogue(albums: (1...3).map { Album(title: "T\($0)", artist: "A", genre: "G", year: 2000, coverURL: "c.png") })
+        let renderer = SiteRenderer(
+            plan: SitePlan(catalogue: catalogue, carousel: .init(window: 1, indexPageSize: 2)),
+            templates: templates, config: config,
+            images: catalogue.entries.map { TileImage(src: "c\($0.index).webp", srcset: "d.webp 2x", large: "e\($0.index).webp") },
+            assets: AssetPaths(css: "a.css", js: "a.js")
+        )
+        func check(_ value: TemplateValue, _ path: String) {
+            switch value {
+            case .object(let object):
+                #expect(Set(object.keys).count == object.keys.count, "\(path) lists a name twice")
+                for key in object.keys {
+                    let child = object.value(forKey: key)
+                    #expect(child != nil, "\(path) lists '\(key)' but does not answer it")
+                    if let child { check(child, "\(path).\(key)") }
+                }
+            case .list(let items):
+                items.forEach { check($0, path + "[]") }
+            default:
+                break
+            }
+        }
+        for page in renderer.plan.pages {
+            check(.object(renderer.context(for: page)), "page")
+            // With every name looked up found, no name a template asks for is missing from a list.
+            #expect(templates.unknownNames(rendering: renderer.templateName(for: page), context: .object(renderer.context(for: page))).isEmpty)
         }
     }
 

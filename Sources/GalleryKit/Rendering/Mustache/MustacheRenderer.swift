@@ -19,6 +19,9 @@ struct MustacheRenderer {
         var name: String
         /// The part no context knew (`titel`).
         var part: String
+        /// The parts before it, which named the object it was asked of (`album`); empty when
+        /// the first part was unknown, which is asked of every context on the stack.
+        var owner: String
         /// The template that uses it.
         var template: String
         /// Where in that template: the tag's opening delimiter.
@@ -44,10 +47,9 @@ struct MustacheRenderer {
     /// lookups all stayed at or above its object's level depends on that object alone.
     private var lowestLevelUsed = Int.max
     /// When not `nil`, every name that no context knows (each returned `nil` for it, rather than
-    /// a value or `.null`) is recorded, for telling a template's author of a misspelt name.
-    var unknownNames: Set<UnknownName>?
-    /// When recording unknown names, the names that were known, for suggesting one instead.
-    var knownNames: Set<String> = []
+    /// a value or `.null`) is recorded, for telling a template's author of a misspelt name, with
+    /// the names the objects it was asked of do have (``TemplateObject/keys``), to suggest one.
+    var unknownNames: [UnknownName: Set<String>]?
     /// Whether `{{{name}}}` and `{{&name}}` escape text too, leaving only ``TemplateValue/markup(_:)``
     /// unescaped: gallery's pages, where text is album or site text (a supplier's title with a
     /// `<script>` in it must not run). Off, the renderer follows the specification.
@@ -184,8 +186,8 @@ struct MustacheRenderer {
         return value
     }
 
-    /// Records the first part of `name` that no context knows, if any (only when asked to: it
-    /// looks the name up again).
+    /// Records the first part of `name` that no context knows, if any, with the names the
+    /// objects asked do have (only when asked to: it looks the name up again).
     private mutating func noteUnknownParts(of name: MustacheName, in template: String, at position: SourcePosition) {
         guard let first = name.parts.first else { return }
         var found: TemplateValue?
@@ -196,20 +198,25 @@ struct MustacheRenderer {
             }
         }
         guard var value = found else {
-            unknownNames?.insert(UnknownName(name: name.description, part: first, template: template, position: position))
+            var names = Set<String>()
+            for case .object(let object) in stack { names.formUnion(object.keys) }
+            note(UnknownName(name: name.description, part: first, owner: "", template: template, position: position), names)
             return
         }
-        knownNames.insert(first)
-        for part in name.parts.dropFirst() {
+        for (index, part) in name.parts.enumerated().dropFirst() {
             // A value that is absent here (`.null`, text) has no children to know: not a misspelling.
             guard case .object(let object) = value else { return }
             guard let child = object.value(forKey: part) else {
-                unknownNames?.insert(UnknownName(name: name.description, part: part, template: template, position: position))
+                let owner = name.parts[..<index].joined(separator: ".")
+                note(UnknownName(name: name.description, part: part, owner: owner, template: template, position: position), Set(object.keys))
                 return
             }
-            knownNames.insert(part)
             value = child
         }
+    }
+
+    private mutating func note(_ unknown: UnknownName, _ names: Set<String>) {
+        unknownNames?[unknown, default: []].formUnion(names)
     }
 
     /// Looks a name up: the first part down the stack, the rest inside what was found.

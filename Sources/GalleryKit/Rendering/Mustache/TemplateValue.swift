@@ -37,6 +37,11 @@ public protocol TemplateObject: Sendable {
     /// down the context stack, as Mustache requires).
     func value(forKey key: String) -> TemplateValue?
 
+    /// Every name ``value(forKey:)`` answers (if only with `.null`, for a value absent here),
+    /// for the template check: a misspelt name is told the names of the object it was asked
+    /// of, and where else a name it asked for is.
+    var keys: [String] { get }
+
     /// A number that identifies this object's values among the objects rendered with one
     /// ``FragmentCache`` (equal keys, equal values), or `nil`. A partial rendered with such an
     /// object on top of the stack, that looks nothing up below it, is rendered once and reused.
@@ -84,4 +89,6 @@ public struct TemplateDictionary: TemplateObject {
     }
 
     public func value(forKey key: String) -> TemplateValue? { values[key] }
+
+    public var keys: [String] { values.keys.sorted() }
 }
