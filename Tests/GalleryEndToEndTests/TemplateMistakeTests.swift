@@ -51,4 +51,37 @@ import Testing
         #expect(!run.stderr.contains("</span>"), "\(run.stderr)")
         #expect(!site.exists("public"))
     }
+
+    /// A partial that includes itself was cut off at the renderer's deepest nesting, 63 footers
+    /// deep, and the build passed; a template that extends itself drew a block warning and a
+    /// libxml2 error. Both are now one error naming the circle, and nothing is written.
+    @Test func aTemplateThatIncludesOrExtendsItselfStopsTheBuild() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write(try builtin("base", replacing: "</body>", with: "{{>partials/footer}}</body>"), to: "templates/base.mustache")
+        try site.write("<footer>{{>partials/footer}}</footer>\n", to: "templates/partials/footer.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        let findings = run.stderr.split(separator: "\n").filter { $0.contains("error:") || $0.contains("warning:") }
+        #expect(findings.first == "templates/partials/footer.mustache:1:9: error: partials/footer includes itself: partials/footer → partials/footer; a page would hold it inside itself without end: remove {{>partials/footer}}", "\(run.stderr)")
+        #expect(findings.count == 1, "\(run.stderr)")
+        #expect(!site.exists("public"))
+
+        try site.write("<footer>{{>partials/credits}}</footer>\n", to: "templates/partials/footer.mustache")
+        try site.write("<p>{{site.title}} {{>partials/footer}}</p>\n", to: "templates/partials/credits.mustache")
+        let two = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(two.status != 0)
+        #expect(two.stderr.contains("templates/partials/credits.mustache:1:19: error: partials/credits includes itself: partials/credits → partials/footer → partials/credits"), "\(two.stderr)")
+
+        try site.write("<footer/>\n", to: "templates/partials/footer.mustache")
+        try FileManager.default.removeItem(at: site.url.appending(path: "templates/partials/credits.mustache"))
+        try site.write("{{<album}}{{$content}}x{{/content}}{{/album}}\n", to: "templates/album.mustache")
+        let extends = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(extends.status != 0)
+        let errors = extends.stderr.split(separator: "\n").filter { $0.contains("error:") || $0.contains("warning:") }
+        #expect(errors == [
+            "templates/album.mustache:1:1: error: album extends itself: album → album; a template cannot be its own parent: name another in {{<…}}, such as {{<base}}",
+        ], "\(extends.stderr)")
+        #expect(!extends.stderr.contains("block 'content'") && !extends.stderr.contains("Start tag expected"), "\(extends.stderr)")
+        #expect(!site.exists("public"))
+    }
 }

@@ -41,7 +41,8 @@ public struct TemplateSet: Sendable {
     /// Loads the built-in templates and the overrides in `folder` (which may not exist).
     ///
     /// - Parameter displayFolder: How diagnostics name the folder, e.g. `templates`.
-    /// - Throws: ``ArchiveError`` with one diagnostic per template that does not parse.
+    /// - Throws: ``ArchiveError`` with one diagnostic per template that does not parse, or
+    ///   that includes or extends itself.
     public static func load(overridesIn folder: URL?, displayFolder: String = "templates") throws(ArchiveError) -> TemplateSet {
         var sources: [String: Source] = [:]
         for (name, path) in BuiltinResources.files(under: "templates") where name.hasSuffix(".mustache") {
@@ -79,7 +80,8 @@ public struct TemplateSet: Sendable {
     /// Parses sources into a template set.
     ///
     /// - Throws: ``ArchiveError`` naming every template that does not parse, with line and column,
-    ///   and any page template that is missing.
+    ///   every circle of templates that include or extend themselves (see
+    ///   ``cycleErrors(in:sources:)``), and any page template that is missing.
     public init(sources: [String: Source], diagnostics: [Diagnostic] = []) throws(ArchiveError) {
         var diagnostics = diagnostics
         var compiled: [String: CompiledTemplate] = [:]
@@ -95,6 +97,7 @@ public struct TemplateSet: Sendable {
                 ))
             }
         }
+        diagnostics += Self.cycleErrors(in: compiled, sources: sources)
         for name in Self.pageTemplates where sources[name] == nil {
             diagnostics.append(.error("there is no template '\(name)'; gallery needs one for its pages", path: "templates/\(name).mustache"))
         }
