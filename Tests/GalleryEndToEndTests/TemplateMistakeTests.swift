@@ -84,4 +84,25 @@ import Testing
         #expect(!extends.stderr.contains("block 'content'") && !extends.stderr.contains("Start tag expected"), "\(extends.stderr)")
         #expect(!site.exists("public"))
     }
+
+    /// A template saved under another extension was ignored without a word; it is now told as
+    /// `templates/Album.mustache` is, and an editor's backup is still left alone.
+    @Test func aTemplateWithAnotherExtensionIsAWarning() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let album = try builtin("album", replacing: "<h1>", with: "<h1 class=\"mine\">")
+        for name in ["album.html", "album.hbs", "album.mustache.html", "album.mustache~"] {
+            try site.write(album, to: "templates/\(name)")
+        }
+        try site.write(try #require(BuiltinResources.text(at: "templates/partials/tile.mustache")), to: "templates/partials/tile.html")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let notRead = "warning: only files named NAME.mustache are templates, so this file is not read"
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings == [
+            "templates/album.hbs: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/album.html: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/album.mustache.html: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/partials/tile.html: \(notRead); name it templates/partials/tile.mustache to replace the built-in 'partials/tile'",
+        ], "\(run.stderr)")
+    }
 }

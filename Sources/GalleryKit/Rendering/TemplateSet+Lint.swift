@@ -2,7 +2,8 @@ import Foundation
 
 extension TemplateSet {
     /// Mistakes in the site's own templates that Mustache renders silently, as warnings with
-    /// their file and line: a template file that no page uses (a misspelt name), a partial or
+    /// their file and line: a template file that no page uses (a misspelt name), a file named
+    /// like a template but not `NAME.mustache` (`album.html`), which is not read, a partial or
     /// parent that names no template, a block that its parent has no place for (see
     /// ``blockFindings()``), and a name that no value answers to (`{{album.titel}}`), each with
     /// the nearest right name when there is one.
@@ -20,8 +21,18 @@ extension TemplateSet {
             // `details` for `partials/details`: the right name in another folder.
             let others = Set(sources.keys).subtracting([name])
             let sameFile = others.first { $0.split(separator: "/").last == name.split(separator: "/").last }
-            let hint = (sameFile ?? Spelling.nearest(name, among: others)).map { "; name it templates/\($0).mustache to replace the built-in '\($0)'" } ?? ""
+            let meant = sameFile ?? Spelling.nearest(name, among: others) ?? Self.templateName(meantBy: name, among: others)
+            let hint = meant.map { "; name it templates/\($0).mustache to replace the built-in '\($0)'" } ?? ""
             findings.append(.warning("no page uses a template named '\(name)', so this file changes nothing\(hint)", path: path))
+        }
+        for file in otherFiles {
+            guard let name = Self.templateName(meantBy: file.relative, among: Set(sources.keys)) else { continue }
+            let fix = if case .site(let path)? = sources[name]?.origin {
+                "the template '\(name)' is \(path)"
+            } else {
+                "name it templates/\(name).mustache to replace the built-in '\(name)'"
+            }
+            findings.append(.warning("only files named NAME.mustache are templates, so this file is not read; \(fix)", path: file.path))
         }
         for name in reachable.sorted() {
             guard case .site(let path) = sources[name]?.origin, let template = compiled[name] else { continue }
@@ -38,8 +49,9 @@ extension TemplateSet {
             guard case .site(let path) = sources[name]?.origin, let text = sources[name]?.text else { continue }
             findings += Self.tagsShortOfABrace(in: text, path: path)
         }
-        guard sources.values.contains(where: { $0.origin != .builtin }) else { return findings }
-        findings += unknownNameFindings(config: config)
+        if sources.values.contains(where: { $0.origin != .builtin }) {
+            findings += unknownNameFindings(config: config)
+        }
         // By file, then line and column, as a reader goes through them.
         return findings.enumerated().sorted { first, second in
             let (a, b) = (first.element, second.element)
@@ -48,6 +60,23 @@ extension TemplateSet {
             if (a.position?.column ?? 0) != (b.position?.column ?? 0) { return (a.position?.column ?? 0) < (b.position?.column ?? 0) }
             return first.offset < second.offset
         }.map(\.element)
+    }
+
+    /// The template a file not named `NAME.mustache` was meant to be, if its name says so: its
+    /// name without its extension (and a `.mustache` before that) is a template's
+    /// (`album.html`, `album.mustache.html`, `partials/tile.hbs`), or is one but for its folder
+    /// (`tile.html` for `partials/tile`) or its capitals (`Album.html`).
+    static func templateName(meantBy relative: String, among names: Set<String>) -> String? {
+        let folder = relative.range(of: "/", options: .backwards).map { relative[..<$0.upperBound] } ?? ""
+        var file = relative.dropFirst(folder.count)
+        if let dot = file.lastIndex(of: "."), dot > file.startIndex { file = file[..<dot] }
+        if file.hasSuffix(".mustache") { file = file.dropLast(".mustache".count) }
+        let stem = String(folder + file)
+        if names.contains(stem) { return stem }
+        let sameFile = names.filter { $0.split(separator: "/").last == file }
+        if sameFile.count == 1 { return sameFile.first }
+        let sameLetters = names.filter { $0.lowercased() == stem.lowercased() }
+        return sameLetters.count == 1 ? sameLetters.first : nil
     }
 
     /// Warnings for tags one brace short at their start (`{album.title}}`), which Mustache

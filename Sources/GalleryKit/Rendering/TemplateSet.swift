@@ -37,6 +37,8 @@ public struct TemplateSet: Sendable {
     public let sources: [String: Source]
     /// The parsed templates, ready to render.
     let compiled: [String: CompiledTemplate]
+    /// The files of the site's `templates/` folder that are not templates (see ``OtherFile``).
+    var otherFiles: [OtherFile] = []
 
     /// Loads the built-in templates and the overrides in `folder` (which may not exist).
     ///
@@ -51,14 +53,21 @@ public struct TemplateSet: Sendable {
             }
         }
         var diagnostics: [Diagnostic] = []
+        var otherFiles: [OtherFile] = []
         // A templates folder that is a symbolic link (to a theme several sites share) is read
         // where it leads: the walker would take the link itself for a file and find nothing.
         let folder = folder.map { (try? $0.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true ? $0.resolvingSymlinksInPath() : $0 }
         if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
             let base = folder.standardizedFileURL.path
-            for case let url as URL in walker where url.pathExtension == "mustache" {
+            for case let url as URL in walker {
                 let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 let display = displayFolder + "/" + relative
+                guard url.pathExtension == "mustache" else {
+                    if Self.mayBeMeantAsTemplate(relative), (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                        otherFiles.append(OtherFile(relative: relative, path: display))
+                    }
+                    continue
+                }
                 if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == false {
                     var isFolder: ObjCBool = false
                     if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
@@ -74,7 +83,29 @@ public struct TemplateSet: Sendable {
                 sources[String(relative.dropLast(".mustache".count))] = Source(text: text, origin: .site(path: display))
             }
         }
-        return try TemplateSet(sources: sources, diagnostics: diagnostics)
+        var set = try TemplateSet(sources: sources, diagnostics: diagnostics)
+        set.otherFiles = otherFiles
+        return set
+    }
+
+    /// A file in the site's `templates/` folder that is not named `NAME.mustache`, so it is not
+    /// read (``lint(config:)`` warns of one whose name is a template's).
+    struct OtherFile: Sendable, Hashable {
+        /// Its path inside the folder (`partials/tile.html`).
+        var relative: String
+        /// Its path as diagnostics name it (`templates/partials/tile.html`).
+        var path: String
+    }
+
+    /// Whether a file that is not `NAME.mustache` may have been meant as a template: not hidden
+    /// (nor in a hidden folder, such as `.git`), and not an editor's backup or swap file
+    /// (`album.mustache~`, `.album.mustache.swp`, `#album.mustache#`, `album.mustache.bak`).
+    static func mayBeMeantAsTemplate(_ relative: String) -> Bool {
+        let components = relative.split(separator: "/")
+        guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") }) else { return false }
+        if name.hasSuffix("~") || (name.hasPrefix("#") && name.hasSuffix("#")) { return false }
+        let backups: Set<String> = ["swp", "swo", "swx", "bak", "orig", "tmp"]
+        return !backups.contains((String(name) as NSString).pathExtension.lowercased())
     }
 
     /// Parses sources into a template set.

@@ -116,6 +116,39 @@ import Testing
         }
     }
 
+    /// A file named for a template but not `NAME.mustache` is not read: it is told, with the
+    /// name to give it, as a misspelt `.mustache` file is. Editors' backups and swap files,
+    /// hidden files and files named for no template are left alone.
+    @Test func aTemplateFileWithAnotherExtensionIsWarnedAbout() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "template-lint-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [
+            "album.html", "album.hbs", "album.mustache.html", "partials/tile.html", "tile.htm", "Index.html", "404",
+            "partials/footer.mustache", "partials/footer.html", "partials/pager.html.mustache",
+            "album.mustache~", ".album.mustache.swp", "partials/.tile.mustache.swo", "#album.mustache#", "album.mustache.bak",
+            ".hidden/album.html", "README.md", "notes.txt", "base.d/readme",
+        ]
+        for file in files {
+            let url = folder.appending(path: file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<p>x</p>\n".utf8).write(to: url)
+        }
+        let templates = try TemplateSet.load(overridesIn: folder)
+        let notRead = "warning: only files named NAME.mustache are templates, so this file is not read"
+        #expect(templates.lint(config: SiteConfig()).map(\.description) == [
+            "templates/404: \(notRead); name it templates/404.mustache to replace the built-in '404'",
+            "templates/Index.html: \(notRead); name it templates/index.mustache to replace the built-in 'index'",
+            "templates/album.hbs: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/album.html: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/album.mustache.html: \(notRead); name it templates/album.mustache to replace the built-in 'album'",
+            "templates/partials/footer.html: \(notRead); the template 'partials/footer' is templates/partials/footer.mustache",
+            "templates/partials/footer.mustache: warning: no page uses a template named 'partials/footer', so this file changes nothing",
+            "templates/partials/pager.html.mustache: warning: no page uses a template named 'partials/pager.html', so this file changes nothing; name it templates/partials/pager.mustache to replace the built-in 'partials/pager'",
+            "templates/partials/tile.html: \(notRead); name it templates/partials/tile.mustache to replace the built-in 'partials/tile'",
+            "templates/tile.htm: \(notRead); name it templates/partials/tile.mustache to replace the built-in 'partials/tile'",
+        ])
+    }
+
     /// Each warning points at its own tag, not at the first place its text appears on the line:
     /// `titel` is inside `album.titel` too, and a partial may be named twice.
     @Test func aNameRepeatedOnALineIsWarnedAboutAtItsOwnTag() throws {
