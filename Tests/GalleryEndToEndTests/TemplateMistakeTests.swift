@@ -105,4 +105,18 @@ import Testing
             "templates/partials/tile.html: \(notRead); name it templates/partials/tile.mustache to replace the built-in 'partials/tile'",
         ], "\(run.stderr)")
     }
+
+    /// `templates/base.mustache:35: error: duplicate id 'details' (first used on line 41)`
+    /// named a line of the page beside a line of the template: the first use is now named by
+    /// the template that wrote it.
+    @Test func aDuplicateIdNamesTheTemplateOfItsFirstUse() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let base = try builtin("base", replacing: "</main>", with: "<p id=\"details\">x</p>\n</main>")
+        let line = try #require(base.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<p id=\"details\">") }) + 1
+        try site.write(base, to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.first?.hasPrefix("templates/base.mustache:\(line): error: duplicate id 'details' (first used at (built-in) templates/partials/details.mustache:1) (public/") == true, "\(run.stderr)")
+    }
 }

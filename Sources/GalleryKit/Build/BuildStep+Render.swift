@@ -43,6 +43,8 @@ extension BuildStep {
         }
         let outputPaths = Set(pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
         let validator = PageValidator(outputPaths: outputPaths, basePath: config.basePath)
+        // How the validate step names the output folder, for a page named in a message.
+        let outputFolder = SiteFolder.display(state.outputFolder)
         let keys = await pageKeys
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
@@ -79,7 +81,7 @@ extension BuildStep {
                         let diagnostics = validator.validateXHTML(bytes, path: path)
                         if !diagnostics.isEmpty {
                             let (output, trace) = renderer.renderTraced(page)
-                            batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates)
+                            batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
                         }
                         let outcome = ledger.outcome(path, key: key, bytes: bytes)
                         if case .changed = outcome { try staging.stage(bytes, as: path) }

@@ -38,6 +38,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How many other pages had the same finding from the same template line; they are reported
     /// as this one (see `DiagnosticDigest`).
     public var otherPages = 0
+    /// For a duplicate (an id), where in the same file the first use is: the message ends with
+    /// its line (`Findings.firstUseNote(line:)`), which `TemplateAttribution` replaces with the
+    /// template that wrote it, so a template's line is never read as a page's.
+    var firstUse: SourcePosition?
 
     /// Creates a diagnostic.
     public init(_ severity: Severity, path: String, position: SourcePosition? = nil, message: String, template: String? = nil) {

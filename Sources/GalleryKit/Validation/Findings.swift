@@ -78,14 +78,20 @@ struct Findings {
         var result = positioned
         for finding in pending {
             let here = position(of: finding.location, tags: tags, aligned: aligned, ordinals: ordinals, document: document)
-            var message = finding.message
+            var diagnostic = Diagnostic(finding.severity, path: path, position: here, message: finding.message)
             if let firstUse = finding.firstUse {
                 let there = position(of: firstUse, tags: tags, aligned: aligned, ordinals: ordinals, document: document)
-                message += " (first used on line \(there.line))"
+                diagnostic.message += Self.firstUseNote(line: there.line)
+                diagnostic.firstUse = there
             }
-            result.append(Diagnostic(finding.severity, path: path, position: here, message: message))
+            result.append(diagnostic)
         }
         return result.sorted(by: Self.inSourceOrder)
+    }
+
+    /// What a duplicate's message ends with: where in the same file the first use is.
+    static func firstUseNote(line: Int) -> String {
+        " (first used on line \(line))"
     }
 
     /// Orders by position, file-wide findings first; the sort is stable, so findings at one

@@ -9,7 +9,12 @@ enum TemplateAttribution {
     /// libxml2 reports an element left open where the element around it ends ("Opening and
     /// ending tag mismatch: br line 45 and main", at `</main>`), which the base layout wrote; the
     /// mistake is where the open one began, so such a finding is traced from its opening tag.
-    static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet) -> [Diagnostic] {
+    ///
+    /// A duplicate's first use (`duplicate id 'details' (first used on line 41)`) is a line of
+    /// the page, which next to a template's line reads as one of the template's: it is traced
+    /// too, and named by its template (`(first used at templates/partials/details.mustache:1)`),
+    /// or else by the page, whose path in the output is `outputFolder` and the diagnostic's path.
+    static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet, outputFolder: String? = nil) -> [Diagnostic] {
         diagnostics.map { diagnostic in
             guard let position = diagnostic.position,
                   let offset = openingTag(named: diagnostic.message, in: output) ?? byteOffset(of: position, in: output),
@@ -18,6 +23,15 @@ enum TemplateAttribution {
             else { return diagnostic }
             var attributed = diagnostic
             attributed.template = "\(source.displayPath(name: entry.template)):\(entry.line)"
+            if let firstUse = diagnostic.firstUse, diagnostic.message.hasSuffix(Findings.firstUseNote(line: firstUse.line)) {
+                let place: String
+                if let offset = byteOffset(of: firstUse, in: output), let first = Self.entry(at: offset, in: trace), let firstSource = templates.sources[first.template] {
+                    place = "\(firstSource.displayPath(name: first.template)):\(first.line)"
+                } else {
+                    place = (outputFolder.map { $0 + "/" } ?? "") + "\(diagnostic.path):\(firstUse)"
+                }
+                attributed.message = diagnostic.message.dropLast(Findings.firstUseNote(line: firstUse.line).count) + " (first used at \(place))"
+            }
             return attributed
         }
     }

@@ -217,6 +217,33 @@ import Testing
         #expect(attributed.first?.template == "templates/partials/details.mustache:2")
     }
 
+    /// A duplicate id's first use was told by its line in the page, next to the template line
+    /// of the second: it is named by the template that wrote it, or else by the page's path.
+    @Test func aDuplicateIdsFirstUseIsNamedByItsTemplate() throws {
+        var sources = try TemplateSet.load(overridesIn: nil).sources
+        let base = try #require(sources["base"]).text.replacingOccurrences(of: "</main>", with: "<p id=\"details\">x</p>\n</main>")
+        let line = try #require(base.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<p id=\"details\">") }) + 1
+        sources["base"] = .init(text: base, origin: .site(path: "templates/base.mustache"))
+        let renderer = try Self.renderer(Self.catalogue(["A", "B"]), templates: TemplateSet(sources: sources))
+        let page = SitePlan.Page.album(index: 0)
+        let path = renderer.plan.path(of: page)
+        let diagnostics = PageValidator(outputPaths: Self.outputs(renderer)).validateXHTML(renderer.render(page), path: path)
+        let duplicate = try #require(diagnostics.first { $0.message.hasPrefix("duplicate id") })
+        let firstLine = try #require(duplicate.firstUse?.line)
+        #expect(duplicate.message == "duplicate id 'details' (first used on line \(firstLine))")
+        let (output, trace) = renderer.renderTraced(page)
+        let position = try #require(duplicate.position)
+        let attributed = TemplateAttribution.attribute([duplicate], output: output, trace: trace, templates: renderer.templates, outputFolder: "public")
+        #expect(attributed.map(\.description) == [
+            "templates/base.mustache:\(line): error: duplicate id 'details' (first used at (built-in) templates/partials/details.mustache:1) (\(path):\(position), not written)",
+        ])
+        // With no template line for the first use, the page is named, with the output folder.
+        let offset = try #require(TemplateAttribution.byteOffset(of: position, in: output))
+        let late = trace.filter { $0.offset >= offset }
+        let unattributed = TemplateAttribution.attribute([duplicate], output: output, trace: late, templates: renderer.templates, outputFolder: "public")
+        #expect(unattributed.first?.message == "duplicate id 'details' (first used at public/\(path):\(try #require(duplicate.firstUse)))")
+    }
+
     /// An element left open is reported where the element around it closes, in the base
     /// layout; the finding names the template that opened it.
     @Test func anElementLeftOpenIsTracedToTheTemplateThatOpenedIt() throws {
