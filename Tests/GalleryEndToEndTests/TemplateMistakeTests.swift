@@ -119,4 +119,23 @@ import Testing
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.first?.hasPrefix("templates/base.mustache:\(line): error: duplicate id 'details' (first used at (built-in) templates/partials/details.mustache:1) (public/") == true, "\(run.stderr)")
     }
+
+    /// `{{root}}/about/` made `.//about/` on pages (a 403 from `gallery serve`, `//about/` to a
+    /// browser) and `//about/`, a link to a host named `about`, on 404.html, and the link check
+    /// walked over the empty segment. The template gets a warning, and each page's link an error.
+    @Test func aSlashAfterRootIsAWarningAndItsDoubleSlashAnError() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let base = try builtin("base", replacing: "</main>", with: "<p><a href=\"{{root}}/about/\">About</a></p>\n</main>")
+        let lines = base.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("{{root}}/about/") })
+        let column = lines[line].distance(from: lines[line].startIndex, to: try #require(lines[line].range(of: "{{root}}")).lowerBound) + 1
+        try site.write(base, to: "templates/base.mustache")
+        try site.write("<p>About us</p>\n", to: "static/about/index.html")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        let findings = run.stderr.split(separator: "\n").filter { $0.contains("error:") || $0.contains("warning:") }
+        #expect(findings.contains("templates/base.mustache:\(line + 1):\(column): warning: '{{root}}/about/' doubles a slash: root already ends with one, so pages link to './/about/' and 404.html to '//about/', an address on another host; write '{{root}}about/'"), "\(run.stderr)")
+        #expect(findings.contains { $0.hasPrefix("templates/base.mustache:\(line + 1): error: link to './/about/' has an empty path segment ('//'), which browsers keep, so it leads elsewhere; write './about/' (public/index.html:") }, "\(run.stderr)")
+        #expect(!site.exists("public"))
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 extension TemplateSet {
     /// Mistakes in the site's own templates that Mustache renders silently, as warnings with
     /// their file and line: a template file that no page uses (a misspelt name), a file named
-    /// like a template but not `NAME.mustache` (`album.html`), which is not read, a partial or
+    /// like a template but not `NAME.mustache` (`album.html`), which is not read, a slash after
+    /// `{{root}}`, which ends with one (``slashesAfterRoot(in:path:basePath:)``), a partial or
     /// parent that names no template, a block that its parent has no place for (see
     /// ``blockFindings()``), and a name that no value answers to (`{{album.titel}}`), each with
     /// the nearest right name when there is one.
@@ -48,6 +49,7 @@ extension TemplateSet {
         for name in sources.keys.sorted() {
             guard case .site(let path) = sources[name]?.origin, let text = sources[name]?.text else { continue }
             findings += Self.tagsShortOfABrace(in: text, path: path)
+            if let template = compiled[name] { findings += Self.slashesAfterRoot(in: template.nodes, path: path, basePath: config.basePath) }
         }
         if sources.values.contains(where: { $0.origin != .builtin }) {
             findings += unknownNameFindings(config: config)
@@ -77,6 +79,39 @@ extension TemplateSet {
         if sameFile.count == 1 { return sameFile.first }
         let sameLetters = names.filter { $0.lowercased() == stem.lowercased() }
         return sameLetters.count == 1 ? sameLetters.first : nil
+    }
+
+    /// Warnings for `{{root}}/`: root ends with a slash already (`./`, `../../`, and the base
+    /// path on 404.html), so `{{root}}/about/` links to `.//about/`, a path whose empty segment
+    /// browsers keep, and on 404.html, with the base path `/`, to `//about/`, an address on a
+    /// host named `about`, which no check of the output can tell from a link meant so.
+    static func slashesAfterRoot(in nodes: [MustacheNode], path: String, basePath: String) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .section(_, _, let body, _):
+                findings += slashesAfterRoot(in: body, path: path, basePath: basePath)
+            case .parent(_, _, let overrides, _):
+                for key in overrides.keys.sorted() { findings += slashesAfterRoot(in: overrides[key]?.body ?? [], path: path, basePath: basePath) }
+            case .block(_, let content, _, _):
+                findings += slashesAfterRoot(in: content.body, path: path, basePath: basePath)
+            case .variable(let name, _, let position) where name.parts == ["root"]:
+                guard index + 1 < nodes.count, case .text(let bytes, _) = nodes[index + 1], bytes.first == UInt8(ascii: "/") else { continue }
+                // The rest of the address: up to a quote, a space or a tag.
+                let rest = String(decoding: bytes.prefix { !"\"' \t\r\n<>".utf8.contains($0) }, as: UTF8.self)
+                let meant = String(rest.drop { $0 == "/" })
+                let onNotFound = basePath == "/"
+                    ? "404.html to '/\(rest)', an address on another host"
+                    : "404.html to '\(basePath)\(rest)'"
+                findings.append(.warning(
+                    "'{{root}}\(rest)' doubles a slash: root already ends with one, so pages link to './\(rest)' and \(onNotFound); write '{{root}}\(meant)'",
+                    path: path, at: position
+                ))
+            default:
+                continue
+            }
+        }
+        return findings
     }
 
     /// Warnings for tags one brace short at their start (`{album.title}}`), which Mustache

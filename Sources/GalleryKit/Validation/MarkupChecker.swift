@@ -203,6 +203,8 @@ struct MarkupChecker {
             findings.error("link to '\(reference)' is outside the site's base path '\(resolver.basePath)'", at: here)
         case .malformed:
             findings.error("link to '\(reference)' is not a valid path (a broken %-escape, or not UTF-8 once decoded)", at: here)
+        case .emptySegment:
+            findings.error("link to '\(reference)' has an empty path segment ('//'), which browsers keep, so it leads elsewhere; write '\(ReferenceResolver.collapsingSlashes(reference))'", at: here)
         }
     }
 }

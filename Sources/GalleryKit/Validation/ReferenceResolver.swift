@@ -2,7 +2,7 @@
 ///
 /// Internal references (no scheme, not `//host`) lose their `?query` and `#fragment`, are
 /// percent-decoded and resolved against the file's folder, or against the site's base path when
-/// they start with `/`. A reference ending in `/`, or naming a folder, means that folder's
+/// they start with `/`; one with `//` further on in its path is faulted (``Outcome/emptySegment``). A reference ending in `/`, or naming a folder, means that folder's
 /// `index.html`, as a static web server serves it. Works on UTF-8 bytes straight from libxml2:
 /// a page has dozens of references and 10 000 pages are checked per build.
 struct ReferenceResolver: Sendable {
@@ -24,6 +24,10 @@ struct ReferenceResolver: Sendable {
         case outsideBasePath
         /// Broken `%` escapes, or bytes that are not UTF-8 once decoded.
         case malformed
+        /// A path with an empty segment (`.//about/`, `/a//b`): browsers keep the `//`, so it
+        /// names another address than the file it seems to (a server refuses it, or serves
+        /// another page), though the folder walk here would step over it.
+        case emptySegment
     }
 
     /// Every file the output folder will hold.
@@ -73,6 +77,8 @@ struct ReferenceResolver: Sendable {
             return id.lowercased() == "top" ? .sameFile : .fragment(id)
         }
         let path = UnsafeBufferPointer(rebasing: text[..<pathEnd])
+        // `//` at the start is a host (external, above); anywhere after it, an empty segment.
+        for index in 1..<path.count where path[index] == slash && path[index - 1] == slash { return .emptySegment }
         guard path.contains(UInt8(ascii: "%")) else { return resolve(path: path, naming: naming) }
         guard let decoded = Self.percentDecoded(path), String(validating: decoded, as: UTF8.self) != nil else { return .malformed }
         return decoded.withUnsafeBufferPointer { resolve(path: $0, naming: naming) }
@@ -136,6 +142,16 @@ struct ReferenceResolver: Sendable {
             if let outcome = found(folderIndex) { return outcome }
             return .missing(missing ?? String(decoding: folderIndex, as: UTF8.self))
         }
+    }
+
+    /// `reference` with each run of slashes in its path made one (`.//about/` gives
+    /// `./about/`): what a link with an empty segment was meant to be. The query and fragment
+    /// are left as they are.
+    static func collapsingSlashes(_ reference: String) -> String {
+        let end = reference.firstIndex { $0 == "?" || $0 == "#" } ?? reference.endIndex
+        var path = ""
+        for character in reference[..<end] where !(character == "/" && path.last == "/") { path.append(character) }
+        return path + reference[end...]
     }
 
     /// Calls `body` with each URL of a `srcset` attribute, without its width or density descriptor.

@@ -149,6 +149,27 @@ import Testing
         ])
     }
 
+    /// root ends with a slash, so `{{root}}/about/` makes `.//about/` on pages and `//about/`,
+    /// another host, on 404.html.
+    @Test func aSlashAfterRootIsWarnedAbout() throws {
+        let templates = try Self.templates([
+            "partials/details": """
+            <table id="details"><tr><td>{{album.year}}</td></tr></table>
+            <p><a href="{{root}}/about/">About</a> <a href="{{{root}}}/">Home</a> <a href="{{root}}about/">Fine</a></p>
+            {{#album}}<a href="{{ root }}//x.html?a=b">x</a>{{/album}}
+
+            """,
+        ])
+        #expect(templates.lint(config: SiteConfig()).map(\.description) == [
+            "templates/partials/details.mustache:2:13: warning: '{{root}}/about/' doubles a slash: root already ends with one, so pages link to './/about/' and 404.html to '//about/', an address on another host; write '{{root}}about/'",
+            "templates/partials/details.mustache:2:49: warning: '{{root}}/' doubles a slash: root already ends with one, so pages link to './/' and 404.html to '//', an address on another host; write '{{root}}'",
+            "templates/partials/details.mustache:3:20: warning: '{{root}}//x.html?a=b' doubles a slash: root already ends with one, so pages link to './//x.html?a=b' and 404.html to '///x.html?a=b', an address on another host; write '{{root}}x.html?a=b'",
+        ])
+        var config = SiteConfig()
+        config.baseURL = "/sub/"
+        #expect(templates.lint(config: config).first?.message.contains("and 404.html to '/sub//about/'; write") == true)
+    }
+
     /// Each warning points at its own tag, not at the first place its text appears on the line:
     /// `titel` is inside `album.titel` too, and a partial may be named twice.
     @Test func aNameRepeatedOnALineIsWarnedAboutAtItsOwnTag() throws {

@@ -60,6 +60,21 @@ import Testing
         #expect(resolve("/my-repository/", basePath: "/my-repo/") == .outsideBasePath)
     }
 
+    /// A `//` after the start of a path is kept by browsers (`.//about/` is
+    /// `http://host/albums/a//about/`), so it is no link to the file the folder walk finds.
+    @Test func refusesAnEmptyPathSegment() {
+        #expect(resolve(".//") == .emptySegment)
+        #expect(resolve("..//b/") == .emptySegment)
+        #expect(resolve("../..//index.html") == .emptySegment)
+        #expect(resolve("../b//") == .emptySegment)
+        #expect(resolve("/albums//a/", basePath: "/") == .emptySegment)
+        #expect(resolve("/my-repo//albums/a/", basePath: "/my-repo/") == .emptySegment)
+        #expect(resolve("//about/") == .external, "a host, as in a browser")
+        #expect(resolve("../b/?next=//x#a//b") == .found("albums/b/index.html"), "the query and fragment are not the path")
+        #expect(ReferenceResolver.collapsingSlashes(".//about/") == "./about/")
+        #expect(ReferenceResolver.collapsingSlashes("../..///a//b.html?x=//y") == "../../a/b.html?x=//y")
+    }
+
     @Test func readsTheURLsOfASourceSet() {
         #expect(ReferenceResolver.sourceSetURLs("a.jpg 1x, b.jpg 2x") == ["a.jpg", "b.jpg"])
         #expect(ReferenceResolver.sourceSetURLs("a.jpg 1x,b.jpg 2x") == ["a.jpg", "b.jpg"])
