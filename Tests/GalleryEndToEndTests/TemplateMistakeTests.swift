@@ -138,4 +138,25 @@ import Testing
         #expect(findings.contains { $0.hasPrefix("templates/base.mustache:\(line + 1): error: link to './/about/' has an empty path segment ('//'), which browsers keep, so it leads elsewhere; write './about/' (public/index.html:") }, "\(run.stderr)")
         #expect(!site.exists("public"))
     }
+
+    /// A `<` in an inline `<style>` was given the text's advice, `&lt;`, which a browser hands
+    /// the CSS as it is (the HTML parser reads `<style>` as raw text): it now gets the script's
+    /// advice, and a reference left in a style or script is a warning at its template line.
+    @Test func anInlineStyleGetsTheAdviceThatKeepsItsCSS() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let broken = try builtin("base", replacing: "</head>", with: "<style>a::after { content: \"<\" }</style>\n</head>")
+        let line = try #require(broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("<style>") }) + 1
+        try site.write(broken, to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.first?.hasPrefix("templates/base.mustache:\(line): error: StartTag: invalid element name; a < or & in an inline style breaks XHTML, and written &lt; or &amp; it reaches the CSS as it is in a browser: move the CSS to a file under assets/, or wrap it in /*<![CDATA[*/ … /*]]>*/ (public/") == true, "\(run.stderr)")
+
+        try site.write(try builtin("base", replacing: "</head>", with: "<style>a::after { content: \"&lt;\" }</style>\n</head>"), to: "templates/base.mustache")
+        let escaped = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(escaped.status == 0, "\(escaped.stderr)")
+        let warnings = escaped.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 1, "\(escaped.stderr)")
+        #expect(warnings.first?.hasPrefix("templates/base.mustache:\(line): warning: '&lt;' inside an inline <style> is left as it is by browsers, which read the page as HTML (XML reads '<'); write the character itself, inside /*<![CDATA[*/ … /*]]>*/ if it is a < or an &, or move the CSS to a file under assets/ (public/") == true, "\(escaped.stderr)")
+    }
 }

@@ -18,6 +18,9 @@ struct Findings {
         var location: Located
         var message: String
         var firstUse: Located?
+        /// For the content of a `script` or `style` (its name), to be looked through for
+        /// references once the source is at hand (see `RawTextEntities`); the message is made then.
+        var rawText: String?
     }
 
     /// The file, as diagnostics name it.
@@ -53,6 +56,12 @@ struct Findings {
         pending.append(Pending(severity: .error, location: location, message: message, firstUse: firstUse))
     }
 
+    /// Records a `script` or `style` element of the XHTML namespace, whose content is looked
+    /// through for references when the findings are positioned: a warning at the first, if any.
+    mutating func rawTextContent(of name: String, at location: Located) {
+        pending.append(Pending(severity: .warning, location: location, message: "", rawText: name))
+    }
+
     /// Records a problem with the file as a whole.
     mutating func error(_ message: String) {
         positioned.append(.error(message, path: path))
@@ -78,6 +87,17 @@ struct Findings {
         var result = positioned
         for finding in pending {
             let here = position(of: finding.location, tags: tags, aligned: aligned, ordinals: ordinals, document: document)
+            if let element = finding.rawText {
+                let warning: Diagnostic? = source.withUnsafeBufferPointer { bytes in
+                    guard let offset = TemplateAttribution.byteOffset(of: here, in: source), offset < bytes.count, bytes[offset] == UInt8(ascii: "<") else { return nil }
+                    let offsets = RawTextEntities.references(in: bytes, elementAt: offset)
+                    guard let first = offsets.first else { return nil }
+                    let message = RawTextEntities.message(element: element, offsets: offsets, in: bytes)
+                    return Diagnostic(finding.severity, path: path, position: TemplateAttribution.position(ofByte: first, in: bytes), message: message)
+                }
+                if let warning { result.append(warning) }
+                continue
+            }
             var diagnostic = Diagnostic(finding.severity, path: path, position: here, message: finding.message)
             if let firstUse = finding.firstUse {
                 let there = position(of: firstUse, tags: tags, aligned: aligned, ordinals: ordinals, document: document)

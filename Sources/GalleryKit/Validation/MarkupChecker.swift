@@ -119,6 +119,9 @@ struct MarkupChecker {
             checkReference(element, "href", here)
         } else if element.isNamed("script") {
             checkReference(element, "src", here)
+            if dialect == .xhtml, element.isInNamespace(Self.xhtmlNamespace) { findings.rawTextContent(of: "script", at: here) }
+        } else if element.isNamed("style") {
+            if dialect == .xhtml, element.isInNamespace(Self.xhtmlNamespace) { findings.rawTextContent(of: "style", at: here) }
         } else if element.isNamed("source") {
             checkReference(element, "src", here)
             checkSourceSet(element, here)

@@ -6,6 +6,10 @@ enum ParseErrorHint {
 
     private static let scriptHint = "a < or & in an inline script must be escaped in XHTML: move the script to a file under assets/ or static/, or wrap it in //<![CDATA[ … //]]>"
 
+    /// For a style sheet: the HTML parser reads `<style>` as raw text too, so the text advice
+    /// (`&lt;`) would reach the CSS as it is.
+    private static let styleHint = "a < or & in an inline style breaks XHTML, and written &lt; or &amp; it reaches the CSS as it is in a browser: move the CSS to a file under assets/, or wrap it in /*<![CDATA[*/ … /*]]>*/"
+
     /// `message` with a hint after it (`…; void elements must close themselves in XHTML: <br/>`)
     /// when it is one of the common mistakes; `message` as it is otherwise. `position` is where
     /// libxml2 reported it in the page `source`.
@@ -18,13 +22,14 @@ enum ParseErrorHint {
     static func hint(for message: String, at position: SourcePosition?, in source: [UInt8]) -> String? {
         if let (open, close) = mismatch(in: message) {
             if close == "script" { return scriptHint }
+            if close == "style" { return styleHint }
             if voidElements.contains(open) { return "void elements must close themselves in XHTML: <\(open)/>" }
             if open != close, open.lowercased() == close.lowercased() {
                 return "start and end tags must be spelt alike, in lowercase in XHTML: <\(close.lowercased())>…</\(close.lowercased())>"
             }
             return nil
         }
-        if let position, isInsideScript(position, in: source) { return scriptHint }
+        if let position, let element = rawTextElement(around: position, in: source) { return element == "style" ? styleHint : scriptHint }
         if let name = quoted(after: "Entity '", in: message), message.hasSuffix("' not defined") {
             let known = "XHTML knows only &amp; &lt; &gt; &quot; &apos;"
             guard let scalar = XMLDocument.htmlEntity(named: String(name)) else {
@@ -59,24 +64,25 @@ enum ParseErrorHint {
         return rest.firstIndex(of: "'").map { rest[..<$0] }
     }
 
-    /// Whether `position` lies in the content of a `<script>` element: after the `>` of the
-    /// last `<script` start tag before it, with no `</script` between.
-    static func isInsideScript(_ position: SourcePosition, in source: [UInt8]) -> Bool {
-        guard let offset = TemplateAttribution.byteOffset(of: position, in: source) else { return false }
-        let open = Array("<script".utf8)
-        let close = Array("</script".utf8)
+    /// The `script` or `style` element whose content `position` lies in, if any: after the `>`
+    /// of the last `<script` or `<style` start tag before it, with no end tag between.
+    static func rawTextElement(around position: SourcePosition, in source: [UInt8]) -> String? {
+        guard let offset = TemplateAttribution.byteOffset(of: position, in: source) else { return nil }
         var index = min(offset, source.count) - 1
         while index >= 0 {
             if source[index] == UInt8(ascii: "<") {
-                if source[index...].starts(with: close) { return false }
-                if source[index...].starts(with: open), index + open.count < source.count,
-                   [UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0A, 0x0D].contains(source[index + open.count]) {
-                    guard let end = source[index..<offset].firstIndex(of: UInt8(ascii: ">")) else { return false }
-                    return source[end - 1] != UInt8(ascii: "/")
+                for name in ["script", "style"] {
+                    if source[index...].starts(with: Array("</\(name)".utf8)) { return nil }
+                    let open = Array("<\(name)".utf8)
+                    if source[index...].starts(with: open), index + open.count < source.count,
+                       [UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0A, 0x0D].contains(source[index + open.count]) {
+                        guard let end = source[index..<offset].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+                        return source[end - 1] != UInt8(ascii: "/") ? name : nil
+                    }
                 }
             }
             index -= 1
         }
-        return false
+        return nil
     }
 }

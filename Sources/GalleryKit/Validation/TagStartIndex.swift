@@ -88,7 +88,7 @@ struct TagStartIndex {
         }
     }
 
-    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ prefix: StaticString) -> Bool {
+    static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ prefix: StaticString) -> Bool {
         prefix.withUTF8Buffer { wanted in
             guard index + wanted.count <= bytes.count else { return false }
             for offset in 0..<wanted.count where bytes[index + offset] != wanted[offset] { return false }
@@ -98,7 +98,7 @@ struct TagStartIndex {
 
     /// The index of the `>` that closes a start tag (skipping quoted attribute values, which may
     /// hold a `>`), or the end of the source.
-    private static func endOfTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func endOfTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         var quote: UInt8?
         while index < bytes.count {
@@ -116,7 +116,7 @@ struct TagStartIndex {
     }
 
     /// The index just after the first `terminator` at or after `start`, or the end of the source.
-    private static func end(of terminator: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func end(of terminator: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             if hasPrefix(bytes, at: index, terminator) { return index + terminator.utf8CodeUnitCount }

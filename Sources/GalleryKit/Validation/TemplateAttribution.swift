@@ -70,6 +70,22 @@ enum TemplateAttribution {
         return low > 0 ? trace[low - 1] : nil
     }
 
+    /// The 1-based line and column (in Unicode scalars) of a byte offset: the inverse of
+    /// ``byteOffset(of:in:)``.
+    static func position(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(offset, bytes.count)] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourcePosition(line: line, column: column)
+    }
+
     /// The byte offset of a 1-based line and column (columns count Unicode scalars).
     static func byteOffset(of position: SourcePosition, in bytes: [UInt8]) -> Int? {
         var line = 1

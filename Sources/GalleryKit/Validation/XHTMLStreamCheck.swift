@@ -52,6 +52,9 @@ enum XHTMLStreamCheck {
                         let ownHandler = parser.pointee.sax
                         parser.pointee.sax = handler
                         parser.pointee.userData = Unmanaged.passUnretained(state).toOpaque()
+                        state.source = buffer
+                        state.parser = parser
+                        defer { state.parser = nil; state.source = nil }
                         defer {
                             parser.pointee.sax = ownHandler
                             if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
@@ -132,6 +135,10 @@ private final class StreamState {
     let resolver: ReferenceResolver
     /// False as soon as anything is (or might be) wrong.
     var clean = true
+    /// The page's bytes and the parser reading them, while it does: for looking through the
+    /// content of a `script` or `style` for references (`RawTextEntities`).
+    var source: UnsafeBufferPointer<UInt8>?
+    var parser: xmlParserCtxtPtr?
     private var depth = 0
     /// For each open element, what its children are inside (as `MarkupChecker.Scope`).
     private var scopes: [MarkupChecker.Scope] = []
@@ -183,12 +190,26 @@ private final class StreamState {
             check(attributes.value("href"))
         } else if matches(name, "script") {
             check(attributes.value("src"))
+            if matches(uri, Self.xhtmlNamespace), rawTextHoldsReferences() { clean = false }
+        } else if matches(name, "style") {
+            if matches(uri, Self.xhtmlNamespace), rawTextHoldsReferences() { clean = false }
         } else if matches(name, "source") {
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
         }
         let names = NameCase.inherited(byChildrenOf: name, in: uri, inherited: scope.names)
         scopes.append(MarkupChecker.Scope(insideTile: tile || hasClass(attributes, "tile"), names: names))
+    }
+
+    /// Whether the content of the `script` or `style` whose start tag the parser has just read
+    /// holds a reference a browser would not decode (true when unsure). The start tag's `<` is
+    /// the last one before where the parser stands: attribute values hold none.
+    private func rawTextHoldsReferences() -> Bool {
+        guard let source, let parser else { return true }
+        var start = min(Int(xmlByteConsumed(parser)), source.count) - 1
+        while start >= 0, source[start] != UInt8(ascii: "<") { start -= 1 }
+        guard start >= 0 else { return true }
+        return !RawTextEntities.references(in: source, elementAt: start).isEmpty
     }
 
     func end() {

@@ -52,6 +52,10 @@ import Testing
         ("attribute name with a capital", ["<p ID=\"x\">x</p>"]),
         ("svg name a browser spells otherwise", ["<svg xmlns=\"http://www.w3.org/2000/svg\"><IMAGE href=\"../../covers/a.svg\"/></svg>"]),
         ("svg attribute a browser spells otherwise", ["<svg VIEWBOX=\"0 0 1 1\"/>"]),
+        ("empty path segment", ["<a href=\"..//b/\">x</a>"]),
+        ("reference in a script", ["<script>if (a &amp;&amp; b) {}</script>"]),
+        ("reference in a second script", ["<script>a()</script><p>&amp;</p><script type=\"module\">b &amp;&amp; c</script>"]),
+        ("reference in a style", ["<style type=\"text/css\" media=\"a>b\">a::after { content: \"&#60;\" }</style>"]),
     ]
 
     @Test(arguments: broken.indices)
@@ -105,6 +109,19 @@ import Testing
         #expect(Self.passes(whole))
     }
 
+    /// Scripts and styles whose content XML and HTML read alike pass: no reference, or one in
+    /// a CDATA section, or in SVG's own `<style>`.
+    @Test func passesInlineScriptsAndStylesWithoutReferences() {
+        let page = Fixtures.page(Fixtures.validBody + [
+            "<p>&amp;</p><script>var a = 1 > 0;</script><style type=\"text/css\">p > a { color: red }</style><p>&lt;</p>",
+            "<script>//<![CDATA[\nif (a && b < c) {}\n//]]></script><style>/*<![CDATA[*/ a::after { content: \"&amp;\" } /*]]>*/</style>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"><style>text::after { content: \"&lt;\" }</style></svg>",
+            "<script src=\"../../assets/gallery.js\"/><script></script>",
+        ])
+        #expect(Self.findings(page) == [])
+        #expect(Self.passes(page))
+    }
+
     @Test func passesSVGAndMathMLNamesInTheirOwnCase() {
         let page = Fixtures.page(Fixtures.validBody + [
             "<svg viewBox=\"0 0 10 10\"><defs><linearGradient id=\"lg\" gradientUnits=\"userSpaceOnUse\"/></defs><foreignObject/></svg>",
@@ -124,6 +141,7 @@ import Testing
             " xml:id=\"q\"", "<p id=\"n\">n</p>", "<a href=\"#n\">n</a>", "<a href=\"#title\">t</a>", "../", "%2", "%41",
             "<!-- c -->", "<![CDATA[<x>]]>", " width=\"1\"", " height=\"1\"", " alt=\"\"", "\u{e9}", "\t", "\n",
             "<IMG src=\"../../covers/a.svg\" alt=\"\"/>", " ID=\"n\"", " viewBox=\"0 0 1 1\"", "<svg><linearGradient/></svg>",
+            "<script>a</script>", "<style>b</style>", "//",
         ].map { Array($0.utf8) }
         let (faulted, passedValid) = Fixtures.fuzz(original, inserting: insertions, seed: 0x6761_6c6c_6572_79, findings: { Self.findings($0) }, passes: { Self.passes($0) })
         #expect(faulted > 300)

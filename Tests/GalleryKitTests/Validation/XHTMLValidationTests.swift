@@ -78,6 +78,35 @@ import Testing
         #expect(Fixtures.diagnostics(["<script src=../../assets/gallery.js></script>"]).first?.message.hasSuffix("; attribute values must be quoted in XHTML") == true)
     }
 
+    /// The HTML parser reads `<style>` as raw text too, so the text advice (`&lt;`) would reach
+    /// the CSS as it is: a style gets the script's advice, with CSS's own comments.
+    @Test func hintsHowToWriteAnInlineStyle() {
+        let hint = "a < or & in an inline style breaks XHTML, and written &lt; or &amp; it reaches the CSS as it is in a browser: move the CSS to a file under assets/, or wrap it in /*<![CDATA[*/ … /*]]>*/"
+        for style in ["<style>a::after { content: \"<\" }</style>", "<style>a::after { content: \"&\" }</style>", "<style>.a:has(<b) {}</style>", "<style>p::before{content:\"<b>\"}</style>"] {
+            #expect(Fixtures.diagnostics([style]).map(\.message).map { $0.hasSuffix("; " + hint) } == [true], "\(style): \(Fixtures.diagnostics([style]))")
+        }
+        #expect(Fixtures.diagnostics(["<style>/*<![CDATA[*/ a::after { content: \"<&\" } /*]]>*/</style>"]) == [])
+        #expect(Fixtures.diagnostics(["<style>p { color: red }</style><p>1 < 2</p>"]).first?.message.hasSuffix("; write &lt; for a < in text") == true)
+    }
+
+    /// XML decodes `&lt;` in a script or style; a browser, reading the page as HTML, leaves it
+    /// as it is: one warning per element, at its first reference. In a CDATA section, in SVG's
+    /// own `<style>` (which HTML parses as foreign content, decoding it) and in text, no warning.
+    @Test func warnsOfAReferenceInAScriptOrStyle() {
+        let diagnostics = Fixtures.diagnostics([
+            "<style>a::after { content: \"&lt;\" }</style>",
+            "<script>if (a &amp;&amp; b &#x3C; c) {}</script>",
+            "<script>//<![CDATA[\nvar s = \"&amp;\";\n//]]></script>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"><style>text::after { content: \"&lt;\" }</style></svg>",
+            "<p>&lt;p&gt; &amp; <code>&#60;</code></p>",
+            "<style><!-- &amp; --></style>",
+        ])
+        #expect(diagnostics.map(\.description) == [
+            "albums/a/index.html:9:29: warning: '&lt;' inside an inline <style> is left as it is by browsers, which read the page as HTML (XML reads '<'); write the character itself, inside /*<![CDATA[*/ … /*]]>*/ if it is a < or an &, or move the CSS to a file under assets/",
+            "albums/a/index.html:10:15: warning: '&amp;' inside an inline <script> (and 2 more) is left as it is by browsers, which read the page as HTML (XML reads '&'); write the character itself, inside //<![CDATA[ … //]]> if it is a < or an &, or move the script to a file under assets/ or static/",
+        ])
+    }
+
     @Test func reportsAMismatchedEndTag() throws {
         // <p><em>one</strong></p>: `</strong>` ends at column 19.
         let first = try #require(Fixtures.diagnostics(["<p><em>one</strong></p>"]).first)
