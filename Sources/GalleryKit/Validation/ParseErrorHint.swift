@@ -37,6 +37,13 @@ enum ParseErrorHint {
             }
             return "\(known): write &#\(scalar.value); for &\(name);"
         }
+        if let prefix = undeclaredPrefix(in: message) {
+            if prefix == "xlink" {
+                return "write href=\"…\" (SVG 2), or declare xmlns:xlink=\"http://www.w3.org/1999/xlink\" on the <svg>"
+            }
+            let known = ["svg": "http://www.w3.org/2000/svg", "math": "http://www.w3.org/1998/Math/MathML", "xhtml": "http://www.w3.org/1999/xhtml"]
+            return "declare xmlns:\(prefix)=\"\(known[String(prefix)] ?? "…")\" on that element or one around it, or drop the prefix"
+        }
         if message.hasPrefix("AttValue: \" or ' expected") { return "attribute values must be quoted in XHTML" }
         if message.hasPrefix("Specification mandates value for attribute "), let name = message.split(separator: " ").last {
             return "attributes need a value in XHTML: \(name)=\"\(name)\""
@@ -46,6 +53,14 @@ enum ParseErrorHint {
             return "write &amp; for an & in text"
         }
         return nil
+    }
+
+    /// The prefix of "Namespace prefix P for ATTRIBUTE on ELEMENT is not defined" (an
+    /// attribute's) or "Namespace prefix P on ELEMENT is not defined" (an element's).
+    private static func undeclaredPrefix(in message: String) -> Substring? {
+        let start = "Namespace prefix "
+        guard message.hasPrefix(start), message.hasSuffix(" is not defined") else { return nil }
+        return message.dropFirst(start.count).split(separator: " ").first
     }
 
     /// The two names of "Opening and ending tag mismatch: OPEN line N and CLOSE".

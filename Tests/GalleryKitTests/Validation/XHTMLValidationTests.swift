@@ -58,6 +58,9 @@ import Testing
         ("<p>1 < 2</p>", "write &lt; for a < in text"),
         ("<p>Tom & Jerry</p>", "write &amp; for an & in text"),
         ("<p>AT&T</p>", "write &amp; for an & in text"),
+        ("<svg width=\"9\" height=\"9\"><defs><circle id=\"disc\" r=\"4\"/></defs><use xlink:href=\"#disc\"/></svg>", "write href=\"…\" (SVG 2), or declare xmlns:xlink=\"http://www.w3.org/1999/xlink\" on the <svg>"),
+        ("<p><svg:svg width=\"9\" height=\"9\"/></p>", "declare xmlns:svg=\"http://www.w3.org/2000/svg\" on that element or one around it, or drop the prefix"),
+        ("<p my:x=\"1\">x</p>", "declare xmlns:my=\"…\" on that element or one around it, or drop the prefix"),
     ]
 
     @Test(arguments: habits.indices)
