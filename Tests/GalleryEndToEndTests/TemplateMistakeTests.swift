@@ -159,4 +159,34 @@ import Testing
         #expect(warnings.count == 1, "\(escaped.stderr)")
         #expect(warnings.first?.hasPrefix("templates/base.mustache:\(line): warning: '&lt;' inside an inline <style> is left as it is by browsers, which read the page as HTML (XML reads '<'); write the character itself, inside /*<![CDATA[*/ … /*]]>*/ if it is a < or an &, or move the CSS to a file under assets/ (public/") == true, "\(escaped.stderr)")
     }
+
+    /// "did you mean" offered the name asked for ('url' for `site.url`) or another object's
+    /// name, and a name repeated on a line was told at its first column: each warning is now at
+    /// its tag, with a hint from the object asked or the object that has the name.
+    @Test func aMisspeltNameIsToldAtItsTagWithTheAskedObjectsNames() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
+        let details = try #require(BuiltinResources.text(at: "templates/partials/details.mustache"))
+        try site.write(details + "<p class=\"dump\">{{album.titel}} and then {{titel}}</p>\n<p>{{site.url}} {{page}}</p>\n", to: "templates/partials/details.mustache")
+        let line = details.split(separator: "\n", omittingEmptySubsequences: false).count
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let readme = " The README's \"Template values\" lists the names."
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map { $0.replacingOccurrences(of: readme, with: "") }
+        let path = "templates/partials/details.mustache"
+        #expect(warnings == [
+            "\(path):\(line):17: warning: 'album.titel': no value is called 'titel' there, so it renders empty; did you mean 'title'?",
+            "\(path):\(line):42: warning: no value is called 'titel', so it renders empty; did you mean 'title'?",
+            "\(path):\(line + 1):4: warning: 'site.url': no value is called 'url' there, so it renders empty; 'url' is a value of social and social.image, not of site.",
+            "\(path):\(line + 1):17: warning: no value is called 'page', so it renders empty; 'page' is a value of carousel: write {{carousel.page}}.",
+        ], "\(run.stderr)")
+    }
+
+    /// `<use xlink:href="#disc"/>` without the xlink namespace drew libxml2's message alone.
+    @Test func anUndeclaredXlinkPrefixIsToldHowToFixIt() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write(try builtin("base", replacing: "</main>", with: "<svg width=\"10\" height=\"10\"><defs><circle id=\"disc\" r=\"4\"/></defs><use xlink:href=\"#disc\"/></svg>\n</main>"), to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("error: Namespace prefix xlink for href on use is not defined; write href=\"…\" (SVG 2), or declare xmlns:xlink=\"http://www.w3.org/1999/xlink\" on the <svg> (public/"), "\(run.stderr)")
+    }
 }
