@@ -215,7 +215,9 @@ struct TileContext: TemplateObject {
         variant.map { index * 16 + $0 * 8 + (lazy ? 4 : 0) + (ownPage ? 2 : 0) + (current ? 1 : 0) }
     }
 
-    var keys: [String] { ["index", "number", "count", "x", "y", "width", "height", "href", "src", "srcset", "alt", "title", "current", "ownPage", "lazy"] }
+    var keys: [String] {
+        ["index", "number", "count", "x", "y", "width", "height", "href", "src", "srcset", "alt", "title", "artist", "genre", "year", "params", "current", "ownPage", "lazy"]
+    }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {

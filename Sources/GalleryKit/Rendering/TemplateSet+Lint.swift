@@ -185,7 +185,7 @@ extension TemplateSet {
     /// Otherwise only a name of the object asked is suggested as a slip, never the name itself
     /// (`text`'s words, such as 'year' and 'albums', are named only when no other hint is). A
     /// first part, asked of every context on the stack, may also be a slip for another object's
-    /// name, which is then given in full (`{{artsit}}`: did you mean {{album.artist}}?).
+    /// name, which is then given in full (`{{coverAtl}}`: did you mean {{album.coverAlt}}?).
     ///
     /// - Parameters:
     ///   - names: The names the object asked has (every object on the stack, for a first part).

@@ -93,18 +93,19 @@ import Testing
             <p>{{#carousel.tiles}}{{number}} {{albumTitle}}{{/carousel.tiles}}</p>
 
             """,
-            "404": "{{<base}}{{$content}}<p>{{artsit}} {{by}}</p>{{/content}}{{/base}}\n",
+            "404": "{{<base}}{{$content}}<p>{{artsit}} {{by}} {{coverAtl}}</p>{{/content}}{{/base}}\n",
         ])
         let readme = " The README's \"Template values\" lists the names."
         let found = templates.lint(config: SiteConfig()).map { "\($0.position?.line ?? 0): " + $0.message.replacingOccurrences(of: readme, with: "") }
         #expect(found == [
-            "1: no value is called 'artsit', so it renders empty; did you mean {{album.artist}}?",
+            "1: no value is called 'artsit', so it renders empty; did you mean 'artist', a value of album and each of carousel.tiles?",
             "1: no value is called 'by', so it renders empty; 'by' is a value of text: write {{text.by}}.",
+            "1: no value is called 'coverAtl', so it renders empty; did you mean {{album.coverAlt}}?",
             "2: 'site.url': no value is called 'url' there, so it renders empty; 'url' is a value of social and social.image, not of site.",
-            "3: 'site.year': no value is called 'year' there, so it renders empty; 'year' is a value of album, not of site.",
+            "3: 'site.year': no value is called 'year' there, so it renders empty; 'year' is a value of album and each of carousel.tiles, not of site.",
             "4: 'album.href': no value is called 'href' there, so it renders empty; 'href' is a value of next, previous and each of carousel.tiles, not of album.",
             "5: 'album.index': no value is called 'index' there, so it renders empty; 'index' is a value of each of carousel.tiles, not of album.",
-            "6: 'previous.artist': no value is called 'artist' there, so it renders empty; 'artist' is a value of album, not of previous.",
+            "6: 'previous.artist': no value is called 'artist' there, so it renders empty; 'artist' is a value of album and each of carousel.tiles, not of previous.",
             "7: 'site.albums': no value is called 'albums' there, so it renders empty; site has 'count', 'countText', 'description', 'language', 'params' and 'title'.",
             "8: no value is called 'page', so it renders empty; 'page' is a value of carousel: write {{carousel.page}}.",
             "9: 'carousel.tile': no value is called 'tile' there, so it renders empty; did you mean 'tiles'?",
@@ -307,10 +308,47 @@ import Testing
                 break
             }
         }
+        let audit = KeyAudit()
         for page in renderer.plan.pages {
             check(.object(renderer.context(for: page)), "page")
-            // With every name looked up found, no name a template asks for is missing from a list.
             #expect(templates.unknownNames(rendering: renderer.templateName(for: page), context: .object(renderer.context(for: page))).isEmpty)
+            // Every name the built-in templates are answered for is among its object's names: a
+            // value added to a context and its templates, but not to `keys`, is caught here.
+            _ = templates.render(renderer.templateName(for: page), context: AuditedObject.wrap(.object(renderer.context(for: page)), path: "page", audit: audit))
+        }
+        #expect(audit.unlisted.isEmpty, "answered but not in keys: \(audit.unlisted.sorted())")
+    }
+
+    /// The names an ``AuditedObject`` was answered for that its object does not list.
+    final class KeyAudit: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names = Set<String>()
+
+        func record(_ name: String) { lock.withLock { _ = names.insert(name) } }
+        var unlisted: Set<String> { lock.withLock { names } }
+    }
+
+    /// A context object that notes every name it answers that its ``TemplateObject/keys`` lack.
+    struct AuditedObject: TemplateObject {
+        let object: any TemplateObject
+        let path: String
+        let audit: KeyAudit
+
+        var keys: [String] { object.keys }
+
+        func value(forKey key: String) -> TemplateValue? {
+            guard let value = object.value(forKey: key) else { return nil }
+            // An album's params answer any name (another album may have it).
+            if !(object is ParamsContext), !object.keys.contains(key) { audit.record("\(path).\(key)") }
+            return Self.wrap(value, path: "\(path).\(key)", audit: audit)
+        }
+
+        static func wrap(_ value: TemplateValue, path: String, audit: KeyAudit) -> TemplateValue {
+            switch value {
+            case .object(let object): .object(AuditedObject(object: object, path: path, audit: audit))
+            case .list(let items): .list(items.map { wrap($0, path: path + "[]", audit: audit) })
+            default: value
+            }
         }
     }
 
