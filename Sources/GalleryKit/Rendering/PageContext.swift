@@ -58,7 +58,7 @@ struct SiteContext: TemplateObject {
     /// The site's own values (`[params]`).
     var params = ParamsContext([])
 
-    var keys: [String] { ["title", "params", "description", "language", "count", "countText"] }
+    var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {

@@ -106,7 +106,7 @@ import Testing
             "4: 'album.href': no value is called 'href' there, so it renders empty; 'href' is a value of next, previous and each of carousel.tiles, not of album.",
             "5: 'album.index': no value is called 'index' there, so it renders empty; 'index' is a value of each of carousel.tiles, not of album.",
             "6: 'previous.artist': no value is called 'artist' there, so it renders empty; 'artist' is a value of album and each of carousel.tiles, not of previous.",
-            "7: 'site.albums': no value is called 'albums' there, so it renders empty; site has 'count', 'countText', 'description', 'language', 'params' and 'title'.",
+            "7: 'site.albums': no value is called 'albums' there, so it renders empty; site has 'count', 'countText', 'description', 'direction', 'language', 'params' and 'title'.",
             "8: no value is called 'page', so it renders empty; 'page' is a value of carousel: write {{carousel.page}}.",
             "9: 'carousel.tile': no value is called 'tile' there, so it renders empty; did you mean 'tiles'?",
             "10: no value is called 'albumTitle', so it renders empty.",
