@@ -141,21 +141,7 @@ public actor CoverCache {
         // The index first: an object is removed only once no index on disk names it.
         try flush()
         let kept = Set(entries.values.map { objectFile(contentHash: $0.contentHash, kind: $0.kind).path })
-        let fileManager = FileManager.default
-        let objects = folder.appending(path: "objects").path
-        var removed = 0
-        guard let shards = try? fileManager.contentsOfDirectory(atPath: objects) else { return 0 }
-        for shard in shards where !shard.hasPrefix(".") {
-            let shardPath = objects + "/" + shard
-            guard let names = try? fileManager.contentsOfDirectory(atPath: shardPath) else { continue }
-            // Hidden names are temporary files, perhaps of another build writing now.
-            for name in names where !name.hasPrefix(".") {
-                let path = shardPath + "/" + name
-                if !kept.contains(path), unlink(path) == 0 { removed += 1 }
-            }
-            rmdir(shardPath)
-        }
-        return removed
+        return ShardedFolder.removeAll(in: folder.appending(path: "objects").path, but: kept)
     }
 
     /// Writes the index if it changed since it was last written.

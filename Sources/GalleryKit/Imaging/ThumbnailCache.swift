@@ -55,19 +55,7 @@ public struct ThumbnailCache: Sendable {
     ///
     /// - Returns: How many files were removed.
     public func removeAll(but used: Set<String>) -> Int {
-        let fileManager = FileManager.default
-        var removed = 0
-        guard let shards = try? fileManager.contentsOfDirectory(atPath: folder.path) else { return 0 }
-        for shard in shards where !shard.hasPrefix(".") {
-            let shardPath = folder.path + "/" + shard
-            guard let names = try? fileManager.contentsOfDirectory(atPath: shardPath) else { continue }
-            for name in names where !name.hasPrefix(".") {
-                let path = shardPath + "/" + name
-                if !used.contains(path), unlink(path) == 0 { removed += 1 }
-            }
-            rmdir(shardPath)
-        }
-        return removed
+        ShardedFolder.removeAll(in: folder.path, but: used)
     }
 
     /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, one per
