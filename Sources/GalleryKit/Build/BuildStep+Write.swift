@@ -34,8 +34,9 @@ extension BuildStep {
         state.staged = nil
         let root = output.standardizedFileURL.path
         var removed = 0
-        for path in gone.sorted() {
-            guard unlink(root + "/" + path) == 0 else { continue }
+        /// Removes an output, and the folders it leaves empty.
+        func remove(_ path: String) {
+            guard unlink(root + "/" + path) == 0 else { return }
             removed += 1
             if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
             var folder = (path as NSString).deletingLastPathComponent
@@ -43,19 +44,13 @@ extension BuildStep {
                 folder = (folder as NSString).deletingLastPathComponent
             }
         }
+        for path in gone.sorted() { remove(path) }
         // Files no manifest knows of: a build that has no record of the folder (its manifest
         // lost, or never written for this path) cannot tell a deleted album's page from the rest.
         if state.options.cleanDestination || state.previousManifest.entries.isEmpty {
             let strays = Self.filesNotMade(in: output, manifest: state.manifest)
             if state.options.cleanDestination {
-                for path in strays where unlink(root + "/" + path) == 0 {
-                    removed += 1
-                    if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
-                    var folder = (path as NSString).deletingLastPathComponent
-                    while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
-                        folder = (folder as NSString).deletingLastPathComponent
-                    }
-                }
+                for path in strays { remove(path) }
             } else if !strays.isEmpty {
                 let named = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? " and \(strays.count - 3) more" : "")
                 state.report(.warning(
