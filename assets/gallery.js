@@ -134,10 +134,14 @@
       album(i).then(place.bind(null, i), function () { delete tiles[i]; });
     }
   }
+  // A tile goes in its album's place in the list, before the first tile of a later album
+  // (the keys of tiles, whole numbers, come in ascending order), so a screen reader reads the
+  // albums in order however the strip has scrolled.
   function place(i, a) {
     if (tiles[i] !== null || !a) return;
-    tiles[i] = makeTile(i, a);
-    strip.appendChild(tiles[i]);
+    var next = null;
+    for (var key in tiles) if (key > i && tiles[key]) { next = tiles[key]; break; }
+    strip.insertBefore(tiles[i] = makeTile(i, a), next);
     if (i === current) mark(i);
   }
 

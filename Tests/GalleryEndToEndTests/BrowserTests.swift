@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    /// The findings of a WCAG 2.2 AA audit of the carousel script, each a check of
+    /// Tests/Browser/a11y.py in a real browser on the site of ``site()``: the tiles the script
+    /// adds keep the list in album order.
+    @Test func theCarouselScriptPassesItsAccessibilityAudit() async throws {
+        let site = try site()
+        let server = try await ServeProcess(in: site.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/a11y.py").path, server.url]
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
+        // Every check ran and passed: a script that stopped early must not look like a pass.
+        #expect(checks.count == 2 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+    }
+
     /// A designer's templates in a real browser (Tests/Browser/designer.py): a tile partial with a
     /// `<figure>`, a caption and the artist in `data-field` elements, a price badge and a star,
     /// whose tiles the script must copy as it draws the strip, with each album's own words; and
