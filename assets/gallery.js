@@ -120,11 +120,12 @@
     watch(tile, tile.querySelector("img"));
   });
 
-  // Only the tiles in view, plus a margin, are in the document; the rest come and go.
+  // Only the tiles in view, plus a margin, are in the document; the rest come and go, but for
+  // the selected one and the one that holds the focus, which would otherwise fall to the body.
   function render() {
     var range = visibleRange(viewport.scrollLeft - margin, viewport.clientWidth + 2 * margin);
     Object.keys(tiles).forEach(function (key) {
-      if (key >= range[0] - 20 && key < range[1] + 20 || +key === current) return;
+      if (key >= range[0] - 20 && key < range[1] + 20 || +key === current || inStrip(tiles[key])) return;
       if (tiles[key]) strip.removeChild(tiles[key]);
       delete tiles[key];
     });
@@ -146,8 +147,10 @@
   }
 
   // One tab stop in the strip, the selected tile, and the focus goes with the selection when
-  // it is in the strip (a roving tabindex).
+  // it is in the strip (a roving tabindex), whatever moved the selection: a key, a click, the
+  // wheel. A tile not yet drawn takes it when it is, if the focus is still in the strip.
   var wantsFocus = false;
+  function inStrip(element) { return element && element.contains(document.activeElement); }
   function focusCurrent() {
     var link = tiles[current] && tiles[current].querySelector("a");
     wantsFocus = !link;
@@ -169,7 +172,7 @@
       tiles[i].classList.add("current");
       link.setAttribute("aria-current", isAlbumPage ? "page" : "true");
       link.tabIndex = 0;
-      if (wantsFocus) focusCurrent();
+      if (wantsFocus && inStrip(strip)) focusCurrent();
     }
   }
 
@@ -243,7 +246,7 @@
     i = clamp(i);
     current = i;
     mark(i);
-    if (options.focus) focusCurrent();
+    if (inStrip(strip)) focusCurrent();
     if (options.scroll && Math.abs(viewport.scrollLeft - target(i)) > 1) {
       programmatic = true;
       viewport.scrollTo({ left: target(i), behavior: reduceMotion || options.instant ? "auto" : "smooth" });
@@ -298,7 +301,7 @@
     var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    select(moves[event.key], { scroll: true, focus: event.target !== viewport });
+    select(moves[event.key], { scroll: true });
   });
   // The previous and next buttons: a step each way.
   var buttons = carousel.querySelectorAll(".carousel-previous, .carousel-next");

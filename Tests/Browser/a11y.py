@@ -7,7 +7,8 @@ BASE_URL serves the site of BrowserTests.site() (40 albums, index pages of 20, a
 ±5 neighbours), so most tiles are drawn by the script from the data files. Each check is one
 finding of a WCAG 2.2 AA audit of the script, and fails with the script that had it:
 
-- the tiles' DOM order is the albums' order, however the strip has scrolled (SC 1.3.2).
+- the tiles' DOM order is the albums' order, however the strip has scrolled (SC 1.3.2);
+- the focus stays in the strip and moves with the selection, whatever scrolled it (SC 2.4.3).
 
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
@@ -20,6 +21,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -29,14 +32,17 @@ BASE = sys.argv[1].rstrip("/") + "/"
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
 LAST = len(ALBUMS) - 1
 DEADLINE = 10  # seconds any one wait may take
+QUIET = 1.0  # seconds after which a status line still to come would have been written
 
 
-def chromium():
+def chromium(javascript=True):
     options = Options()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--hide-scrollbars", "--window-size=1280,800"):
         options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     driver = webdriver.Chrome(options=options, service=service)
@@ -61,6 +67,9 @@ def open_fresh(driver, path=""):
     driver.get(BASE + path)
 
 
+def reduce_motion(driver, on):
+    features = [{"name": "prefers-reduced-motion", "value": "reduce"}] if on else []
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
 
 
 def current(driver):
@@ -68,6 +77,11 @@ def current(driver):
         "var t = document.querySelector('#carousel .tile.current'); return t ? +t.dataset.index : null;")
 
 
+def focused(driver):
+    """The index of the tile that holds the focus, or the focused element's tag name."""
+    return driver.execute_script("""
+        var e = document.activeElement, t = e && e.closest('#carousel .tile');
+        return t ? +t.dataset.index : e ? e.tagName : null;""")
 
 
 def off_centre(driver, index):
@@ -117,10 +131,48 @@ def tiles_are_in_album_order(driver):
     assert positions == sorted(positions), f"the list's items are numbered {positions}"
 
 
+def watch_the_focus(driver):
+    """Records, in the page, every moment the focus is not on a tile of the strip: a focusout
+    with no element to go to, and any animation frame in which it is elsewhere."""
+    driver.execute_script("""
+        window.lost = [];
+        var note = function (what) { if (lost.length < 20) lost.push(what); };
+        document.addEventListener('focusout', function (e) {
+            var t = e.target.closest && e.target.closest('#carousel .tile');
+            if (t && !e.relatedTarget) note('focusout from tile ' + t.dataset.index + ' to nothing');
+        }, true);
+        (function sample() {
+            var e = document.activeElement;
+            if (!e || !e.closest('#carousel .strip')) note('focus on ' + (e ? e.tagName : 'nothing') + ' at ' + Math.round(performance.now()));
+            requestAnimationFrame(sample);
+        })();""")
 
 
+def lost(driver):
+    return driver.execute_script("return window.lost;")
 
 
+def focus_stays_with_the_selection(driver):
+    """SC 2.4.3: with the focus on a tile, a scroll the script did not start (the mouse wheel)
+    moves the selection, and the focus with it; the tile that holds the focus is never taken
+    out of the document, so it is never dropped to the page's body, neither while the wheel
+    scrolls nor while End waits for the last album's tile to be drawn."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    driver.execute_script("document.querySelector('#carousel .tile.current a').focus();")
+    assert focused(driver) == 0, f"the focus is on {focused(driver)}"
+    watch_the_focus(driver)
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(viewport(driver)), 6000, 0).perform()
+    wait(driver, lambda d: d.execute_script("return !stillScrolling();") and (current(d) or 0) > 20 and focused(d) == current(d),
+         "the wheel to select an album near the end, with the focus on it")
+    assert not lost(driver), f"the focus left the strip while the wheel scrolled it: {lost(driver)}"
+    ActionChains(driver).send_keys(Keys.HOME).perform()
+    settled_on(driver, 0)
+    wait(driver, lambda d: focused(d) == 0, f"the focus on album 0 after Home (on {focused(driver)})")
+    ActionChains(driver).send_keys(Keys.END).perform()
+    settled_on(driver, LAST)
+    wait(driver, lambda d: focused(d) == LAST, f"the focus on the last album after End (on {focused(driver)})")
+    assert not lost(driver), f"the focus left the strip on Home and End: {lost(driver)}"
 
 
 
@@ -146,7 +198,7 @@ def main():
     failures = 0
     driver = chromium()
     try:
-        for check in [tiles_are_in_album_order, no_console_errors]:
+        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()
