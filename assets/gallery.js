@@ -186,9 +186,19 @@
     });
   }
 
+  // The status line, a polite live region, speaks once the selection has come to rest (400 ms
+  // after the last change, not for every album a run of keys passes) and only words it does not
+  // hold already. With the focus on the selected tile it says nothing, and holds no stale words:
+  // the screen reader says the link's name and its item's "N of M" as the focus arrives.
+  var quiet;
   function show(a) {
     fill(document.querySelectorAll("main [data-field]"), a);
-    if (status) status.textContent = words(carousel, "status", "{number} of {count}: " + by, Object.assign({ number: current + 1, count: count }, a));
+    var text = words(carousel, "status", "{number} of {count}: " + by, Object.assign({ number: current + 1, count: count }, a));
+    clearTimeout(quiet);
+    quiet = setTimeout(function () {
+      if (inStrip(tiles[current])) text = "";
+      if (status && status.textContent !== text) status.textContent = text;
+    }, 400);
   }
 
   // The site's words ([text]) from the page, or English from a template without them: a

@@ -8,7 +8,9 @@ BASE_URL serves the site of BrowserTests.site() (40 albums, index pages of 20, a
 finding of a WCAG 2.2 AA audit of the script, and fails with the script that had it:
 
 - the tiles' DOM order is the albums' order, however the strip has scrolled (SC 1.3.2);
-- the focus stays in the strip and moves with the selection, whatever scrolled it (SC 2.4.3).
+- the focus stays in the strip and moves with the selection, whatever scrolled it (SC 2.4.3);
+- the status line speaks once, after the selection has come to rest, and only when something
+  else did not already say it (SC 4.1.3).
 
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
@@ -175,12 +177,59 @@ def focus_stays_with_the_selection(driver):
     assert not lost(driver), f"the focus left the strip on Home and End: {lost(driver)}"
 
 
+def watch_the_status(driver):
+    """Records, in the page, the status line's text each time the script writes it."""
+    driver.execute_script("""
+        window.said = [];
+        var s = document.querySelector('#carousel .carousel-status');
+        new MutationObserver(function () { said.push(s.textContent); }).observe(s, {childList: true, characterData: true, subtree: true});""")
 
 
+def said(driver):
+    time.sleep(QUIET)
+    return driver.execute_script("var s = window.said; window.said = []; return s;")
 
 
+def status_text(driver, index):
+    pattern = driver.execute_script("return document.getElementById('carousel').dataset.status;")
+    return pattern.format(**{**ALBUMS[index], "number": index + 1, "count": len(ALBUMS)})
 
 
+def the_status_speaks_once(driver):
+    """SC 4.1.3: the status line ("N of M: Title by Artist"), a polite live region, is written
+    once the selection has come to rest, not for every album a run of keys passes; not again
+    with the text it has (the next button at the last album); and not for a selection the focus
+    has moved to, whose link's name (and its item's "N of M") the screen reader says already.
+    Ten keys 80 ms apart, with reduced motion, so each key's scroll is over before the next."""
+    reduce_motion(driver, True)
+    try:
+        open_fresh(driver)
+        settled_on(driver, 0)
+        watch_the_status(driver)
+        driver.execute_script("document.querySelector('#carousel .viewport').focus();")
+        keys = ActionChains(driver)
+        for _ in range(10):
+            keys.send_keys(Keys.ARROW_RIGHT).pause(0.08)
+        keys.perform()
+        settled_on(driver, 10)
+        writes = said(driver)
+        assert writes == [status_text(driver, 10)], f"ten quick keys wrote the status {len(writes)} times: {writes}"
+        ActionChains(driver).send_keys(Keys.END).perform()
+        settled_on(driver, LAST)
+        writes = said(driver)
+        assert writes == [status_text(driver, LAST)], f"End wrote the status as {writes}"
+        for _ in range(2):
+            driver.find_element(By.CSS_SELECTOR, "#carousel .carousel-next").click()
+        writes = said(driver)
+        assert current(driver) == LAST and not writes, f"the next button at the last album wrote {writes}"
+        driver.execute_script("document.querySelector('#carousel .tile.current a').focus();")
+        ActionChains(driver).send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()
+        settled_on(driver, LAST - 2)
+        wait(driver, lambda d: focused(d) == LAST - 2, f"the focus on album {LAST - 2} (on {focused(driver)})")
+        writes = said(driver)
+        assert not any(writes), f"with the focus on the selected tile the status still said {writes}"
+    finally:
+        reduce_motion(driver, False)
 
 
 
@@ -198,7 +247,7 @@ def main():
     failures = 0
     driver = chromium()
     try:
-        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, no_console_errors]:
+        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The page-weight budget: the script and the stylesheet under 11 KB each, uncompressed (the
-/// script passed 10 KB when it learnt the site's words, `[text]`), and no page over 200 KB of
-/// HTML, even the fullest index page and with long album text.
+/// The page-weight budget: the stylesheet under 11 KB and the script under 12 KB, uncompressed
+/// (the script passed 10 KB when it learnt the site's words, `[text]`, and 11 KB when it met
+/// WCAG 2.2 AA's order, focus and status findings), and no page over 200 KB of HTML, even the
+/// fullest index page and with long album text.
 @Suite struct PageWeightTests {
     @Test func everyPageAndAssetStaysWithinItsBudget() async throws {
         // A full index page (index_page_size albums, 300 by default) and more pages, with
@@ -27,7 +28,7 @@ import Testing
         #expect(assets.count == 2)
         for asset in assets {
             let bytes = try Data(contentsOf: site.url.appending(path: "public/\(asset)")).count
-            #expect(bytes < 11_000, "\(asset) is \(bytes) bytes")
+            #expect(bytes < (asset.hasSuffix(".js") ? 12_000 : 11_000), "\(asset) is \(bytes) bytes")
         }
     }
 }
