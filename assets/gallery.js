@@ -21,7 +21,8 @@
   var root = new URL(data("root"), location.href);
   var isAlbumPage = data("page") === "album";
   var memento = "gallery:" + root.pathname;
-  var reduceMotion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // Read at each scroll, not once: the setting may change while the page is open.
+  function reduceMotion() { return window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches; }
   var chunks = {}, tiles = {}, each = Array.prototype.forEach, by = "{title} by {artist}";
   // The tiles the script adds are copies of one the page came with, as the site's tile template
   // made it (a caption, a badge, a <figure>…), rather than the selected one.
@@ -259,7 +260,7 @@
     if (inStrip(strip)) focusCurrent();
     if (options.scroll && Math.abs(viewport.scrollLeft - target(i)) > 1) {
       programmatic = true;
-      viewport.scrollTo({ left: target(i), behavior: reduceMotion || options.instant ? "auto" : "smooth" });
+      viewport.scrollTo({ left: target(i), behavior: reduceMotion() || options.instant ? "auto" : "smooth" });
     }
     album(i).then(function (a) {
       if (current !== i || !a) return;

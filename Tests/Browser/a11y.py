@@ -10,7 +10,8 @@ finding of a WCAG 2.2 AA audit of the script, and fails with the script that had
 - the tiles' DOM order is the albums' order, however the strip has scrolled (SC 1.3.2);
 - the focus stays in the strip and moves with the selection, whatever scrolled it (SC 2.4.3);
 - the status line speaks once, after the selection has come to rest, and only when something
-  else did not already say it (SC 4.1.3).
+  else did not already say it (SC 4.1.3);
+- prefers-reduced-motion is followed when it changes after the page has loaded.
 
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
@@ -232,6 +233,25 @@ def the_status_speaks_once(driver):
         reduce_motion(driver, False)
 
 
+def reduced_motion_is_followed_when_it_changes(driver):
+    """prefers-reduced-motion turned on after the page has loaded (a setting changed while it is
+    open) is followed: End jumps to the last album instead of scrolling smoothly there."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    reduce_motion(driver, True)
+    try:
+        assert driver.execute_script("return matchMedia('(prefers-reduced-motion: reduce)').matches;")
+        positions = driver.execute_script("""
+            var v = document.querySelector('#carousel .viewport'), seen = [];
+            v.addEventListener('scroll', function () { seen.push(v.scrollLeft); });
+            v.dispatchEvent(new KeyboardEvent('keydown', {key: 'End', bubbles: true}));
+            return new Promise(function (done) { setTimeout(function () { done(seen); }, 400); });""")
+        settled_on(driver, LAST)
+        end = driver.execute_script("var v = document.querySelector('#carousel .viewport'); return v.scrollWidth - v.clientWidth;")
+        between = [x for x in positions if 1 < x < end - 1]
+        assert not between, f"the strip passed through {len(between)} positions on its way: {between[:5]}"
+    finally:
+        reduce_motion(driver, False)
 
 
 
@@ -247,7 +267,7 @@ def main():
     failures = 0
     driver = chromium()
     try:
-        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once, no_console_errors]:
+        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once, reduced_motion_is_followed_when_it_changes, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()
