@@ -31,6 +31,10 @@
   // none of it.
   if (!count || !viewport || !model) return;
   carousel.classList.add("js");
+  // The strip is one Tab stop: the selected tile's link, which takes the arrow keys. Without the
+  // script the scrolling viewport is the stop (the template's tabindex="0"), as a region that
+  // scrolls must be reachable by keyboard.
+  viewport.tabIndex = -1;
 
   // history.replaceState changes the document's URL, so relative links are pinned first.
   each.call(document.querySelectorAll("a[href]"), function (a) { a.setAttribute("href", a.href); });

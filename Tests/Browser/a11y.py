@@ -11,7 +11,8 @@ finding of a WCAG 2.2 AA audit of the script, and fails with the script that had
 - the focus stays in the strip and moves with the selection, whatever scrolled it (SC 2.4.3);
 - the status line speaks once, after the selection has come to rest, and only when something
   else did not already say it (SC 4.1.3);
-- prefers-reduced-motion is followed when it changes after the page has loaded.
+- prefers-reduced-motion is followed when it changes after the page has loaded;
+- the strip is one stop for the Tab key (and, without the script, the scrolling viewport is).
 
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
@@ -254,8 +255,39 @@ def reduced_motion_is_followed_when_it_changes(driver):
         reduce_motion(driver, False)
 
 
+def tab_stops(driver):
+    """What the Tab key reaches, from the top of the page round to its end: 'viewport',
+    'tile N', or another element's tag."""
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    stops = []
+    for _ in range(40):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        stop = driver.execute_script("""
+            var e = document.activeElement, t = e.closest('#carousel .tile');
+            return t ? 'tile ' + t.dataset.index : e.classList.contains('viewport') ? 'viewport' : e.tagName;""")
+        if stop in ("BODY", "HTML") and stops:
+            break
+        stops.append(stop)
+    return stops
 
 
+def the_strip_is_one_tab_stop(driver):
+    """The README's "the strip is one stop for the Tab key": with the script, the selected
+    tile's link (which takes the arrow keys) is the strip's one stop, not the scrolling
+    viewport too; without it the viewport is the stop, as a scrollable region must be
+    reachable by keyboard."""
+    for path, index in (("", 0), (ALBUMS[7]["url"], 7)):
+        open_fresh(driver, path)
+        settled_on(driver, index)
+        stops = [stop for stop in tab_stops(driver) if stop == "viewport" or stop.startswith("tile")]
+        assert stops == [f"tile {index}"], f"/{path}: the Tab key stops in the strip at {stops}"
+    no_script = chromium(javascript=False)
+    try:
+        no_script.get(BASE)
+        stops = [stop for stop in tab_stops(no_script) if stop == "viewport" or stop.startswith("tile")]
+        assert stops and stops[0] == "viewport", f"without the script the Tab key stops in the strip at {stops[:3]}"
+    finally:
+        no_script.quit()
 
 
 def no_console_errors(driver):
@@ -267,7 +299,8 @@ def main():
     failures = 0
     driver = chromium()
     try:
-        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once, reduced_motion_is_followed_when_it_changes, no_console_errors]:
+        for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once,
+                      reduced_motion_is_followed_when_it_changes, the_strip_is_one_tab_stop, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()

@@ -348,7 +348,9 @@ def follows_the_aria_carousel_pattern(driver):
     the items of the strip's list, each with its place in the whole ("N of M" through
     aria-posinset and aria-setsize, also on the tiles the script adds); the scrolling viewport a
     labelled group; native previous and next buttons shown once the script runs; and a visible
-    focus ring (at least 2 px of outline) on everything the Tab key reaches in and around it."""
+    focus ring (at least 2 px of outline) on everything the Tab key reaches in and around it:
+    the buttons and the selected tile, the strip's one stop (the viewport is one only without
+    the script, see a11y.py)."""
     open_fresh(driver)
     settled_on(driver, 0)
     driver.find_element(By.CSS_SELECTOR, "#carousel .viewport").send_keys(Keys.END)
@@ -389,9 +391,9 @@ def follows_the_aria_carousel_pattern(driver):
             assert style != selection or driver.execute_script("return getComputedStyle(document.activeElement).boxShadow;") != "none", \
                 f"a focused tile looks like the selected one ({style})"
         reached.add(kind)
-        if {"button", "viewport", "tile"} <= reached:
+        if {"button", "tile"} <= reached:
             break
-    assert {"button", "viewport", "tile"} <= reached, f"Tab reached only {sorted(reached)}"
+    assert {"button", "tile"} <= reached and "viewport" not in reached, f"Tab reached {sorted(reached)}"
 
 
 def reduced_motion_moves_at_once(driver):

@@ -72,7 +72,7 @@ import Testing
     /// Tests/Browser/a11y.py in a real browser on the site of ``site()``: the tiles the script
     /// adds keep the list in album order; the focus stays in the strip and moves with the selection;
     /// the status line speaks once a selection has come to rest, and only what is not said already;
-    /// prefers-reduced-motion is followed when it changes on an open page.
+    /// prefers-reduced-motion is followed when it changes on an open page; the strip is one Tab stop.
     @Test func theCarouselScriptPassesItsAccessibilityAudit() async throws {
         let site = try site()
         let server = try await ServeProcess(in: site.url)
@@ -83,7 +83,7 @@ import Testing
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
         // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// A designer's templates in a real browser (Tests/Browser/designer.py): a tile partial with a
@@ -128,7 +128,7 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
@@ -144,7 +144,7 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// `gallery serve`'s live reload in a real browser, as a person previewing a site sees it:
@@ -164,6 +164,6 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 }
