@@ -128,7 +128,7 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
@@ -144,7 +144,7 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 
     /// `gallery serve`'s live reload in a real browser, as a person previewing a site sees it:
@@ -164,6 +164,6 @@ import Testing
         let run = try await GalleryBinary.captured(process)
         let checks = run.stdout.split(separator: "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        #expect(checks.count == 4 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
     }
 }
