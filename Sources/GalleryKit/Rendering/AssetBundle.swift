@@ -24,7 +24,7 @@ public struct AssetBundle: Sendable {
     public let warnings: [Diagnostic]
 
     /// A script or stylesheet without its indentation, blank lines and whole-line comments: a
-    /// simple shrink (no line is rewritten), which keeps the script under 11 KB. For the
+    /// simple shrink (no line is rewritten), which keeps the script under its 12 KB budget. For the
     /// built-in files only, which are written for it: in a site's own file a line may hold code
     /// between two comments, or be inside a string (a template literal's `//cdn…` line, its
     /// indentation), and dropping it would change what the file means.
