@@ -28,12 +28,6 @@ extension BrowserTests {
         #expect(!(try german.read("public/index.html")).contains("dir=\"rtl\""))
         let germanServer = try await ServeProcess(in: german.url)
         let hebrewServer = try await ServeProcess(in: hebrew.url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/layout.py").path, germanServer.url, hebrewServer.url]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("layout.py", [germanServer.url, hebrewServer.url], count: 3)
     }
 }

@@ -51,18 +51,24 @@ import Testing
         return site
     }
 
+    /// Runs a check script of Tests/Browser with `arguments`, and expects every one of its
+    /// `count` checks to have run and passed: a script that stopped early must not look like a
+    /// pass.
+    func expectBrowserChecks(_ script: String, _ arguments: [String], count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/\(script)").path] + arguments
+        let run = try await GalleryBinary.captured(process)
+        let checks = run.stdout.split(separator: "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))", sourceLocation: sourceLocation)
+        #expect(checks.count == count && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)", sourceLocation: sourceLocation)
+    }
+
     @Test func theCarouselBehavesInARealBrowser() async throws {
         let site = try site()
         let server = try await ServeProcess(in: site.url)
         let artifacts = Self.package.appending(path: ".build/browser-artifacts", directoryHint: .isDirectory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/carousel.py").path, server.url, artifacts.path]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 20 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("carousel.py", [server.url, artifacts.path], count: 20)
         for width in [320, 1280] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }
@@ -76,14 +82,7 @@ import Testing
     @Test func theCarouselScriptPassesItsAccessibilityAudit() async throws {
         let site = try site()
         let server = try await ServeProcess(in: site.url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/a11y.py").path, server.url]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        // Every check ran and passed: a script that stopped early must not look like a pass.
-        #expect(checks.count == 6 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("a11y.py", [server.url], count: 6)
     }
 
     /// A designer's templates in a real browser (Tests/Browser/designer.py): a tile partial with a
@@ -122,13 +121,7 @@ import Testing
         let build = try await GalleryBinary.run(["build", "-q", "--strict"], in: site.url)
         #expect(build.status == 0 && build.stderr.isEmpty, "\(build.stderr)")
         let server = try await ServeProcess(in: site.url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/designer.py").path, server.url]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 5 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("designer.py", [server.url], count: 5)
     }
 
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
@@ -138,13 +131,7 @@ import Testing
     /// hooks leaves a working page, not a script error.
     @Test func analyticsScriptsRunInARealBrowser() async throws {
         let site = try Fixture.site((1...3).map { Fixture.album("Album \($0)", "Artist") })
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/analytics.py").path, GalleryBinary.url.path, site.url.path]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("analytics.py", [GalleryBinary.url.path, site.url.path], count: 3)
     }
 
     /// `gallery serve`'s live reload in a real browser, as a person previewing a site sees it:
@@ -157,13 +144,6 @@ import Testing
             Fixture.album("Hejira", "Joni Mitchell", year: 1976, slug: "hejira"),
             Fixture.album("Court and Spark", "Joni Mitchell", year: 1974, slug: "court-and-spark"),
         ])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.package.appending(path: "Tests/Browser/serve.py").path, GalleryBinary.url.path, site.url.path,
-                             Self.package.appending(path: ".build/browser-artifacts").path]
-        let run = try await GalleryBinary.captured(process)
-        let checks = run.stdout.split(separator: "\n")
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(4000))")
-        #expect(checks.count == 4 && checks.allSatisfy { $0.hasPrefix("ok ") }, "\(run.stdout)")
+        try await expectBrowserChecks("serve.py", [GalleryBinary.url.path, site.url.path, Self.package.appending(path: ".build/browser-artifacts").path], count: 4)
     }
 }
