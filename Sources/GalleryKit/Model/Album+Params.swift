@@ -13,7 +13,12 @@ extension Album {
     /// `.Params`), in the archive's order; empty when it has none. The loader has checked them:
     /// an object of strings, numbers and true/false.
     public var params: [(key: String, value: Param)] {
-        guard let json = paramsJSON, let node = try? JSONParser.parse(Array(json.utf8)), case .object(let members) = node.value else { return [] }
+        Self.params(json: paramsJSON)
+    }
+
+    /// The fields of a `"params"` object as ``paramsJSON`` holds it (none for `nil`).
+    static func params(json: String?) -> [(key: String, value: Param)] {
+        guard let json, let node = try? JSONParser.parse(Array(json.utf8)), case .object(let members) = node.value else { return [] }
         return members.compactMap { member in
             switch member.value.value {
             case .string(let text): (member.key, .text(text))

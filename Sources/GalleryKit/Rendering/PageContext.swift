@@ -195,9 +195,10 @@ struct TileContext: TemplateObject {
     var artist: String
     var genre: String
     var year: Int
-    /// The album, whose own fields (`params`) are read only when a template asks for them, as
-    /// few tile templates do.
-    var album: Album
+    /// The album's own fields as the archive holds them (`"params"`), parsed only when a
+    /// template asks for them, as few tile templates do; one string, not the album, as a tile
+    /// is copied into every page whose strip shows it.
+    var paramsJSON: String?
     var current: Bool
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
@@ -236,7 +237,7 @@ struct TileContext: TemplateObject {
         case "artist": .text(artist)
         case "genre": .text(genre)
         case "year": .number(year)
-        case "params": .object(ParamsContext(album.params))
+        case "params": .object(ParamsContext(Album.params(json: paramsJSON)))
         case "current": .bool(current)
         case "ownPage": .bool(ownPage)
         case "lazy": .bool(lazy)

@@ -198,7 +198,7 @@ public struct SiteRenderer: Sendable {
             artist: artist,
             genre: genre,
             year: entry.album.year,
-            album: entry.album,
+            paramsJSON: entry.album.paramsJSON,
             current: false,
             variant: variant
         )
