@@ -90,7 +90,7 @@ enum MustacheFixtures {
                 srcset: index % 3 == 0 ? nil : "../../covers/album-\(index).webp 1x, ../../covers/album-\(index)@2x.webp 2x",
                 alt: "Album \(index) by Artist &amp; Friends", title: "Album \(index)",
                 artist: "Artist & Friends", genre: "Jazz", year: 1969,
-                album: Album(title: "Album \(index)", artist: "Artist & Friends", genre: "Jazz", year: 1969, coverURL: ""),
+                paramsJSON: nil,
                 current: index == count / 2
             ))
         }
