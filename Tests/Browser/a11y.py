@@ -17,19 +17,16 @@ finding of a WCAG 2.2 AA audit of the script, and fails with the script that had
 Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any failed.
 """
 import json
-import os
 import sys
 import time
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import chrome
 import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
@@ -40,25 +37,7 @@ QUIET = 1.0  # seconds after which a status line still to come would have been w
 
 
 def chromium(javascript=True):
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", "--window-size=1280,800"):
-        options.add_argument(argument)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    # Whether the strip may still be scrolling (as designer.py): a scroll is over at its
-    # scrollend, or half a second after its last scroll event.
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-        var scrolling = false, scrolled = 0;
-        document.addEventListener('scroll', function () { scrolling = true; scrolled = performance.now(); }, true);
-        document.addEventListener('scrollend', function () { scrolling = false; }, true);
-        window.stillScrolling = function () { return scrolling && performance.now() - scrolled < 500; };"""})
-    return driver
-
+    return chrome.chromium(javascript=javascript, watch_scrolling=True)
 
 def wait(driver, condition, what, deadline=DEADLINE):
     return report.wait(lambda: condition(driver), what, deadline)

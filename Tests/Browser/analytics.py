@@ -28,10 +28,7 @@ import threading
 import time
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-
+import chrome
 import report
 
 BINARY, SITE = sys.argv[1], sys.argv[2]
@@ -94,17 +91,9 @@ def build(config):
 
 
 def chromium():
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     # Only loopback exists: googletagmanager.com fails at once instead of waiting
-                     # for a DNS answer that never comes.
-                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    return webdriver.Chrome(options=options, service=service)
-
+    # Only loopback exists: googletagmanager.com fails at once instead of waiting for a DNS
+    # answer that never comes.
+    return chrome.chromium(arguments=["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
 
 def wait(condition, what):
     end = time.monotonic() + DEADLINE

@@ -17,13 +17,11 @@ import sys
 import time
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import chrome
 import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
@@ -45,20 +43,7 @@ def words(pattern, album, **more):
 
 
 def chromium(javascript=True, width=1280, height=800):
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-    return driver
-
+    return chrome.chromium(javascript=javascript, width=width, height=height)
 
 def wait(driver, condition, what, deadline=DEADLINE):
     """Polls `condition(driver)` until it is truthy; fails naming `what` after `deadline` seconds."""

@@ -17,16 +17,13 @@ alone when the pattern does not give it. Each check prints `ok NAME` or `FAIL NA
 exit status is 1 if any failed.
 """
 import json
-import os
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import chrome
 import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
@@ -37,25 +34,7 @@ SITE_TITLE = "Plattenladen"
 
 
 def chromium():
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", "--window-size=1280,800"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    # Whether the strip may still be scrolling: a key pressed before a smooth scroll's scrollend
-    # is handled as if the visitor had scrolled, which these checks are not about. Scroll events
-    # reach the document in their capture phase; a scroll is over at its scrollend, or (the
-    # page's opening scroll has none) half a second after its last scroll event.
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-        var scrolling = false, scrolled = 0;
-        document.addEventListener('scroll', function () { scrolling = true; scrolled = performance.now(); }, true);
-        document.addEventListener('scrollend', function () { scrolling = false; }, true);
-        window.stillScrolling = function () { return scrolling && performance.now() - scrolled < 500; };"""})
-    return driver
-
+    return chrome.chromium(watch_scrolling=True)
 
 def wait(driver, condition, what):
     return report.wait(lambda: condition(driver), what, DEADLINE)

@@ -15,16 +15,13 @@ Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any fai
   right: End selects the last album and scrolls the strip to its right end.
 """
 import json
-import os
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import chrome
 import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
@@ -33,17 +30,7 @@ DEADLINE = 10
 
 
 def chromium(width):
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", f"--window-size={width},800"):
-        options.add_argument(argument)
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    # The layout viewport exactly `width` CSS px wide, whatever the window's frame takes.
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    return driver
-
+    return chrome.chromium(width=width)
 
 def overflow(driver):
     """How far the page is wider than its viewport, in CSS px."""

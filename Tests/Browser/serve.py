@@ -16,10 +16,7 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-
+import chrome
 import report
 
 BINARY, SITE = sys.argv[1], sys.argv[2]
@@ -29,18 +26,7 @@ DEADLINE = 10  # seconds any one wait may take
 
 
 def chromium(width=1280, height=800):
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-    driver.set_page_load_timeout(DEADLINE)
-    return driver
-
+    return chrome.chromium(width=width, height=height, page_load_timeout=DEADLINE)
 
 def wait(condition, what, deadline=DEADLINE):
     """Polls `condition()` until it is truthy; fails naming `what` after `deadline` seconds."""
