@@ -42,6 +42,36 @@ import Testing
         #expect(!site.exists("public/img/logo.png"))
     }
 
+    /// A site's style sheet names images and fonts relative to itself; one that names no file
+    /// of the output fails the build at its `url(`, in the file to edit, and nothing is written.
+    @Test func aStyleSheetsURLsMustLandOnFiles() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("not really a png\n", to: "static/img/hero.png")
+        try site.write("not really a font\n", to: "assets/fonts/a.woff2")
+        try site.write("""
+        @font-face { font-family: A; src: url(../fonts/a.woff2) format("woff2"); }
+        header { background: url(img/hero.png) no-repeat; }
+
+        """, to: "assets/css/site.css")
+        let broken = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(broken.status != 0)
+        #expect(broken.stderr.contains("assets/css/site.css:2:22: error: broken url('img/hero.png') (no such file in the output: assets/css/img/hero.png); URLs in a style sheet are relative to the style sheet, not to the page: write '../../img/hero.png'"), "\(broken.stderr)")
+        #expect(!site.exists("public/index.html"), "nothing is written")
+        try site.write("""
+        @font-face { font-family: A; src: url(../fonts/a.woff2) format("woff2"); }
+        header { background: url(../../img/hero.png) no-repeat; }
+
+        """, to: "assets/css/site.css")
+        let fixed = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
+        // The file it names going away fails the next build, though the sheet did not change.
+        try FileManager.default.removeItem(at: site.url.appending(path: "static/img/hero.png"))
+        let gone = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(gone.status != 0)
+        #expect(gone.stderr.contains("assets/css/site.css:2:22: error: broken url('../../img/hero.png')"), "\(gone.stderr)")
+    }
+
     @Test func aStaticFileNeverReplacesWhatGalleryWrites() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)

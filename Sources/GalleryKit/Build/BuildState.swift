@@ -24,6 +24,9 @@ public struct BuildState: Sendable {
     /// What the checks of rendered outputs found (after `render`): the pages', then the SVG
     /// strip's and the sitemap's; reported by `validate`.
     public var renderFindings: [Diagnostic] = []
+    /// What the check of the site's style sheets found (after `render`), each finding naming
+    /// the file in the site's `assets/`; reported by `validate` after the outputs' findings.
+    public var stylesheetFindings: [Diagnostic] = []
     /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
     /// The digest of what `loadAlbums` read, for this build's stamp.

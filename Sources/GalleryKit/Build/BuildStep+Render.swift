@@ -129,6 +129,15 @@ extension BuildStep {
         }
         // Pages' findings first, in page order, then the strip's and the sitemap's.
         state.renderFindings = total.findings + total.laterFindings
+        // The style sheets' URLs, checked whether or not the sheet changed: a file they name may
+        // be gone. Their findings name the sheet in the site's assets/, which is what to edit.
+        state.stylesheetFindings = assets.stylesheets.flatMap { sheet in
+            validator.validateStylesheet(sheet.bytes, path: sheet.path).map { diagnostic in
+                var diagnostic = diagnostic
+                diagnostic.path = sheet.source
+                return diagnostic
+            }
+        }
         state.manifest = total.manifest()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged

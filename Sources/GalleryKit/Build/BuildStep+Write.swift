@@ -2,7 +2,8 @@ import Foundation
 
 extension BuildStep {
     /// Reports what the render step's checks found (the pages', the SVG strip's against its
-    /// schema, the sitemap's XML; a template mistake repeated on many pages once), and with
+    /// schema, the sitemap's XML, the style sheets' URLs; a template mistake repeated on many
+    /// pages once), and with
     /// `--strict` turns warnings into a failure. Any error stops the build here, so nothing is
     /// written.
     public static let validate = BuildStep(name: "validate") { state, observer in
@@ -12,6 +13,7 @@ extension BuildStep {
             diagnostic.path = outputFolder + "/" + diagnostic.path
             state.report(diagnostic, to: observer)
         }
+        for diagnostic in state.stylesheetFindings { state.report(diagnostic, to: observer) }
         let warnings = state.diagnostics.count { $0.severity == .warning }
         if state.options.strict, warnings > 0 {
             state.report(.error("--strict: the build has \(warnings) warning\(warnings == 1 ? "" : "s") (above), so nothing was written", path: ""), to: observer)

@@ -19,6 +19,10 @@ public struct AssetBundle: Sendable {
     public let placeholder: String
     /// A hash of every asset's output path and bytes.
     public let fingerprint: UInt64
+    /// The style sheets of `assets/` (the built-in one too), for the check of their URLs: each
+    /// with its output path, its bytes, and the file as messages name it (the site's own
+    /// `assets/…`; a built-in one by its output path).
+    public let stylesheets: [Stylesheet]
     /// Files of `assets/` and `static/` left out, each with why: symbolic links that lead out of
     /// the site folder, and links to folders.
     public let warnings: [Diagnostic]
@@ -95,6 +99,7 @@ public struct AssetBundle: Sendable {
             }
         }
         var files: [OutputFile] = []
+        var stylesheets: [Stylesheet] = []
         var renamed: [String: String] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
@@ -106,7 +111,12 @@ public struct AssetBundle: Sendable {
             }
             renamed[name] = output
             files.append(OutputFile(path: output, content: .bytes(Array(data))))
+            if name.lowercased().hasSuffix(".css") {
+                let source = builtin.contains(name) ? output : folder.map { SiteFolder.display($0.appending(path: name)) } ?? output
+                stylesheets.append(Stylesheet(path: output, bytes: Array(data), source: source))
+            }
         }
+        self.stylesheets = stylesheets
         let statics = try Self.staticFiles(in: staticFolder, links: &links)
         self.warnings = links.warnings
         files += statics
@@ -147,4 +157,14 @@ struct LinkRule {
         }
         return true
     }
+}
+
+/// A style sheet of the site's assets, as ``AssetBundle/stylesheets`` lists them.
+public struct Stylesheet: Sendable {
+    /// Its path in the output folder.
+    public var path: String
+    /// Its bytes as published.
+    public var bytes: [UInt8]
+    /// The file it was made from, as diagnostics name it.
+    public var source: String
 }

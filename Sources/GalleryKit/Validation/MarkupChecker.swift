@@ -121,13 +121,30 @@ struct MarkupChecker {
             checkReference(element, "src", here)
             if dialect == .xhtml, element.isInNamespace(Self.xhtmlNamespace) { findings.rawTextContent(of: "script", at: here) }
         } else if element.isNamed("style") {
-            if dialect == .xhtml, element.isInNamespace(Self.xhtmlNamespace) { findings.rawTextContent(of: "style", at: here) }
+            if dialect == .xhtml, element.isInNamespace(Self.xhtmlNamespace) {
+                findings.rawTextContent(of: "style", at: here)
+                checkStylesheet(element.text, in: "<style>", here)
+            }
         } else if element.isNamed("source") {
             checkReference(element, "src", here)
             checkSourceSet(element, here)
         }
+        if dialect == .xhtml, let style = element.withAttribute("style", { Array($0) }) {
+            checkStylesheet(style, in: "the style attribute", here)
+        }
         inner.insideTile = insideTile || element.hasClass("tile")
         return inner
+    }
+
+    /// Checks the URLs of an inline style sheet (a `<style>`'s, a `style` attribute's), which are
+    /// relative to the page.
+    private mutating func checkStylesheet(_ css: [UInt8], in place: String, _ here: Findings.Located) {
+        let found = css.withUnsafeBufferPointer { StylesheetURLs.mayHoldURLs($0) ? StylesheetURLs.all(in: $0) : [] }
+        for (url, _) in found {
+            let reference = String(decoding: url, as: UTF8.self)
+            let outcome = url.withUnsafeBufferPointer { resolver.resolve($0, naming: false) }
+            report(outcome, subject: "url('\(reference)') in \(place)", reference: reference, here)
+        }
     }
 
     /// Faults names that a browser, reading the page as HTML, spells otherwise (see `NameCase`):
@@ -193,21 +210,14 @@ struct MarkupChecker {
     }
 
     private mutating func report(_ outcome: ReferenceResolver.Outcome, of reference: String, _ here: Findings.Located) {
-        switch outcome {
-        case .external, .sameFile, .found:
-            break
-        case .fragment(let id):
+        report(outcome, subject: "link to '\(reference)'", reference: reference, here)
+    }
+
+    private mutating func report(_ outcome: ReferenceResolver.Outcome, subject: String, reference: String, _ here: Findings.Located) {
+        if case .fragment(let id) = outcome {
             fragments.append((id, reference, here))
-        case .missing(let resolved):
-            findings.error("broken link to '\(reference)' (no such file in the output: \(resolved))", at: here)
-        case .escapesRoot:
-            findings.error("link to '\(reference)' climbs above the output root", at: here)
-        case .outsideBasePath:
-            findings.error("link to '\(reference)' is outside the site's base path '\(resolver.basePath)'", at: here)
-        case .malformed:
-            findings.error("link to '\(reference)' is not a valid path (a broken %-escape, or not UTF-8 once decoded)", at: here)
-        case .emptySegment:
-            findings.error("link to '\(reference)' has an empty path segment ('//'), which browsers keep, so it leads elsewhere; write '\(ReferenceResolver.collapsingSlashes(reference))'", at: here)
+        } else if let problem = outcome.problem(subject: subject, reference: reference, basePath: resolver.basePath) {
+            findings.error(problem, at: here)
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Every regular file is listed (symbolic links are not followed out of the folder); pages are
 /// validated as XHTML, the carousel SVG against its schema, other SVGs and XML files for
-/// well-formedness, JSON files for syntax; every internal reference must land on a listed file.
+/// well-formedness, JSON files for syntax; every internal reference (style sheets' `url()`s too)
+/// must land on a listed file.
 public enum OutputChecker {
     /// Why a folder could not be checked at all.
     public struct CheckError: Error, Sendable, CustomStringConvertible {
@@ -81,7 +82,7 @@ public enum OutputChecker {
     /// Validates one file by its extension; files of other kinds only count as link targets.
     static func check(_ relative: String, in folder: URL, with validator: PageValidator) -> [Diagnostic] {
         let kind = (relative as NSString).pathExtension.lowercased()
-        guard ["html", "htm", "xhtml", "svg", "xml", "json"].contains(kind) else { return [] }
+        guard ["html", "htm", "xhtml", "svg", "xml", "json", "css"].contains(kind) else { return [] }
         let bytes: [UInt8]
         do {
             bytes = [UInt8](try Data(contentsOf: folder.appending(path: relative), options: .mappedIfSafe))
@@ -93,6 +94,8 @@ public enum OutputChecker {
             return validator.validateAnySVG(bytes, path: relative)
         case "xml":
             return validator.validateWellFormed(bytes, path: relative)
+        case "css":
+            return validator.validateStylesheet(bytes, path: relative)
         case "json":
             do {
                 _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])

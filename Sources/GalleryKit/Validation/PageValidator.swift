@@ -8,8 +8,9 @@ public struct PageValidator: Sendable {
     /// The version of the checks, part of every page's key: raised when a check is added or
     /// changed, so that the next build renders and checks again the pages an older gallery
     /// left in place (an incremental build checks only the pages it renders). 2: names with
-    /// capitals. 3: empty path segments, references in inline scripts and styles.
-    static let checksVersion = 3
+    /// capitals. 3: empty path segments, references in inline scripts and styles. 4: the URLs
+    /// of `<style>` elements and `style` attributes.
+    static let checksVersion = 4
 
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).
@@ -35,7 +36,8 @@ public struct PageValidator: Sendable {
     /// that no element or attribute name has a capital a browser would lowercase (`NameCase`),
     /// which would hide the element from the other checks; that ids are unique; that every `img` has `alt`; that tile images have `width` and
     /// `height`; and that every internal reference (`a`, `link`, `script`, `img`, `source`, SVG
-    /// `image` and `use`, `srcset` candidates) names a file in `outputPaths` by a path with no
+    /// `image` and `use`, `srcset` candidates, `url()`s of `<style>` elements and `style`
+    /// attributes) names a file in `outputPaths` by a path with no
     /// empty segment, or an id of this page for a bare `#fragment`; and, as a warning, that no
     /// inline script or style holds a reference a browser would not decode (`RawTextEntities`).
     ///

@@ -44,6 +44,22 @@ enum RawTextEntities {
         return found
     }
 
+    /// The bytes between the start tag of the element whose `<` is at `tagStart` and its end
+    /// tag; `nil` for an empty-element tag or when no end tag follows.
+    static func content(in source: UnsafeBufferPointer<UInt8>, elementAt tagStart: Int) -> Range<Int>? {
+        var nameEnd = tagStart + 1
+        while nameEnd < source.count, isNameByte(source[nameEnd]) { nameEnd += 1 }
+        let close = [UInt8(ascii: "<"), UInt8(ascii: "/")] + Array(source[(tagStart + 1)..<nameEnd])
+        let tagEnd = TagStartIndex.endOfTag(in: source, from: nameEnd)
+        guard tagEnd < source.count, source[tagEnd - 1] != UInt8(ascii: "/") else { return nil }
+        var index = tagEnd + 1
+        while index < source.count {
+            if source[index] == UInt8(ascii: "<"), source[index...].starts(with: close) { return (tagEnd + 1)..<index }
+            index += 1
+        }
+        return nil
+    }
+
     /// The reference at `offset` as written (`&lt;`), and the character XML reads for it when
     /// it is one of XML's five or a character reference.
     static func reference(at offset: Int, in source: UnsafeBufferPointer<UInt8>) -> (written: String, read: String?) {

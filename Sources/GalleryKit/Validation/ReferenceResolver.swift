@@ -237,3 +237,25 @@ private let comma = UInt8(ascii: ",")
 private func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
 }
+
+extension ReferenceResolver.Outcome {
+    /// What is wrong with a reference that resolved to this outcome, as a diagnostic's message
+    /// that starts with `subject` (`link to 'x'`, `url('x')`); `nil` when nothing is (a found
+    /// file, an external URL, the file itself, a fragment, which is checked against the ids).
+    func problem(subject: String, reference: String, basePath: String) -> String? {
+        switch self {
+        case .external, .sameFile, .found, .fragment:
+            nil
+        case .missing(let resolved):
+            "broken \(subject) (no such file in the output: \(resolved))"
+        case .escapesRoot:
+            "\(subject) climbs above the output root"
+        case .outsideBasePath:
+            "\(subject) is outside the site's base path '\(basePath)'"
+        case .malformed:
+            "\(subject) is not a valid path (a broken %-escape, or not UTF-8 once decoded)"
+        case .emptySegment:
+            "\(subject) has an empty path segment ('//'), which browsers keep, so it leads elsewhere; write '\(ReferenceResolver.collapsingSlashes(reference))'"
+        }
+    }
+}

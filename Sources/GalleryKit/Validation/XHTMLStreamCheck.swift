@@ -192,24 +192,49 @@ private final class StreamState {
             check(attributes.value("src"))
             if matches(uri, Self.xhtmlNamespace), rawTextHoldsReferences() { clean = false }
         } else if matches(name, "style") {
-            if matches(uri, Self.xhtmlNamespace), rawTextHoldsReferences() { clean = false }
+            if matches(uri, Self.xhtmlNamespace) {
+                if rawTextHoldsReferences() { clean = false }
+                checkStyleElement()
+            }
         } else if matches(name, "source") {
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
+        }
+        if let style = attributes.value("style"), StylesheetURLs.mayHoldURLs(style) {
+            if style.contains(ampersand) { clean = false } else { checkStylesheet(style) }
         }
         let names = NameCase.inherited(byChildrenOf: name, in: uri, inherited: scope.names)
         scopes.append(MarkupChecker.Scope(insideTile: tile || hasClass(attributes, "tile"), names: names))
     }
 
     /// Whether the content of the `script` or `style` whose start tag the parser has just read
-    /// holds a reference a browser would not decode (true when unsure). The start tag's `<` is
-    /// the last one before where the parser stands: attribute values hold none.
+    /// holds a reference a browser would not decode (true when unsure).
     private func rawTextHoldsReferences() -> Bool {
-        guard let source, let parser else { return true }
+        guard let source, let start = startOfLastTag() else { return true }
+        return !RawTextEntities.references(in: source, elementAt: start).isEmpty
+    }
+
+    /// The offset of the `<` of the start tag the parser has just read: the last `<` before
+    /// where it stands (attribute values hold none).
+    private func startOfLastTag() -> Int? {
+        guard let source, let parser else { return nil }
         var start = min(Int(xmlByteConsumed(parser)), source.count) - 1
         while start >= 0, source[start] != UInt8(ascii: "<") { start -= 1 }
-        guard start >= 0 else { return true }
-        return !RawTextEntities.references(in: source, elementAt: start).isEmpty
+        return start >= 0 ? start : nil
+    }
+
+    /// Checks the URLs in the content of the `style` element whose start tag the parser has just
+    /// read (see ``rawTextHoldsReferences()``).
+    private func checkStyleElement() {
+        guard let source, let start = startOfLastTag(), let content = RawTextEntities.content(in: source, elementAt: start) else { clean = false; return }
+        checkStylesheet(UnsafeBufferPointer(rebasing: source[content]))
+    }
+
+    private func checkStylesheet(_ css: UnsafeBufferPointer<UInt8>) {
+        guard StylesheetURLs.mayHoldURLs(css) else { return }
+        StylesheetURLs.forEach(in: css) { url, _ in
+            url.withUnsafeBufferPointer { accept(resolver.resolve($0, naming: false)) }
+        }
     }
 
     func end() {

@@ -286,6 +286,19 @@ extension XMLDocument {
             return bytes.withUnsafeBufferPointer(body)
         }
 
+        /// The element's own text: its text and CDATA children, joined (a `<style>`'s style sheet).
+        var text: [UInt8] {
+            var bytes: [UInt8] = []
+            var child = node.pointee.children
+            while let part = child {
+                if part.pointee.type == XML_TEXT_NODE || part.pointee.type == XML_CDATA_SECTION_NODE, let content = part.pointee.content {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+                }
+                child = part.pointee.next
+            }
+            return bytes
+        }
+
         /// Whether the whitespace-separated `class` tokens include `token` exactly.
         func hasClass(_ token: StaticString) -> Bool {
             withAttribute("class") { classList($0, contains: token) } ?? false

@@ -56,6 +56,10 @@ import Testing
         ("reference in a script", ["<script>if (a &amp;&amp; b) {}</script>"]),
         ("reference in a second script", ["<script>a()</script><p>&amp;</p><script type=\"module\">b &amp;&amp; c</script>"]),
         ("reference in a style", ["<style type=\"text/css\" media=\"a>b\">a::after { content: \"&#60;\" }</style>"]),
+        ("broken url in a style attribute", ["<p style=\"background: url(../../covers/c.svg)\">x</p>"]),
+        ("broken url in a style element", ["<style>p { color: red } .x { background: url('../../covers/c.svg') }</style>"]),
+        ("url in a style naming no id", ["<svg xmlns=\"http://www.w3.org/2000/svg\"><rect style=\"fill: url(#nowhere)\"/></svg>"]),
+        ("url climbing above the root", ["<p style=\"background:url(../../../a.svg)\">x</p>"]),
     ]
 
     @Test(arguments: broken.indices)
@@ -122,6 +126,19 @@ import Testing
         #expect(Self.passes(page))
     }
 
+    /// URLs in `style` attributes and `<style>` elements that land on files or ids pass, and so
+    /// do the ones a style sheet may hold that name nothing (comments, strings, other functions).
+    @Test func passesInlineStylesWhoseURLsResolve() {
+        let page = Fixtures.page(Fixtures.validBody + [
+            "<p style=\"background: url(../../covers/a.svg) no-repeat; color: red\">a</p>",
+            "<style>/* url(nowhere.png) */ .x { background: URL( \"../../covers/b.svg\" ); content: \"url(nowhere.png)\" } .y { background: myurl(nowhere.png) }</style>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"><rect style=\"fill: url(#title)\"/></svg>",
+            "<div style=\"background-image: url(data:image/gif;base64,R0lGODlhAQABAAAAACw=), url(https://example.com/a.png)\">b</div>",
+        ])
+        #expect(Self.findings(page) == [])
+        #expect(Self.passes(page))
+    }
+
     @Test func passesSVGAndMathMLNamesInTheirOwnCase() {
         let page = Fixtures.page(Fixtures.validBody + [
             "<svg viewBox=\"0 0 10 10\"><defs><linearGradient id=\"lg\" gradientUnits=\"userSpaceOnUse\"/></defs><foreignObject/></svg>",
@@ -141,7 +158,8 @@ import Testing
             " xml:id=\"q\"", "<p id=\"n\">n</p>", "<a href=\"#n\">n</a>", "<a href=\"#title\">t</a>", "../", "%2", "%41",
             "<!-- c -->", "<![CDATA[<x>]]>", " width=\"1\"", " height=\"1\"", " alt=\"\"", "\u{e9}", "\t", "\n",
             "<IMG src=\"../../covers/a.svg\" alt=\"\"/>", " ID=\"n\"", " viewBox=\"0 0 1 1\"", "<svg><linearGradient/></svg>",
-            "<script>a</script>", "<style>b</style>", "//",
+            "<script>a</script>", "<style>b</style>", "//", " style=\"background:url(../../covers/a.svg)\"",
+            " style=\"background:url(../../covers/z.svg)\"", "<style>p{background:url(#title)}</style>",
         ].map { Array($0.utf8) }
         let (faulted, passedValid) = Fixtures.fuzz(original, inserting: insertions, seed: 0x6761_6c6c_6572_79, findings: { Self.findings($0) }, passes: { Self.passes($0) })
         #expect(faulted > 300)
