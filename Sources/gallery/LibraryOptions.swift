@@ -8,7 +8,9 @@ extension SiteOptions {
         do {
             let (config, warnings) = try SiteConfig.load(from: folder)
             Diagnostic.print(warnings)
-            return LibraryEditor(site: folder, undoLimit: config.library.undoLimit)
+            var editor = LibraryEditor(site: folder, undoLimit: config.library.undoLimit)
+            editor.warn = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+            return editor
         } catch {
             Diagnostic.print(error.diagnostics)
             throw ExitCode.failure

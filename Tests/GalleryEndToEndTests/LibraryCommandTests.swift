@@ -131,6 +131,13 @@ import Testing
         #expect(moved.status == 0)
         #expect(moved.stderr == "warning: album 7's page moves from albums/david-bowie-low/ to albums/david-bowie-low-remastered/, so links to the old address will break; `gallery edit 7 --slug david-bowie-low` keeps the old one\n")
         #expect(try await run(["undo"], folder).status == 0)
+        // So does a new slug, and giving one up; pinning the address it has moves nothing.
+        let slugged = try await run(["edit", "7", "--slug", "low"], folder)
+        #expect(slugged.stderr == "warning: album 7's page moves from albums/david-bowie-low/ to albums/low/, so links to the old address will break; `gallery edit 7 --slug david-bowie-low` keeps the old one\n")
+        let unpinned = try await run(["edit", "7", "--slug", ""], folder)
+        #expect(unpinned.stderr == "warning: album 7's page moves from albums/low/ to albums/david-bowie-low/, so links to the old address will break; `gallery edit 7 --slug low` keeps the old one\n")
+        #expect(try await run(["edit", "7", "--slug", "david-bowie-low"], folder).stderr.isEmpty)
+        #expect(try await run(["undo"], folder).status == 0)
 
         let remote = try await run(["add", "--title", "Lodger", "--artist", "David Bowie", "--genre", "Rock", "--year", "1979", "--cover", "https://example.org/lodger.jpg"], folder)
         #expect(remote.status == 0)

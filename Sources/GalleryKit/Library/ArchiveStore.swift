@@ -97,19 +97,25 @@ public struct ArchiveStore: Sendable {
     /// A process killed at any moment leaves the archive as it was or as it is now; the backup is
     /// replaced the same way, by a rename.
     ///
-    /// - Parameter holdingLock: The caller holds ``lock``, so leftovers of killed writers can all
-    ///   be cleared.
-    public func save(_ archive: AlbumArchive, holdingLock: Bool = false) throws(AtomicFile.WriteError) {
+    /// - Parameters:
+    ///   - holdingLock: The caller holds ``lock``, so leftovers of killed writers can all be
+    ///     cleared.
+    ///   - expected: The bytes the archive was read from: when the file holds others just before
+    ///     the new version would replace it (an editor, which takes no lock, saved it meanwhile),
+    ///     nothing replaces it and the error's ``AtomicFile/WriteError/changedMeanwhile`` is set.
+    public func save(_ archive: AlbumArchive, holdingLock: Bool = false, replacing expected: [UInt8]? = nil) throws(AtomicFile.WriteError) {
         let target = self.target
         do {
-            try Self.save(archive, to: target, holdingLock: holdingLock)
+            try Self.save(archive, to: target, holdingLock: holdingLock, replacing: expected)
+        } catch where error.changedMeanwhile {
+            throw error
         } catch {
             guard (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { throw error }
             throw AtomicFile.WriteError(path: error.path, reason: "\(error.reason) (\(displayPath) is a link: gallery writes the new version and the backup beside the file it leads to, \(target.path), so that file's folder must be writable)")
         }
     }
 
-    private static func save(_ archive: AlbumArchive, to url: URL, holdingLock: Bool) throws(AtomicFile.WriteError) {
+    private static func save(_ archive: AlbumArchive, to url: URL, holdingLock: Bool, replacing expected: [UInt8]?) throws(AtomicFile.WriteError) {
         let folder = url.deletingLastPathComponent()
         let backup = backup(of: url)
         do {
@@ -137,7 +143,7 @@ public struct ArchiveStore: Sendable {
             // to one file does nothing: the staged name would stay behind.
             unlink(staged.path)
         }
-        try AtomicFile.write(archive.encoded(), to: url, permissions: permissions)
+        try AtomicFile.write(archive.encoded(), to: url, permissions: permissions, replacing: expected)
     }
 
     private static func backup(of file: URL) -> URL {

@@ -16,16 +16,18 @@ extension LibraryEditor {
         let number = index + 1
         var notes: [String] = []
         let titleChanged = before.map { $0.title != album.title || $0.artist != album.artist } ?? false
+        let addressMayMove = titleChanged || (before.map { $0.slug != album.slug } ?? false)
         // Read once, and only when a note needs the other albums.
-        let archive = before.map(Self.identity) != Self.identity(album) || titleChanged ? try? load() : nil
+        let archive = before.map(Self.identity) != Self.identity(album) || addressMayMove ? try? load() : nil
         if before.map(Self.identity) != Self.identity(album), let archive {
             for (other, twin) in archive.albums.enumerated() where other != index && Self.identity(twin) == Self.identity(album) {
                 notes.append("album \(other + 1) is also \(LibraryChange.name(twin)); if album \(number) is one too many, `gallery undo` takes the change back")
             }
         }
-        // A new title or artist gives a derived slug a new page address: published links to the
-        // old one would break, so say so, and how to keep it.
-        if titleChanged, let before, before.slug == nil, album.slug == nil, let archive, archive.albums.indices.contains(index) {
+        // A new title or artist gives a derived slug a new page address, and so does a new slug
+        // or one given up (`--slug ""`): published links to the old one would break, so say so,
+        // and how to keep it.
+        if addressMayMove, let before, let archive, archive.albums.indices.contains(index) {
             let (new, old) = Self.addresses(replacing: index, with: before, in: archive.albums)
             if old[index] != new[index] {
                 notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old[index])) to \(SitePlan.albumFolder(slug: new[index])), so links to the old address will break; `gallery edit \(number) --slug \(old[index])` keeps the old one")

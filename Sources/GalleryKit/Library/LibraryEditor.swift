@@ -12,6 +12,9 @@ public struct LibraryEditor: Sendable {
     public var undoLimit: Int
     /// The archive.
     public let store: ArchiveStore
+    /// Where warnings go that do not stop a change (an unreadable undo history): the command
+    /// line prints them; by default they are dropped.
+    public var warn: @Sendable (String) -> Void = { _ in }
 
     /// An editor for a site folder's archive.
     public init(site: SiteFolder, undoLimit: Int = 50) {
@@ -66,18 +69,18 @@ public struct LibraryEditor: Sendable {
     ///
     /// - Returns: The change that was undone.
     public func undo() throws(LibraryError) -> LibraryChange {
-        try locked { () throws(LibraryError) in
-            var history = UndoHistory.load(from: historyFile).history
+        try lockedRetrying { () throws(LibraryError) -> LibraryChange? in
+            var history = loadHistory()
             guard let last = history.changes.popLast() else {
                 throw LibraryError(nothingToUndo)
             }
             history.undone.append(last)
-            try replay(
+            let saved = try replay(
                 { archive throws(LibraryError) in try archive.undoing(last) }, history: history,
                 failing: "cannot undo the most recent change (\(last.summary))",
                 advice: "`gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it"
             )
-            return last
+            return saved ? last : nil
         }
     }
 
@@ -87,25 +90,28 @@ public struct LibraryEditor: Sendable {
     ///
     /// - Returns: The change made again.
     public func redo() throws(LibraryError) -> LibraryChange {
-        try locked { () throws(LibraryError) in
-            var history = UndoHistory.load(from: historyFile).history
+        try lockedRetrying { () throws(LibraryError) -> LibraryChange? in
+            var history = loadHistory()
             guard let change = history.redo(limit: undoLimit) else {
                 throw LibraryError("there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change")
             }
-            try replay(
+            let saved = try replay(
                 { archive throws(LibraryError) in try archive.redoing(change) }, history: history,
                 failing: "cannot redo \(change.summary)",
                 advice: "nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"
             )
-            return change
+            return saved ? change : nil
         }
     }
 
     /// Undoes or redoes a change (`apply`) on the archive, checks and saves the result with
     /// `history`; a change the archive no longer allows (it was edited by hand since) is an
     /// error, each reason after `failing`, then `advice`, and nothing is saved.
-    private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String) throws(LibraryError) {
-        let current = try load()
+    ///
+    /// - Returns: Whether it saved; `false` when the archive changed on disk meanwhile (see
+    ///   ``save(_:history:replacing:)``), and nothing was written.
+    private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String) throws(LibraryError) -> Bool {
+        guard let (current, bytes) = try loadForChange() else { return false }
         let archive: AlbumArchive
         do throws(LibraryError) {
             archive = try apply(current)
@@ -113,7 +119,7 @@ public struct LibraryEditor: Sendable {
         } catch {
             throw LibraryError(reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "\(failing): \($0)" } + [advice])
         }
-        try save(archive, history: history)
+        return try save(archive, history: history, replacing: bytes)
     }
 
     /// Why an undo finds no change, with the reason when it is the settings'.
@@ -127,7 +133,7 @@ public struct LibraryEditor: Sendable {
     /// - Returns: The change that was forgotten.
     public func skipUndo() throws(LibraryError) -> LibraryChange {
         try locked { () throws(LibraryError) in
-            var history = UndoHistory.load(from: historyFile).history
+            var history = loadHistory()
             guard let last = history.changes.popLast() else {
                 throw LibraryError(nothingToUndo)
             }
@@ -157,19 +163,66 @@ public struct LibraryEditor: Sendable {
     /// that leaves the albums as they were (an edit to the same values, an import that adds
     /// nothing) writes nothing and is not recorded.
     func change(dryRun: Bool = false, _ transform: (AlbumArchive, Catalogue) throws(LibraryError) -> (AlbumArchive, LibraryChange)) throws(LibraryError) -> LibraryChange {
-        try locked { () throws(LibraryError) in
-            let archive = try load()
+        try lockedRetrying { () throws(LibraryError) -> LibraryChange? in
+            guard let (archive, bytes) = try loadForChange() else { return nil }
             let (changed, change) = try transform(archive, Catalogue(albums: archive.albums))
             if changed.albums == archive.albums { return change }
             if dryRun {
                 try check(changed)
                 return change
             }
-            var history = UndoHistory.load(from: historyFile).history
+            var history = loadHistory()
             history.record(change, limit: undoLimit)
-            try save(changed, history: history)
-            return change
+            return try save(changed, history: history, replacing: bytes) ? change : nil
         }
+    }
+
+    /// How many times a change is made again from the archive as it is on disk, when a program
+    /// that does not take the lock (an editor) saved it while the change was being made.
+    static let attempts = 5
+
+    /// Runs `attempt` under the lock until it finishes: it returns `nil` when the archive
+    /// changed on disk while it worked, and then runs again on the new archive, so that a hand
+    /// edit saved meanwhile is kept and the change made on top of it.
+    private func lockedRetrying<T>(_ attempt: () throws(LibraryError) -> T?) throws(LibraryError) -> T {
+        try locked { () throws(LibraryError) in
+            for _ in 0..<Self.attempts {
+                if let result = try attempt() { return result }
+            }
+            throw LibraryError("\(store.displayPath) changed on disk \(Self.attempts) times while gallery was changing it (another program is saving it); nothing was changed: run the command again once it is saved")
+        }
+    }
+
+    /// The archive as it is now and the bytes it was read from, for a change: the save checks
+    /// that the file still holds them. `nil` when the file is being written by another program
+    /// (it read as broken, and as something else a moment later).
+    private func loadForChange() throws(LibraryError) -> (archive: AlbumArchive, bytes: [UInt8])? {
+        let bytes: [UInt8]
+        do {
+            bytes = try store.read()
+        } catch {
+            throw LibraryError(diagnostics: error.diagnostics, reasons: ["fix the archive first; nothing was changed"])
+        }
+        do {
+            return (try AlbumArchive.decode(bytes, path: store.displayPath).archive, bytes)
+        } catch {
+            // An editor that writes the file in place leaves it empty or cut short for a moment.
+            usleep(100_000)
+            if let again = try? store.read(), again != bytes { return nil }
+            throw LibraryError(diagnostics: error.diagnostics, reasons: ["fix the archive first; nothing was changed"])
+        }
+    }
+
+    /// The undo history; one that cannot be read is kept aside (`….history.broken`) with a
+    /// warning, and a new one started: losing undo steps must never block editing.
+    private func loadHistory() -> UndoHistory {
+        let (history, warning) = UndoHistory.load(from: historyFile)
+        if let warning {
+            let kept = historyFile.deletingLastPathComponent().appending(path: historyFile.lastPathComponent + ".broken")
+            let moved = rename(historyFile.path, kept.path) == 0
+            warn(moved ? "\(warning); it was kept as \(site.display(kept))" : warning)
+        }
+        return history
     }
 
     /// Checks a whole new archive exactly as the loader would.
@@ -183,11 +236,17 @@ public struct LibraryEditor: Sendable {
         }
     }
 
-    /// Checks the new archive, then writes it and the history.
-    private func save(_ archive: AlbumArchive, history: UndoHistory) throws(LibraryError) {
+    /// Checks the new archive, then writes it and the history, unless the archive on disk no
+    /// longer holds `bytes` (what the change was made from): another program saved it
+    /// meanwhile, and writing now would lose its change.
+    ///
+    /// - Returns: Whether it wrote; `false` when the archive had changed, and nothing was written.
+    private func save(_ archive: AlbumArchive, history: UndoHistory, replacing bytes: [UInt8]) throws(LibraryError) -> Bool {
         try check(archive)
         do {
-            try store.save(archive, holdingLock: true)
+            try store.save(archive, holdingLock: true, replacing: bytes)
+        } catch where error.changedMeanwhile {
+            return false
         } catch {
             throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
         }
@@ -196,6 +255,7 @@ public struct LibraryEditor: Sendable {
         } catch {
             throw LibraryError("the archive was saved, but the undo history could not be: \(error)")
         }
+        return true
     }
 
     /// Runs `body` holding the archive's lock; in a folder with no archive, creates nothing

@@ -19,6 +19,9 @@ public enum AtomicFile {
         public var path: String
         /// The system's reason.
         public var reason: String
+        /// The file did not hold the bytes the writer expected to replace, so it was left as it
+        /// is (see ``AtomicFile/write(_:to:sync:permissions:replacing:)``).
+        public var changedMeanwhile = false
 
         public var description: String { "\(path): \(reason)" }
     }
@@ -32,7 +35,11 @@ public enum AtomicFile {
     ///     private file stays private), set exactly, whatever the umask; `nil` gives a new file's
     ///     default, 0644 less the umask. The temporary file is never readable by more users than
     ///     these allow, not even while it is written.
-    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil) throws(WriteError) {
+    ///   - expected: The bytes the file must still hold when the new ones are ready (what the
+    ///     writer read): when it holds others, or is gone, nothing is replaced, and the error says
+    ///     ``WriteError/changedMeanwhile``. The file is compared just before the rename, so
+    ///     another program's save is lost only if it lands in the microseconds between the two.
+    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil, replacing expected: [UInt8]? = nil) throws(WriteError) {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o644)
@@ -45,6 +52,10 @@ public enum AtomicFile {
         if !written, failure == nil { failure = systemError() }
         if failure == nil, sync, fsync(descriptor) != 0 { failure = systemError() }
         if close(descriptor) != 0, failure == nil { failure = systemError() }
+        if failure == nil, let expected, (try? Data(contentsOf: url)).map(Array.init) != expected {
+            unlink(temporary)
+            throw WriteError(path: url.path, reason: "it changed on disk since it was read", changedMeanwhile: true)
+        }
         if failure == nil, rename(temporary, url.path) != 0 { failure = systemError() }
         if let failure {
             unlink(temporary)
