@@ -10,7 +10,7 @@ struct Import: ParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The file to import; - reads standard input.", valueName: "FILE"))
     var file: String
 
     @Option(name: .customLong("map"), help: ArgumentHelp("Read a CSV column into a field (title, artist, genre, year, cover_url, slug), or into one of the album's own fields (params.NAME); repeatable.", valueName: "column=field"))
@@ -57,10 +57,16 @@ struct Import: ParsableCommand {
         }
         let editor = try siteOptions.editor()
         let url = URL(fileURLWithPath: file)
+        let shown = file == "-" ? "standard input" : file
         try performLibraryChange { () throws(LibraryError) in
             let contents: AlbumImporter.Contents
             do throws(LibraryError) {
-                contents = try AlbumImporter(mappings: columns).read(url)
+                let importer = AlbumImporter(mappings: columns)
+                if file == "-" {
+                    contents = try importer.read(FileHandle.standardInput.readDataToEndOfFile(), name: "-", display: "<stdin>")
+                } else {
+                    contents = try importer.read(url)
+                }
             } catch {
                 // A file that cannot be read as albums (no Artist column…) ends as a bad row does.
                 throw error.reasons.last == "nothing was imported" ? error : LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + ["nothing was imported"])
@@ -70,7 +76,7 @@ struct Import: ParsableCommand {
             for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             if !columns.isEmpty, format != .csv {
-                FileHandle.standardError.write(Data("warning: --map reads the columns of a CSV file; \(file) is \(format.rawValue), so it is ignored\n".utf8))
+                FileHandle.standardError.write(Data("warning: --map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored\n".utf8))
             }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
             // What add and edit say of a cover, once per cover however many albums share it.
@@ -116,14 +122,14 @@ struct Import: ParsableCommand {
                 // A header and nothing under it is most often the wrong export; say so plainly
                 // rather than "imported 0 of 0". Not an error: a scheduled import of an empty
                 // export has nothing to do.
-                lines.append("\(file) holds no albums\(format == .csv ? " under its header row" : ""); nothing was imported")
+                lines.append("\(shown) holds no albums\(format == .csv ? " under its header row" : ""); nothing was imported")
                 return lines.joined(separator: "\n")
             }
             let differing = report.skipped.filter { $0.existing != nil && !$0.differences.isEmpty }.count
             if differing > 0 {
                 lines.append("\(differing) album\(differing == 1 ? "" : "s") already in the archive differ\(differing == 1 ? "s" : "") in the file; import again with --update to take the file's values")
             }
-            lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(file)\(dryRun ? "; nothing was written (--dry-run)" : "")")
+            lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(shown)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")
         }
     }

@@ -21,6 +21,27 @@ import Testing
         #expect(try folder.read("site/content/albums.json") == before)
     }
 
+    /// `-` imports standard input, and a pipe given as a file (`<(…)`, `/dev/stdin`) is read to
+    /// its end; a path that is no file says what it is.
+    @Test func importsStandardInputAndPipes() async throws {
+        let folder = try await starter()
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let gallery = GalleryBinary.url.path
+        let fromStdin = try await GalleryBinary.run(["-c", "printf 'Artist,Title,Genre,Year,Cover\\nP,Q,Pop,2000,covers/q.jpg\\n' | \"$0\" import - --site site", gallery], in: folder.url, binary: shell)
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        #expect(fromStdin.stdout.hasSuffix("imported 1 of 1 album from csv standard input\n"), "\(fromStdin.stdout)")
+        let fromPipe = try await GalleryBinary.run(["-c", "printf '{\"version\": 1, \"albums\": [{\"title\": \"S\", \"artist\": \"R\", \"genre\": \"Pop\", \"year\": 2001, \"cover_url\": \"covers/s.jpg\"}]}' | \"$0\" import /dev/stdin --site site", gallery], in: folder.url, binary: shell)
+        #expect(fromPipe.status == 0, "\(fromPipe.stderr)")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"S\""))
+        let empty = try await GalleryBinary.run(["-c", "\"$0\" import - --site site </dev/null", gallery], in: folder.url, binary: shell)
+        #expect(empty.status != 0)
+        #expect(empty.stderr.hasPrefix("error: <stdin>: the file is empty; nothing to import\n"), "\(empty.stderr)")
+        let missing = try await run(["import", "nowhere.csv"], folder)
+        #expect(missing.stderr.hasPrefix("error: nowhere.csv: there is no such file; check the path\n"), "\(missing.stderr)")
+        let aFolder = try await run(["import", "site"], folder)
+        #expect(aFolder.stderr.hasPrefix("error: site: this is a folder; name the file to import\n"), "\(aFolder.stderr)")
+    }
+
     /// A row with the wrong number of fields is one fault; the rows around it are still checked.
     @Test func aMalformedRowDoesNotHideTheOtherRowsFaults() async throws {
         let folder = try await starter()

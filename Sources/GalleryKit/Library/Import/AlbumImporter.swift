@@ -92,17 +92,42 @@ public struct AlbumImporter: Sendable {
     ///   malformed CSV or JSON, a header without the columns an album needs.
     public func read(_ url: URL) throws(LibraryError) -> Contents {
         let display = SiteFolder.display(url)
-        guard let data = try? Data(contentsOf: url) else {
-            throw LibraryError("\(display): cannot read this file; check the path")
+        let data: Data
+        do {
+            // Through a file handle, which reads a pipe (`<(…)`, `/dev/stdin`) to its end too.
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            let why = !exists ? "there is no such file; check the path" : isFolder.boolValue ? "this is a folder; name the file to import" : "cannot read this file: \(Self.reason(error))"
+            throw LibraryError("\(display): \(why)")
         }
+        return try read(data, name: url.lastPathComponent, display: display)
+    }
+
+    /// Reads every album of a file's bytes, as ``read(_:)`` does (for standard input, `-`).
+    ///
+    /// - Parameters:
+    ///   - name: The file's name, whose extension tells CSV from JSON when the bytes do not.
+    ///   - display: How messages name the file (`<stdin>`).
+    public func read(_ data: Data, name: String, display: String) throws(LibraryError) -> Contents {
         let bytes = Array(data)
         guard !bytes.isEmpty else { throw LibraryError("\(display): the file is empty; nothing to import") }
-        let format = Self.format(of: bytes, name: url.lastPathComponent)
+        let format = Self.format(of: bytes, name: name)
         switch format {
         case .json: return Contents(format: format, candidates: try readJSON(bytes, display: display), blankRows: [])
         case .csv: return try readCSV(bytes, display: display)
         case .keyedArchive: return Contents(format: format, candidates: try KeyedArchiveReader.read(data, display: display), blankRows: [])
         }
+    }
+
+    /// The system's reason in an error from reading a file, without Foundation's wrapping.
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying.map({ Int32($0.code) }), underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(code)) }
+        return error.localizedDescription
     }
 
     private func readJSON(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
