@@ -143,10 +143,12 @@ public struct SiteWatcher: Service {
     }
 
     /// Whether a change to a file or folder of this name is no change to the site: hidden names
-    /// (editors' swap files, the archive's lock and history), except in `static/`, whose dot
-    /// files (`.nojekyll`, `.well-known/`) are published, and where only editors' own files
+    /// (editors' swap files, the archive's lock and history) and backups (the archive's
+    /// `albums.json.bak`, an editor's `albums.json~`), except in `static/`, whose files are all
+    /// published, dot files (`.nojekyll`, `.well-known/`) too, and where only editors' own files
     /// (`.index.html.swp`, `.#notes`, gallery's `.x.tmp-…`) are left out.
     static func isIgnored(_ name: String, published: Bool) -> Bool {
+        if !published, name.hasSuffix(".bak") || name.hasSuffix("~") { return true }
         guard name.hasPrefix(".") else { return false }
         guard published else { return true }
         return name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasPrefix(".#") || name.contains(".tmp-")

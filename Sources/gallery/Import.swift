@@ -86,7 +86,7 @@ struct Import: ParsableCommand {
             // of the whole catalogue shows what differs rather than 3,000 skips.
             let same = report.skipped.filter { $0.existing != nil && $0.differences.isEmpty }
             if same.count > 3 {
-                lines.append("skipped \(same.count) albums already in the archive as they are\(update ? "" : " (--allow-duplicates imports them anyway)")")
+                lines.append("skipped \(same.count) albums already in the archive as they are")
             }
             for skipped in report.skipped where same.count <= 3 || !(skipped.existing != nil && skipped.differences.isEmpty) {
                 guard let index = skipped.existing, !skipped.differences.isEmpty else {

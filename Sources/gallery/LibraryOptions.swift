@@ -24,6 +24,8 @@ extension SiteOptions {
 func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     do {
         print(try body())
+        // Out before the warnings that follow on standard error, when both go to one pipe.
+        fflush(nil)
     } catch {
         Diagnostic.print(error.diagnostics)
         for reason in error.reasons {

@@ -454,7 +454,7 @@ import Testing
         let run = try await run(["import", "in.csv"], folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == """
-            skipped 4 albums already in the archive as they are (--allow-duplicates imports them anyway)
+            skipped 4 albums already in the archive as they are
             skipped row 4 (line 5): "Staring at the Sun" by U2 is already album 4 of the archive, which differs: genre "Pop" there, "Rock" here; year 2000 there, 2001 here; `gallery edit 4 --genre Rock --year 2001` takes the file's
             added row 6 (line 7) as album 6: "New One" by Someone
             1 album already in the archive differs in the file; import again with --update to take the file's values

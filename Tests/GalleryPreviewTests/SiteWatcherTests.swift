@@ -127,11 +127,17 @@ import Testing
         try write("cache", to: ".gallery-cache/preview/index.html")
         try write("swap", to: "content/.albums.json.swp")
         try write("lock", to: "content/.albums.json.lock")
+        // The archive's backup, kept by every library command, and an editor's.
+        try write("{}", to: "content/albums.json.bak")
+        try write("{}", to: "content/albums.json~")
         try write("notes", to: "README.md")
         // In static/, where dot files are published, only an editor's own files are left out.
         try write("swap", to: "static/.robots.txt.swp")
         try write("lock", to: "static/.#robots.txt")
         #expect(changes.token() == before)
+        // A backup in static/ is published, so it is a change.
+        try write("old", to: "static/robots.txt.bak")
+        #expect(changes.token() != before)
     }
 
     /// Folders made while the server runs are watched from then on, however deep, and so is an

@@ -24,6 +24,20 @@ import Testing
         #expect(table.rows[0].fields.contains("Simon, Paul") || table.rows[0].fields.contains("Simon; Paul"))
     }
 
+    /// Excel's `sep=;` first line names the separator and is no record: the header follows it,
+    /// and lines keep their numbers.
+    @Test func readsExcelsSeparatorLine() throws {
+        let table = try CSVTable(parsing: "\u{FEFF}sep=;\r\nTitle;Artist,Name\r\nHits, vol. 1;Simon\r\n")
+        #expect(table.separator == ";")
+        #expect(table.header == ["Title", "Artist,Name"])
+        #expect(table.rows.map(\.fields) == [["Hits, vol. 1", "Simon"]])
+        #expect(table.rows.map(\.line) == [3])
+        #expect(try CSVTable(parsing: "SEP=\t\nA\tB\n1\t2").header == ["A", "B"])
+        // A header that only begins like one is a header.
+        #expect(try CSVTable(parsing: "sep=x,Title\n1,2\n").header == ["sep=x", "Title"])
+        #expect(throws: CSVTable.SyntaxError(line: 1, message: "the file is empty; a CSV import needs a header row and at least one album")) { try CSVTable(parsing: "sep=;\n") }
+    }
+
     @Test func namesTheSeparatorAQuotedFieldMustEndAt() {
         #expect(throws: CSVTable.SyntaxError(line: 2, message: "text after a closing quote; a quoted field must end at a semicolon or the end of the line")) {
             try CSVTable(parsing: "A;B\n\"x\",y;z\n")

@@ -36,20 +36,31 @@ public struct CSVTable: Sendable, Hashable {
     public var rows: [Row]
 
     /// Parses CSV text whose first record is a header, separated as ``separator(of:)`` finds.
+    ///
+    /// A first line `sep=;` (what Excel writes, and reads, to name the separator) names it and
+    /// is no record; the header is then on line 2.
     public init(parsing text: String) throws(SyntaxError) {
-        let separator = Self.separator(of: text)
+        var scalars = text.unicodeScalars[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        var line = 1
+        let separator: Unicode.Scalar
+        if let directive = Self.separatorDirective(scalars) {
+            separator = directive.separator
+            scalars = scalars[directive.rest...]
+            line = 2
+        } else {
+            separator = Self.separator(of: String(scalars))
+        }
         self.separator = separator
         var records: [Row] = []
         var fields: [String] = []
         var field = ""
-        var line = 1
-        var recordLine = 1
+        var recordLine = line
         var inQuotes = false
         var fieldWasQuoted = false
         var afterQuote = false
-        var iterator = text.unicodeScalars.makeIterator()
+        var iterator = scalars.makeIterator()
         var pending: Unicode.Scalar? = iterator.next()
-        if pending == "\u{FEFF}" { pending = iterator.next() }
 
         func endRecord() {
             fields.append(field)
@@ -132,6 +143,17 @@ public struct CSVTable: Sendable, Hashable {
             }
         }
         return [",", ";", "\t"].first(where: found.contains) ?? ","
+    }
+
+    /// The separator an Excel `sep=X` first line names, and where the next line starts.
+    static func separatorDirective(_ scalars: Substring.UnicodeScalarView) -> (separator: Unicode.Scalar, rest: Substring.UnicodeScalarView.Index)? {
+        let prefix = Array(scalars.prefix(6))
+        guard prefix.count >= 5, String(String.UnicodeScalarView(prefix[0..<4])).lowercased() == "sep=",
+              prefix[4] != "\n", prefix[4] != "\r", prefix[4] != "\"" else { return nil }
+        var index = scalars.index(scalars.startIndex, offsetBy: 5)
+        if index < scalars.endIndex, scalars[index] == "\r" { index = scalars.index(after: index) }
+        guard index == scalars.endIndex || scalars[index] == "\n" else { return nil }
+        return (prefix[4], index == scalars.endIndex ? index : scalars.index(after: index))
     }
 
     /// A separator as messages name it: `a comma`, `a semicolon`, `a tab`.
