@@ -63,6 +63,47 @@ import Testing
         #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
     }
 
+    /// A build that stops while it changes the output folder (killed, or a rename that fails)
+    /// leaves a record of every output, old and new: the next build removes the page of an
+    /// album deleted meanwhile. It used to leave no record, and that page stayed published.
+    @Test func aBuildStoppedWhileWritingLeavesARecordThatRemovesWhatIsGone() async throws {
+        let folder = try site(12)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["add", "--title", "Title 99", "--artist", "Artist", "--genre", "Pop", "--year", "2000", "--cover", "covers/a.svg"], in: folder.url).status == 0)
+        // A file where the new album's folder must go stops the write step half-way.
+        try folder.write("in the way", to: "public/albums/artist-title-99")
+        let stopped = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(stopped.status != 0)
+        #expect(folder.exists("public/albums/artist-title-05/index.html"), "the write step stopped before removing it")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "public/albums/artist-title-99"))
+        let again = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!folder.exists("public/albums/artist-title-05"), "the deleted album's page is gone")
+        #expect(folder.exists("public/albums/artist-title-99/index.html"))
+        #expect(!again.stderr.contains("not made by this build"), "\(again.stderr)")
+        // And the output is what a clean build makes.
+        let clean = try await GalleryBinary.run(["build", "-q", "--clean", "--output", "clean"], in: folder.url)
+        #expect(clean.status == 0)
+        #expect(folder.files(under: "public") == folder.files(under: "clean"))
+        for path in folder.files(under: "clean") {
+            #expect(try Data(contentsOf: folder.url.appending(path: "public/" + path)) == Data(contentsOf: folder.url.appending(path: "clean/" + path)), "\(path)")
+        }
+    }
+
+    /// One folder built through a link and then through its own path: the second build must not
+    /// trust a record the first did not update (it said "nothing changed" over stale pages).
+    @Test func aFolderBuiltThroughTwoPathsKeepsOneRecord() async throws {
+        let folder = try site(6)
+        try FileManager.default.createSymbolicLink(at: folder.url.appending(path: "linked"), withDestinationURL: folder.url)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "artist-title-02", "--genre", "Ska"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q", "--site", "linked", "--output", "linked/public"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "artist-title-02", "--genre", "Pop"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try !folder.read("public/albums/artist-title-02/index.html").contains(">Ska<"))
+    }
+
     /// With no record of the output folder (a restored public/ beside a lost cache), a deleted
     /// album's page and a stray file used to stay published without a word, even with --clean.
     /// The build now names them, and --clean-destination removes them (keeping hidden files

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the last build wrote into an output folder: for each file, a key of everything it was
 /// made from (by content, never by modification time) and the size and hash of its bytes.
 ///
@@ -16,6 +20,10 @@ public struct BuildManifest: Sendable, Hashable {
         public var size: Int
         /// The hash of its bytes.
         public var outputHash: UInt64
+
+        /// The record of an output a build was changing when it stopped: no file has its size,
+        /// so it is made and written again.
+        static let untrusted = Entry(inputKey: 0, size: 999_999_999_999_999_999, outputHash: 0)
     }
 
     /// The format's first line; a file without it (or one of ``formerHeaders``) is ignored, and
@@ -35,9 +43,42 @@ public struct BuildManifest: Sendable, Hashable {
     public init() {}
 
     /// The manifest file for an output folder, in the cache folder.
+    ///
+    /// Named by the folder's real path (its symbolic links resolved), so a folder built by two
+    /// paths (`public`, and `site-link/public` through a link) has one manifest: with one each,
+    /// the second build trusted its own stale record of files the first had since rewritten.
     public static func file(for output: URL, cache: URL) -> URL {
-        let name = FastHash.hash(output.standardizedFileURL.path).hex16
+        let name = FastHash.hash(realPath(output)).hex16
         return cache.appending(path: "builds/\(name).manifest")
+    }
+
+    /// The real path of a folder that may not exist yet: its nearest existing ancestor's, with
+    /// every symbolic link resolved, and the rest of the path after it.
+    static func realPath(_ folder: URL) -> String {
+        var existing = folder.standardizedFileURL.path
+        var rest: [String] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                return rest.isEmpty ? base : (base == "/" ? "" : base) + "/" + rest.reversed().joined(separator: "/")
+            }
+            guard existing != "/", let slash = existing.lastIndex(of: "/") else { return folder.standardizedFileURL.path }
+            rest.append(String(existing[existing.index(after: slash)...]))
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+    }
+
+    /// Whether a manifest's path names a file inside the output folder: relative, with no `..`,
+    /// `.` or empty segment, and no NUL. A manifest that holds any other is not trusted (the
+    /// cache may come from elsewhere, as CI restores it): removing its "outputs" would delete
+    /// files outside the folder.
+    static func isOutputPath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !path.isEmpty, path.first != UInt8(ascii: "/"), !path.contains(0) else { return false }
+        for segment in path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if segment.isEmpty || segment.elementsEqual([UInt8(ascii: ".")]) || segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return false }
+        }
+        return true
     }
 
     /// The base URL the last good build into `output` wrote its pages for (`--base-url`, or
@@ -132,7 +173,7 @@ public struct BuildManifest: Sendable, Hashable {
                 } else {
                     line = nil
                 }
-                guard let line, !line.path.isEmpty else { return nil }
+                guard let line, isOutputPath(line.path) else { return nil }
                 manifest.entries[String(decoding: line.path, as: UTF8.self)] = line.entry
             }
             // Watched files without a stamp line mean nothing; a stamp keeps only its own.

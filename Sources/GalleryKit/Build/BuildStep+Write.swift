@@ -29,8 +29,21 @@ extension BuildStep {
         let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
         let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
         // A build that dies while it changes the folder must not leave a manifest vouching for
-        // what was there before: without one, the next build compares every output again.
-        if !staging.paths.isEmpty || !gone.isEmpty { unlink(manifestFile.path) }
+        // what was there before, nor one that forgets a file it was about to remove: the record
+        // kept meanwhile lists every output, old and new, and vouches for none it touches, so
+        // the next build writes those again and removes what is gone (without any record, a
+        // deleted album's page would stay published for good).
+        if !staging.paths.isEmpty || !gone.isEmpty {
+            var pending = state.manifest
+            pending.stamp = nil
+            for path in staging.paths { pending.entries[path] = .untrusted }
+            for path in gone { pending.entries[path] = .untrusted }
+            do {
+                try pending.save(to: manifestFile)
+            } catch {
+                unlink(manifestFile.path)
+            }
+        }
         // Files no manifest knows of can only be there if the folder held some before: a cold
         // build into a new folder looks for none (walking 10,000 outputs costs a tenth of a second).
         let mayHoldStrays = state.options.cleanDestination || (state.previousManifest.entries.isEmpty && Self.holdsFiles(output))

@@ -71,6 +71,31 @@ import Testing
         #expect(read.stamp?.counts.albums == 1)
     }
 
+    /// A cache restored from elsewhere (CI's fallback key) is not trusted to name files: a path
+    /// that leads out of the output folder, which the write step would delete as "gone", makes
+    /// the whole manifest void.
+    @Test(arguments: ["../../victim", "albums/../../x", "/etc/passwd", "a//b.html", "./a.html", "albums/.", "a\u{0}b"])
+    func aPathOutOfTheOutputFolderVoidsTheManifest(path: String) {
+        #expect(BuildManifest.parse(Array("gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t\(path)\n".utf8)) == nil)
+        #expect(BuildManifest.parse(Array("gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t.well-known/a..b\n".utf8)) != nil)
+    }
+
+    /// One folder reached by two paths has one manifest, before and after it exists.
+    @Test func aFolderReachedThroughALinkHasOneManifest() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "manifest-link-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appending(path: "site"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appending(path: "link"), withDestinationURL: root.appending(path: "site"))
+        let cache = root.appending(path: "cache")
+        let direct = root.appending(path: "site/public")
+        let linked = root.appending(path: "link/public")
+        #expect(BuildManifest.file(for: direct, cache: cache) == BuildManifest.file(for: linked, cache: cache), "before the folder exists")
+        try FileManager.default.createDirectory(at: direct, withIntermediateDirectories: true)
+        #expect(BuildManifest.file(for: direct, cache: cache) == BuildManifest.file(for: linked, cache: cache))
+        #expect(BuildManifest.file(for: root.appending(path: "link/./public/"), cache: cache) == BuildManifest.file(for: direct, cache: cache))
+        #expect(BuildManifest.file(for: root.appending(path: "site/other"), cache: cache) != BuildManifest.file(for: direct, cache: cache))
+    }
+
     @Test func aMissingForeignOrDamagedFileGivesAnEmptyManifest() throws {
         let good = "gallery-manifest 1\na.html\t00000000000000ff\t12\t0000000000000001\n"
         #expect(BuildManifest.parse(Array(good.utf8))?.entries["a.html"] == .init(inputKey: 255, size: 12, outputHash: 1))
