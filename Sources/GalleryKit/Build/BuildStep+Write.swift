@@ -33,7 +33,8 @@ extension BuildStep {
         // kept meanwhile lists every output, old and new, and vouches for none it touches, so
         // the next build writes those again and removes what is gone (without any record, a
         // deleted album's page would stay published for good).
-        if !staging.paths.isEmpty || !gone.isEmpty {
+        let changesFolder = !staging.paths.isEmpty || !gone.isEmpty
+        if changesFolder {
             var pending = state.manifest
             pending.stamp = nil
             for path in staging.paths { pending.entries[path] = .untrusted }
@@ -88,8 +89,9 @@ extension BuildStep {
                 thumbnails: summary.thumbnailsMade + summary.thumbnailsCached
             ))
         }
-        // A no-op rebuild's manifest is the one on disk: leave the file alone.
-        if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
+        // A no-op rebuild's manifest is the one on disk: leave the file alone (unless the record
+        // kept while writing replaced it).
+        if changesFolder || state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }
         try BuildManifest.recordBaseURL(state.config.baseURL, for: output, cache: state.cacheFolder)
