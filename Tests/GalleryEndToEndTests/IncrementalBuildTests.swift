@@ -71,7 +71,7 @@ import Testing
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
         #expect(try await GalleryBinary.run(["add", "--title", "Title 99", "--artist", "Artist", "--genre", "Pop", "--year", "2000", "--cover", "covers/a.svg"], in: folder.url).status == 0)
-        // A file where the new album's folder must go stops the write step half-way.
+        // A file where the new album's folder must go stops the write step.
         try folder.write("in the way", to: "public/albums/artist-title-99")
         let stopped = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(stopped.status != 0)

@@ -49,6 +49,61 @@ import Testing
 
     /// `[build] cache` is guarded like the output folder: a cache among the site's files would
     /// be read as the site's own or published with it.
+    /// An output folder made beforehand keeps its mode (and so its owner and group), and one that
+    /// is a link to a folder elsewhere stays a link: the build writes into them, file by file,
+    /// through a staging folder inside (a mount point cannot be renamed over). The build used to
+    /// rename a folder of its own over an empty one, and fail on a link.
+    @Test func aPreparedOutputFolderOrALinkToOneIsWrittenInto() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let prepared = folder.url.appending(path: "www")
+        try FileManager.default.createDirectory(at: prepared, withIntermediateDirectories: true)
+        #expect(chmod(prepared.path, 0o2770) == 0)
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: prepared.path)[.systemFileNumber] as? Int)
+        let run = try await GalleryBinary.run(["build", "-q", "--site", "site", "--output", "www"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = try FileManager.default.attributesOfItem(atPath: prepared.path)
+        #expect(after[.systemFileNumber] as? Int == inode, "the same folder")
+        #expect((after[.posixPermissions] as? Int).map { $0 & 0o7777 } == 0o2770)
+        #expect(folder.exists("www/index.html"))
+        #expect(!folder.exists("www/.gallery-staging") && !folder.exists(".www.staging"))
+
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "published").path, withDestinationPath: "elsewhere")
+        let linked = try await GalleryBinary.run(["build", "-q", "--site", "site", "--output", "published"], in: folder.url)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(folder.exists("elsewhere/index.html"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.url.appending(path: "published").path) == "elsewhere")
+    }
+
+    /// A folder of the output that is a link (to a folder outside it) would take the build's
+    /// files outside: the build refuses before moving any, naming it. What a killed build left
+    /// staged is no part of the site: `check` skips it, and the next build clears it.
+    @Test func aLinkedFolderInTheOutputIsRefusedAndLeftoversAreCleared() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q", "--site", "site"], in: folder.url).status == 0)
+        try folder.write("<p>half</p>\n", to: "site/public/.gallery-staging/albums/x/index.html")
+        #expect(try await GalleryBinary.run(["check", "--site", "site"], in: folder.url).status == 0)
+        let covers = folder.url.appending(path: "site/public/covers")
+        try FileManager.default.removeItem(at: covers)
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "outside"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: covers.path, withDestinationPath: "../../outside")
+        let index = try folder.read("site/public/index.html")
+        try folder.write("title = \"Renamed\"\n", to: "site/gallery.toml")
+        let run = try await GalleryBinary.run(["build", "--site", "site"], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("public/covers: this is a symbolic link, and files written through it would land outside the output folder; remove the link (the build makes the folder), and nothing was written"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.appending(path: "outside").path).isEmpty)
+        #expect(try folder.read("site/public/index.html") == index)
+        try FileManager.default.removeItem(at: covers)
+        let again = try await GalleryBinary.run(["build", "-q", "--site", "site"], in: folder.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try folder.read("site/public/index.html").contains("Renamed"))
+        #expect(!folder.exists("site/public/.gallery-staging"))
+        #expect(try await GalleryBinary.run(["check", "--site", "site"], in: folder.url).status == 0)
+    }
+
     @Test func aCacheAmongTheSitesOwnFilesOrInTheOutputIsRefused() async throws {
         let folder = try TemporaryFolder()
         #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)

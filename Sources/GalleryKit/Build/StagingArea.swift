@@ -5,24 +5,40 @@ import Synchronization
 import Glibc
 #endif
 
-/// A folder beside the output where a build puts validated files until every check has passed.
+/// A folder where a build puts validated files until every check has passed.
 ///
 /// Nothing reaches the output folder before ``commit(into:)``, so a failed build leaves the
-/// previous site untouched. The folder sits next to the output (`.public.staging`), laid out as
-/// the output will be: when there is no output folder yet, committing is a single `rename`;
-/// otherwise each staged file is renamed into place.
+/// previous site untouched. When there is no output folder yet, the staging folder sits beside
+/// where it will be (`.public.staging`), and committing is a single `rename`. When there is one,
+/// the staging folder is a hidden folder inside it (``insideName``), so each staged file is
+/// renamed into place within one file system: the output may be a mount point (a container's
+/// volume), or a link to a folder elsewhere, and it keeps its own owner, mode and group.
 public final class StagingArea: Sendable {
+    /// The hidden folder's name inside an existing output folder. Checks, `--clean-destination`
+    /// and the search for files no build made leave it alone, and the next build clears what a
+    /// killed one left there.
+    public static let insideName = ".gallery-staging"
+
     /// The staging folder.
     public let folder: URL
     private let root: String
+    /// Whether the staging folder is inside the output folder (which existed when it was made).
+    private let inside: Bool
     private let staged = Mutex<Set<String>>([])
 
     /// Creates an empty staging folder for an output folder, replacing any left by a killed build.
     public init(for output: URL) throws {
-        let parent = output.deletingLastPathComponent()
-        folder = parent.appending(path: ".\(output.lastPathComponent).staging", directoryHint: .isDirectory)
+        var isFolder: ObjCBool = false
+        inside = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue
+        if inside {
+            folder = output.appending(path: Self.insideName, directoryHint: .isDirectory)
+        } else {
+            folder = output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).staging", directoryHint: .isDirectory)
+        }
         root = folder.standardizedFileURL.path
         try? FileManager.default.removeItem(at: folder)
+        // What a build from before the staging folder moved inside left beside the output.
+        if inside { try? FileManager.default.removeItem(at: output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).staging")) }
         try Self.makeFolders(root)
     }
 
@@ -58,27 +74,66 @@ public final class StagingArea: Sendable {
 
     /// Moves every staged file to its place in the output folder, then removes the staging folder.
     ///
+    /// Before anything moves, every folder the files go into is checked: one that is a symbolic
+    /// link (planted in the output, or left there by hand) would take the files out of the output
+    /// folder, so the commit stops with an error, and nothing is changed.
+    ///
     /// - Returns: The number of files moved.
     @discardableResult
     public func commit(into output: URL) throws -> Int {
         let paths = self.paths
         let outputPath = output.standardizedFileURL.path
-        try Self.makeFolders(String(outputPath[..<(outputPath.lastIndex(of: "/") ?? outputPath.endIndex)]))
-        if rename(root, outputPath) == 0 { return paths.count }
-        guard errno == EEXIST || errno == ENOTEMPTY else {
-            throw AtomicFile.WriteError(path: outputPath, reason: AtomicFile.systemError())
+        if !inside {
+            try Self.makeFolders(String(outputPath[..<(outputPath.lastIndex(of: "/") ?? outputPath.endIndex)]))
+            // Only where nothing is: rename(2) would also replace an empty folder, with its owner
+            // and mode, made for the site beforehand.
+            var info = stat()
+            if lstat(outputPath, &info) != 0, errno == ENOENT, rename(root, outputPath) == 0 { return paths.count }
         }
-        var created: Set<Substring> = []
+        var folders: Set<Substring> = []
+        for path in paths {
+            if let slash = path.lastIndex(of: "/") { folders.insert(path[..<slash]) }
+        }
+        try Self.refuseLinks(in: folders, under: outputPath)
+        for folder in folders.sorted() {
+            try Self.makeFolders(outputPath + "/" + folder)
+        }
         for path in paths.sorted() {
-            if let slash = path.lastIndex(of: "/"), created.insert(path[..<slash]).inserted {
-                try Self.makeFolders(outputPath + "/" + path[..<slash])
-            }
             if rename(root + "/" + path, outputPath + "/" + path) != 0 {
                 throw AtomicFile.WriteError(path: outputPath + "/" + path, reason: AtomicFile.systemError())
             }
         }
         discard()
         return paths.count
+    }
+
+    /// Throws when a folder of `folders` (relative to the output), or one above it, is a symbolic
+    /// link or no folder; folders not there yet are fine (they are made).
+    private static func refuseLinks(in folders: Set<Substring>, under output: String) throws {
+        var checked: Set<Substring> = []
+        for folder in folders {
+            var end = folder.endIndex
+            var prefixes: [Substring] = []
+            while true {
+                let prefix = folder[..<end]
+                guard checked.insert(prefix).inserted else { break }
+                prefixes.append(prefix)
+                guard let slash = prefix.lastIndex(of: "/") else { break }
+                end = slash
+            }
+            for prefix in prefixes {
+                var info = stat()
+                guard lstat(output + "/" + prefix, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    continue
+                case S_IFLNK:
+                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a symbolic link, and files written through it would land outside the output folder; remove the link (the build makes the folder), and nothing was written")
+                default:
+                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a file where the build makes a folder; remove it, and nothing was written")
+                }
+            }
+        }
     }
 
     /// Creates a folder and any missing parents with `mkdir(2)` (Foundation's version costs ten

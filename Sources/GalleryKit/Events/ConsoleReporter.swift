@@ -123,7 +123,9 @@ public final class ConsoleReporter: BuildObserving {
             return diagnostic.description
         case .finished(let summary):
             if let step = summary.failedStep {
-                return "build failed in step '\(step)' with \(counted(summary.errors, "error")); the output folder was not changed"
+                // Only the write step changes the output folder, and it may stop half-way.
+                let outcome = step == "write" ? "the output folder may hold some of this build's files; once that is fixed, the next build completes it" : "the output folder was not changed"
+                return "build failed in step '\(step)' with \(counted(summary.errors, "error")); \(outcome)"
             }
             if quiet { return nil }
             let seconds = summary.timings.reduce(0) { $0 + $1.seconds }

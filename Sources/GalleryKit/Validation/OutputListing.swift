@@ -41,6 +41,8 @@ struct OutputListing {
         let fileManager = FileManager.default
         let folder = relative.isEmpty ? root : root + "/" + relative
         for name in try fileManager.contentsOfDirectory(atPath: folder).sorted() {
+            // What a killed build staged is no part of the site; the next build clears it.
+            if relative.isEmpty, name == StagingArea.insideName { continue }
             let entry = relative.isEmpty ? name : relative + "/" + name
             let full = root + "/" + entry
             let type = try fileManager.attributesOfItem(atPath: full)[.type] as? FileAttributeType
