@@ -91,6 +91,36 @@ import Testing
         }
     }
 
+    /// A build waits, saying so, while another holds the output folder (two at once used to
+    /// share one staging folder and leave a mix of both); then it runs as usual.
+    @Test func aBuildWaitsForAnotherBuildOfTheSameFolder() async throws {
+        let folder = try site(6)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let builds = folder.url.appending(path: ".gallery-cache/builds")
+        let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: builds.path).first { $0.hasSuffix(".lock") })
+        let held = open(builds.appending(path: lockName).path, O_RDWR | O_CLOEXEC)
+        #expect(held >= 0)
+        #expect(flock(held, LOCK_EX | LOCK_NB) == 0, "no build holds it now")
+        try folder.write("title = \"Waited\"\n[carousel]\nwindow = 2\nindex_page_size = 10\n", to: "gallery.toml")
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["build"]
+        process.currentDirectoryURL = folder.url
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .seconds(1))
+        #expect(process.isRunning, "it waits")
+        #expect(try !folder.read("public/index.html").contains("Waited"))
+        close(held)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("public: note: another gallery build is writing this folder; waiting for it to finish"), "\(stderr)")
+        #expect(try folder.read("public/index.html").contains("Waited"))
+    }
+
     /// One folder built through a link and then through its own path: the second build must not
     /// trust a record the first did not update (it said "nothing changed" over stale pages).
     @Test func aFolderBuiltThroughTwoPathsKeepsOneRecord() async throws {

@@ -46,6 +46,7 @@ public struct BuildPipeline: Sendable {
             }
             if state.summary.upToDate { break }
         }
+        state.outputLock = nil
         state.summary.warnings = state.diagnostics.count { $0.severity == .warning }
         state.summary.errors = state.diagnostics.count { $0.severity == .error }
         state.summary.succeeded = state.summary.errors == 0

@@ -27,6 +27,8 @@ public struct BuildState: Sendable {
     /// What the check of the site's style sheets found (after `render`), each finding naming
     /// the file in the site's `assets/`; reported by `validate` after the outputs' findings.
     public var stylesheetFindings: [Diagnostic] = []
+    /// This build's hold on the output folder (from `loadAlbums` to the end of the build).
+    var outputLock: OutputLock?
     /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
     /// The digest of what `loadAlbums` read, for this build's stamp.

@@ -81,7 +81,12 @@ extension BuildStep {
             error.diagnostics.forEach { state.report($0, to: observer) }
             return
         }
-        state.previousManifest = BuildManifest.load(from: BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder))
+        let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
+        let outputFolder = state.outputFolder
+        state.outputLock = OutputLock(manifest: manifestFile) {
+            observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
+        }
+        state.previousManifest = BuildManifest.load(from: manifestFile)
         if !state.diagnostics.containsErrors, let templates = state.templates, let assets = state.assets {
             let digest = BuildStamp.digest(
                 version: GalleryVersion.current, config: configBytes, archive: archive,
