@@ -23,13 +23,14 @@ extension SiteOptions {
 /// errors).
 func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     do {
-        print(try body())
+        // Line by line: an import reports one line per album.
+        print(try body().split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalLine() }.joined(separator: "\n"))
         // Out before the warnings that follow on standard error, when both go to one pipe.
         fflush(nil)
     } catch {
         Diagnostic.print(error.diagnostics)
         for reason in error.reasons {
-            FileHandle.standardError.write(Data("error: \(reason)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(reason.terminalLine())\n".utf8))
         }
         throw ExitCode.failure
     }
@@ -45,7 +46,7 @@ func performAdvisedChange(_ editor: LibraryEditor, _ body: () throws(LibraryErro
         return made.summary
     }
     for note in change.map(editor.advice(after:)) ?? [] {
-        FileHandle.standardError.write(Data("warning: \(note)\n".utf8))
+        FileHandle.standardError.write(Data("warning: \(note.terminalLine())\n".utf8))
     }
 }
 

@@ -47,7 +47,8 @@ import Testing
         let message = LiveReloadEvent(build: "00ab", failure: [.error("bad </script>\nline", path: "content/albums.json")]).message
         let object = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
         #expect(object["build"] as? String == "00ab")
-        #expect(object["errors"] as? [String] == ["content/albums.json: error: bad </script>\nline"])
+        // One line per finding, as in the terminal: a line break in it is shown escaped.
+        #expect(object["errors"] as? [String] == ["content/albums.json: error: bad </script>\\u{A}line"])
         // `<` is escaped: no markup in the payload, even as JSON text.
         #expect(!message.contains("</script>"))
         #expect(LiveReloadEvent(build: "00ab").message == "{\"build\":\"00ab\",\"errors\":null}")

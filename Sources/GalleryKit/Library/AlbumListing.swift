@@ -90,6 +90,25 @@ extension String {
     }
 }
 
+extension String {
+    /// The text as one line of a terminal's output: control characters (line breaks included,
+    /// tabs not), and the bidirectional controls written escaped (`\u{1B}`, `\u{A}`), so text
+    /// from an archive or a server (a cover URL, a response) can neither clear the screen nor
+    /// break a `path:line:column` line in two nor reorder what follows it.
+    public func terminalLine() -> String {
+        if utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return self }
+        var line = ""
+        for scalar in unicodeScalars {
+            if scalar != "\t", AlbumRules.isControl(scalar) || AlbumRules.isBidirectionalControl(scalar) {
+                line += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                line.unicodeScalars.append(scalar)
+            }
+        }
+        return line
+    }
+}
+
 extension Character {
     /// Two columns for a wide character (East Asian Wide or Fullwidth, or shown as an emoji),
     /// one otherwise.

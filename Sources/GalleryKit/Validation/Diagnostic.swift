@@ -62,7 +62,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         Self(.warning, path: path, position: position, message: message, template: template)
     }
 
-    public var description: String {
+    /// The finding as one line (`path:line:column: severity: message`), its text escaped for a
+    /// terminal (see ``Swift/String/terminalLine()``).
+    public var description: String { line.terminalLine() }
+
+    private var line: String {
         var location = path
         if let position { location += ":\(position.line):\(position.column)" }
         guard let template else {

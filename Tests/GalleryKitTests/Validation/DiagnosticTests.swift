@@ -51,3 +51,12 @@ import Testing
         #expect(condensed.map(\.otherPages) == [1, 1, 0])
     }
 }
+
+/// A finding is one line of a terminal, whatever text it quotes.
+@Suite struct DiagnosticTerminalTests {
+    @Test func controlAndBidirectionalCharactersAreShownEscaped() {
+        let diagnostic = Diagnostic.warning("cover \u{1B}[2Jhttp://x/\u{202E}gpj.exe fetched\r\nagain\u{85}", path: "content/albums.json", at: SourcePosition(line: 3, column: 5))
+        #expect(diagnostic.description == "content/albums.json:3:5: warning: cover \\u{1B}[2Jhttp://x/\\u{202E}gpj.exe fetched\\u{D}\\u{A}again\\u{85}")
+        #expect(Diagnostic.error("tab\tstays, café too", path: "a b/ü.json").description == "a b/ü.json: error: tab\tstays, café too")
+    }
+}
