@@ -85,16 +85,16 @@ struct Check: ParsableCommand {
         })
         if climbing > 10 {
             let parent = Self.siteRoot(above: folder).map { " (`gallery check \(shellWord(SiteFolder.display($0)))`)" } ?? ""
-            FileHandle.standardError.write(Data("note: \(climbing - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n".utf8))
+            StandardStreams.error("note: \(climbing - 10) more links climb above \(display) the same way; is it a folder inside the site? Check the folder the site was built into\(parent)\n")
         }
         if !diagnostics.isEmpty {
             if !quiet {
-                FileHandle.standardError.write(Data("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n".utf8))
+                StandardStreams.error("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n")
                 // Outside a site, nothing says which files its static/ folder published as they
                 // are (a search console's token page is no XHTML), nor its base path.
                 if !Library(site: site).store.exists {
                     let flag = siteOptions.site == "." ? "--site DIR" : "--site"
-                    FileHandle.standardError.write(Data("note: \(siteOptions.site == "." ? "this folder" : SiteFolder.display(site.root)) is no site folder; run gallery check in the site the output was built from (or give \(flag)), so the files its static/ folder publishes as they are are not checked as pages, and its base path is known\n".utf8))
+                    StandardStreams.error("note: \(siteOptions.site == "." ? "this folder" : SiteFolder.display(site.root)) is no site folder; run gallery check in the site the output was built from (or give \(flag)), so the files its static/ folder publishes as they are are not checked as pages, and its base path is known\n")
                 }
             }
             throw ExitCode.failure

@@ -9,6 +9,6 @@ struct Env: ParsableCommand {
     )
 
     func run() throws {
-        FileHandle.standardOutput.write(Data(RuntimeFacts.report.utf8))
+        StandardStreams.output(RuntimeFacts.report)
     }
 }

@@ -73,14 +73,14 @@ struct Import: ParsableCommand {
             }
             let (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
             // Said before the import's outcome, so a dry run and a refusal say it too.
-            for warning in contents.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-            for note in contents.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            for warning in contents.warnings { StandardStreams.error("warning: \(warning)\n") }
+            for note in contents.notes { StandardStreams.error("note: \(note)\n") }
             if !columns.isEmpty, format != .csv {
-                FileHandle.standardError.write(Data("warning: --map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored\n".utf8))
+                StandardStreams.error("warning: --map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored\n")
             }
             let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
             // What add and edit say of a cover, once per cover however many albums share it.
-            for note in editor.importAdvice(for: report) { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+            for note in editor.importAdvice(for: report) { StandardStreams.error("warning: \(note)\n") }
             var lines = blankRows.map { "skipped \($0): every field is empty" }
             // Albums already in the archive as they are: one line past a few, so a weekly import
             // of the whole catalogue shows what differs rather than 3,000 skips.

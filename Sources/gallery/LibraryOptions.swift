@@ -9,7 +9,7 @@ extension SiteOptions {
             let (config, warnings) = try SiteConfig.load(from: folder)
             Diagnostic.print(warnings)
             var editor = LibraryEditor(site: folder, undoLimit: config.library.undoLimit)
-            editor.warn = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+            editor.warn = { StandardStreams.error("warning: \($0)\n") }
             return editor
         } catch {
             Diagnostic.print(error.diagnostics)
@@ -30,7 +30,7 @@ func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     } catch {
         Diagnostic.print(error.diagnostics)
         for reason in error.reasons {
-            FileHandle.standardError.write(Data("error: \(reason.terminalLine())\n".utf8))
+            StandardStreams.error("error: \(reason.terminalLine())\n")
         }
         throw ExitCode.failure
     }
@@ -46,7 +46,7 @@ func performAdvisedChange(_ editor: LibraryEditor, _ body: () throws(LibraryErro
         return made.summary
     }
     for note in change.map(editor.advice(after:)) ?? [] {
-        FileHandle.standardError.write(Data("warning: \(note.terminalLine())\n".utf8))
+        StandardStreams.error("warning: \(note.terminalLine())\n")
     }
 }
 

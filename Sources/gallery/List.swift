@@ -29,7 +29,7 @@ struct List: ParsableCommand {
         let found = catalogue.entries.filter(search.matches).count
         if !search.isEmpty, found == 0, !json {
             // A table of headers alone would read as an empty archive.
-            FileHandle.standardError.write(Data("list: no album matches \(words.map { "'\($0)'" }.joined(separator: " ")) (of \(catalogue.count)); `gallery list` shows them all\n".utf8))
+            StandardStreams.error("list: no album matches \(words.map { "'\($0)'" }.joined(separator: " ")) (of \(catalogue.count)); `gallery list` shows them all\n")
             return
         }
         print(json ? AlbumListing.json(catalogue, search: search) : AlbumListing.table(catalogue, search: search), terminator: "")

@@ -64,18 +64,18 @@ struct Serve: AsyncParsableCommand {
         var server = PreviewServer(
             configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil),
             observer: ConsoleReporter(quiet: quiet),
-            log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
-            announce: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+            log: { StandardStreams.error($0 + "\n") },
+            announce: { StandardStreams.output($0 + "\n") }
         )
         // Everything else has stopped by then: only connections that never sent a request are left.
         server.giveUpWaiting = {
-            FileHandle.standardError.write(Data("serve: closed the connections that sent no request\n".utf8))
+            StandardStreams.error("serve: closed the connections that sent no request\n")
             Foundation.exit(0)
         }
         do {
             try await server.run()
         } catch let error as ListenError {
-            FileHandle.standardError.write(Data("serve: error: \(error)\n".utf8))
+            StandardStreams.error("serve: error: \(error)\n")
             throw ExitCode.failure
         }
     }

@@ -17,7 +17,7 @@ extension Diagnostic {
     /// Prints diagnostics to standard error.
     static func print(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+            StandardStreams.error(diagnostic.description + "\n")
         }
     }
 }

@@ -51,4 +51,18 @@ import Testing
         #expect(facts["libvips_file"] == nil)
         #expect(facts["libxml2"] != nil)
     }
+
+    /// A closed standard output or error is no reason to stop: the work is done and the status
+    /// stands (Foundation's writes trapped, and `add` crashed after saving its album).
+    @Test func closedStreamsStopNoCommand() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        for command in ["\"$0\" env >&-", "\"$0\" build --site site 2>&-", "\"$0\" build --site site --log-format json >&- 2>&-",
+                        "\"$0\" add --site site --title Z --artist Y --genre Pop --year 2000 --cover covers/z.jpg >&- 2>&-"] {
+            let run = try await GalleryBinary.run(["-c", command, GalleryBinary.url.path], in: folder.url, binary: shell)
+            #expect(run.status == 0, "\(command): \(run.status) \(run.stderr.prefix(300))")
+        }
+        #expect(try folder.read("site/content/albums.json").components(separatedBy: "\"title\": \"Z\"").count == 2, "added once")
+    }
 }

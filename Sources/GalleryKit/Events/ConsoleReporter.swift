@@ -31,7 +31,7 @@ public final class ConsoleReporter: BuildObserving {
     ///   - verbose: Also print how long each step took.
     public convenience init(quiet: Bool = false, verbose: Bool = false) {
         let terminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-        self.init(quiet: quiet, verbose: verbose, interactive: terminal) { FileHandle.standardError.write(Data($0.utf8)) }
+        self.init(quiet: quiet, verbose: verbose, interactive: terminal) { StandardStreams.error($0) }
     }
 
     /// A reporter writing somewhere else (tests), with its own clock in seconds.

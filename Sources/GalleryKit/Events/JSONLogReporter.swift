@@ -18,7 +18,7 @@ public final class JSONLogReporter: BuildObserving {
 
     /// A reporter writing events to standard output and findings, as text, to standard error.
     public convenience init(quiet: Bool = false) {
-        self.init(quiet: quiet, echo: { FileHandle.standardError.write(Data($0.utf8)) }) { FileHandle.standardOutput.write(Data($0.utf8)) }
+        self.init(quiet: quiet, echo: { StandardStreams.error($0) }) { StandardStreams.output($0) }
     }
 
     /// A reporter writing somewhere else (tests).
