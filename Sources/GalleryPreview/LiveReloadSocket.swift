@@ -15,11 +15,16 @@ public enum LiveReloadSocket {
     /// Upgrades a request for ``PageDecorator/livePath`` (any other is answered over HTTP): the
     /// page gets the latest event, then every event the hub publishes until it leaves or the hub
     /// shuts down.
+    ///
+    /// A socket asked for by a page of another origin (see ``RequestOrigin``) is not opened: the
+    /// request is answered over HTTP, which refuses it or serves the site's 404 page.
     public static func upgrade(
         _ request: HTTPRequest,
-        hub: LiveReloadHub
+        hub: LiveReloadHub,
+        origin: RequestOrigin = RequestOrigin(loopbackOnly: true)
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == PageDecorator.livePath else {
+        guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == PageDecorator.livePath,
+              origin.allowsSocket(origin: request.headerFields[.origin], host: request.authority) else {
             return .dontUpgrade
         }
         return .upgrade([:]) { inbound, outbound, _ in

@@ -19,14 +19,20 @@ public struct PreviewResponder: HTTPResponder {
     public let state: PreviewState
     /// The open pages.
     public let hub: LiveReloadHub
+    /// Which host names are answered.
+    public let origin: RequestOrigin
 
     /// A responder.
-    public init(state: PreviewState, hub: LiveReloadHub) {
+    public init(state: PreviewState, hub: LiveReloadHub, origin: RequestOrigin = RequestOrigin(loopbackOnly: true)) {
         self.state = state
         self.hub = hub
+        self.origin = origin
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        guard origin.allows(host: request.head.authority) else {
+            return Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: RequestOrigin.refusal(host: request.head.authority ?? ""))))
+        }
         guard request.method == .get || request.method == .head else {
             return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }

@@ -121,9 +121,9 @@ public struct PreviewServer: Sendable {
         let isListening = Flag()
         defer { listeningContinuation.finish() }
         let app = Application(
-            responder: PreviewResponder(state: state, hub: hub),
+            responder: PreviewResponder(state: state, hub: hub, origin: RequestOrigin(listeningOn: address)),
             server: .http1WebSocketUpgrade(configuration: .init(ws: LiveReloadSocket.configuration)) { request, _, _ in
-                LiveReloadSocket.upgrade(request, hub: hub)
+                LiveReloadSocket.upgrade(request, hub: hub, origin: RequestOrigin(listeningOn: address))
             },
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: port), serverName: nil),
             onServerRunning: { channel in

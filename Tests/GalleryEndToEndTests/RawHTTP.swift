@@ -59,8 +59,8 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request for a raw path.
-    func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], connection: String = "close") {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: \(connection)\r\n"
+    func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], connection: String = "close", host: String = "127.0.0.1") {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: \(connection)\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let bytes = Array((request + "\r\n").utf8)
         _ = bytes.withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count, sendFlags) }
@@ -169,9 +169,9 @@ struct RawResponse {
     var bodyBytes: [UInt8]
 
     /// Sends one request on a new connection and reads the whole response.
-    static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
+    static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:], host: String = "127.0.0.1") async throws -> RawResponse {
         let connection = try RawHTTPConnection(port: port)
-        connection.send(method, path, headers: headers)
+        connection.send(method, path, headers: headers, host: host)
         try await connection.read(timeout: 20) { _ in false }
         return try parse(connection.receivedBytes)
     }

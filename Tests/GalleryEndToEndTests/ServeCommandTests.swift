@@ -110,6 +110,29 @@ import Glibc
         }
     }
 
+    /// A page elsewhere cannot read the preview: not by DNS rebinding (its own name for
+    /// 127.0.0.1 in `Host`), nor through the live-reload socket (its own `Origin`).
+    @Test func answersOnlyToLoopbackNamesAndItsOwnPages() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        for host in ["localhost:\(server.port)", "127.0.0.1:\(server.port)", "[::1]:\(server.port)", "LOCALHOST", "app.localhost:\(server.port)"] {
+            #expect(try await RawResponse.get("/", port: server.port, host: host).status == 200, "\(host)")
+        }
+        for host in ["attacker.example:\(server.port)", "127.0.0.1.nip.io:\(server.port)", "192.168.1.9", "localhost.attacker.example"] {
+            let response = try await RawResponse.get("/", port: server.port, host: host)
+            #expect(response.status == 403, "\(host)")
+            #expect(response.body.hasPrefix("This preview answers only to localhost: this request named '\(host)'."), "\(response.body)")
+        }
+        let upgrade = ["Upgrade": "websocket", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"]
+        for (origin, opens) in [("http://127.0.0.1:\(server.port)", true), ("http://attacker.example", false), ("http://127.0.0.1:9", false), ("null", false)] {
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.send("GET", "/__gallery/live", headers: upgrade.merging(["Origin": origin]) { $1 }, connection: "Upgrade", host: "127.0.0.1:\(server.port)")
+            try await connection.read(timeout: 20) { $0.contains("\r\n\r\n") }
+            let status = try RawResponse.parse(connection.received).status
+            #expect((status == 101) == opens, "\(origin): \(status)")
+        }
+    }
+
     /// With the kernel's file events (the default) and with `--poll`.
     @Test(arguments: [[], ["--poll", "100ms"]])
     func reloadsOnChangeShowsAFailedRebuildAndRecovers(watching: [String]) async throws {
