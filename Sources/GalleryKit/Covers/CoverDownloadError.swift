@@ -36,6 +36,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case redirectScheme(String)
     /// A redirect without a usable `Location`.
     case redirectWithoutTarget(status: Int, location: String?)
+    /// The host's address is one covers are not fetched from (see ``PrivateHosts``): why.
+    case forbiddenAddress(String)
     /// The task was cancelled (the fetcher is shutting down).
     case cancelled
     /// An unwanted body (an error page's, a redirect's) was longer than worth reading; its
@@ -88,6 +90,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .redirectWithoutTarget(let code, let location?):
             return "HTTP \(code) redirect to an invalid address ('\(location)')"
         case .redirectWithoutTarget(let code, nil): return "HTTP \(code) redirect without a Location header"
+        case .forbiddenAddress(let why): return "not fetched: \(why)"
         case .cancelled, .drainLimitReached: return "cancelled"
         }
     }
@@ -111,6 +114,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget:
             return "point cover_url at the image's final address"
         case .redirectScheme: return "only http and https are followed; point cover_url at an http(s) copy of the image"
+        case .forbiddenAddress: return "point cover_url at a public copy of the image, or put the image in content/covers/"
         case .cancelled, .drainLimitReached: return "the build was stopped"
         }
     }

@@ -31,6 +31,9 @@ public struct CoverFetchPolicy: Sendable, Hashable {
     public var backoffCap: Duration = .seconds(10)
     /// The most often a download reports its progress.
     public var progressInterval: Duration = .milliseconds(200)
+    /// Whether covers may come from loopback and private networks (link-local addresses never
+    /// may; see ``PrivateHosts``).
+    public var privateHosts = PrivateHosts.allow
     /// The `User-Agent` header: who is asking, and where to find out more.
     public var userAgent = "gallery/\(GalleryVersion.current) (+https://github.com/gallery-ssg/gallery)"
 

@@ -115,6 +115,7 @@ extension SiteConfig {
                     case "max_redirects": reader.int(value, key: key, section: covers, in: 0...20).map { config.covers.policy.maxRedirects = $0 }
                     case "max_bytes": reader.int(value, key: key, section: covers, in: 1024...1_000_000_000).map { config.covers.policy.maxBodyBytes = $0 }
                     case "retries": reader.int(value, key: key, section: covers, in: 0...10).map { config.covers.policy.retries = $0 }
+                    case "private_hosts": reader.choice(value, key: key, section: covers, of: PrivateHosts.self).map { config.covers.policy.privateHosts = $0 }
                     default: return false
                     }
                     return true

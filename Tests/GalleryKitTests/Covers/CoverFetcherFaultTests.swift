@@ -226,6 +226,43 @@ import Testing
         }
     }
 
+    /// A cover URL that names a link-local address (a cloud's credentials service) is never
+    /// fetched, nor is a redirect to one; with `private_hosts = "refuse"`, loopback is refused
+    /// too, before any request reaches it, and a server elsewhere cannot send the build inward.
+    @Test func linkLocalAddressesAndOnRequestPrivateOnesAreNeverFetched() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/inward") { _ in FaultyHTTPServer.redirect("http://169.254.169.254/latest/meta-data/") }
+            rig.server.route("/ok.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
+            let redirected = try #require(await rig.fetch("/inward").reason)
+            #expect(redirected.hasPrefix("not fetched: its address 169.254.169.254 is link-local (where cloud machines are served their credentials), which is never fetched; point cover_url at a public copy"), "\(redirected)")
+            #expect(rig.server.requests(to: "/inward") == 1, "not retried")
+            for url in ["http://169.254.169.254/x.png", "http://[fe80::1]/x.png", "http://[::ffff:a9fe:a9fe]/x.png", "http://0.0.0.0:\(rig.server.url("/").port ?? 0)/ok.png"] {
+                let result = await rig.withFetcher { await $0.cover(for: URL(string: url)!, mode: .useCache) }
+                #expect(result.reason?.hasPrefix("not fetched: its address") == true, "\(url): \(result.reason ?? "fetched")")
+            }
+            #expect(rig.server.requests(to: "/ok.png") == 0)
+            #expect(await rig.fetch("/ok.png").cover?.size == image.count, "loopback is allowed by default")
+            var refusing = CoverTestRig.fastPolicy
+            refusing.privateHosts = .refuse
+            let refused = try #require(await rig.fetch("/other.png", policy: refusing).reason)
+            #expect(refused.hasPrefix("not fetched: its address 127.0.0.1 is this machine's loopback, which [covers] private_hosts = \"refuse\" keeps from fetching"), "\(refused)")
+            #expect(rig.server.requests(to: "/other.png") == 0, "no request reached the server")
+        }
+    }
+
+    @Test func addressesAreClassedByTheirNetwork() {
+        let cases: [(String, CoverAddress)] = [
+            ("169.254.169.254", .linkLocal), ("0.0.0.0", .unspecified), ("127.0.0.1", .loopback), ("127.9.9.9", .loopback),
+            ("10.1.2.3", .privateNetwork), ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork), ("172.32.0.1", .publicAddress),
+            ("192.168.0.10", .privateNetwork), ("100.64.0.1", .privateNetwork), ("8.8.8.8", .publicAddress), ("::", .unspecified),
+            ("::1", .loopback), ("fe80::1", .linkLocal), ("fd00:ec2::254", .privateNetwork), ("::ffff:10.0.0.1", .privateNetwork),
+            ("::ffff:169.254.169.254", .linkLocal), ("2001:db8::1", .publicAddress),
+        ]
+        for (text, kind) in cases { #expect(CoverAddress(numeric: text) == kind, "\(text)") }
+        #expect(CoverAddress(numeric: "example.com") == nil)
+    }
+
     @Test func redirectLoopFailsAsSoonAsItCloses() async throws {
         try await CoverTestRig.run { rig in
             rig.server.route("/loop-a") { _ in FaultyHTTPServer.redirect("/loop-b") }
