@@ -10,6 +10,8 @@ struct ReferenceResolver: Sendable {
     enum Outcome: Equatable, Sendable {
         /// A URL with a scheme or a host: not checked.
         case external
+        /// A `javascript:` or `vbscript:` URL: script a page would run on the site's origin.
+        case script
         /// The file itself (``, `?query`, `#`, `#top`).
         case sameFile
         /// A fragment of the file itself, percent-decoded: it must name an `id` there.
@@ -65,7 +67,8 @@ struct ReferenceResolver: Sendable {
         while end > start, isSpace(reference[end - 1]) { end -= 1 }
         guard start < end else { return .sameFile }
         let text = UnsafeBufferPointer(rebasing: reference[start..<end])
-        if Self.hasScheme(text) || (text.count > 1 && text[0] == slash && text[1] == slash) { return .external }
+        if Self.hasScheme(text) { return Self.isScript(text) ? .script : .external }
+        if text.count > 1 && text[0] == slash && text[1] == slash { return .external }
         let hash = text.firstIndex(of: UInt8(ascii: "#"))
         let beforeHash = hash ?? text.count
         let pathEnd = text[..<beforeHash].firstIndex(of: UInt8(ascii: "?")) ?? beforeHash
@@ -184,6 +187,14 @@ struct ReferenceResolver: Sendable {
         return urls
     }
 
+    /// Whether a reference with a scheme names script (`javascript:`, `vbscript:`, any case).
+    static func isScript(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
+        for scheme in ["javascript:", "vbscript:"] where reference.count >= scheme.utf8.count {
+            if zip(reference, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) { return true }
+        }
+        return false
+    }
+
     /// Whether `reference` starts with `scheme:` (RFC 3986: a letter, then letters, digits, `+-.`).
     static func hasScheme(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
         for (offset, byte) in reference.enumerated() {
@@ -246,6 +257,8 @@ extension ReferenceResolver.Outcome {
         switch self {
         case .external, .sameFile, .found, .fragment:
             nil
+        case .script:
+            "\(subject) is script, which is not published (album text in a link would run on the site); use a <button> and a script under assets/"
         case .missing(let resolved):
             "broken \(subject) (no such file in the output: \(resolved))"
         case .escapesRoot:

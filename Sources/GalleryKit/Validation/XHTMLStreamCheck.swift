@@ -277,7 +277,7 @@ private final class StreamState {
         switch outcome {
         case .found, .external, .sameFile: break
         case .fragment(let id): fragments.append(id)
-        case .missing, .escapesRoot, .outsideBasePath, .malformed, .emptySegment: clean = false
+        case .missing, .escapesRoot, .outsideBasePath, .malformed, .emptySegment, .script: clean = false
         }
     }
 

@@ -28,11 +28,23 @@ import Testing
 
     @Test func skipsExternalURLs() {
         for url in ["https://example.com/", "http://x", "mailto:a@b.c", "data:image/png;base64,AA==", "tel:+441234",
-                    "javascript:void(0)", "//cdn.example.com/a.js", "ftp://x/y", "  https://padded.example/ "] {
+                    "//cdn.example.com/a.js", "ftp://x/y", "  https://padded.example/ "] {
             #expect(resolve(url) == .external, "\(url)")
         }
         #expect(resolve("a:b/c") == .external, "anything with a scheme")
         #expect(resolve("1a:b") == .missing("albums/a/1a:b"), "not a scheme: must start with a letter")
+    }
+
+    /// Script in a URL is no link: a supplier's `javascript:` value in a template's link would
+    /// run on the site's origin.
+    @Test func faultsScriptURLs() {
+        for url in ["javascript:alert(1)", "JAVASCRIPT:void(0)", " javascript:x", "vbscript:msgbox(1)"] {
+            #expect(resolve(url) == .script, "\(url)")
+        }
+        #expect(resolve("javascripts:x") == .external)
+        let page = ValidationFixtures.page(["<p><a href=\"javascript:alert(1)\">buy</a></p>"])
+        let found = PageValidator(outputPaths: ValidationFixtures.outputPaths).validateXHTML(page, path: "albums/a/index.html")
+        #expect(found.map(\.message) == ["link to 'javascript:alert(1)' is script, which is not published (album text in a link would run on the site); use a <button> and a script under assets/"])
     }
 
     @Test func decodesPercentEscapes() {

@@ -60,6 +60,8 @@ import Testing
         ("broken url in a style element", ["<style>p { color: red } .x { background: url('../../covers/c.svg') }</style>"]),
         ("url in a style naming no id", ["<svg xmlns=\"http://www.w3.org/2000/svg\"><rect style=\"fill: url(#nowhere)\"/></svg>"]),
         ("url climbing above the root", ["<p style=\"background:url(../../../a.svg)\">x</p>"]),
+        ("javascript link", ["<a href=\"JavaScript:alert(document.cookie)\">buy</a>"]),
+        ("vbscript image", ["<img src=\"vbscript:x\" alt=\"\"/>"]),
     ]
 
     @Test(arguments: broken.indices)
