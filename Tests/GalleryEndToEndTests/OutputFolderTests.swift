@@ -104,6 +104,23 @@ import Testing
         #expect(try await GalleryBinary.run(["check", "--site", "site"], in: folder.url).status == 0)
     }
 
+    /// The home folder and system folders are no output folder (with --clean-destination a
+    /// build there removed everything it did not write).
+    @Test func theHomeFolderAndSystemFoldersAreRefused() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        try folder.write("mine\n", to: "home/notes.txt")
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let home = try await GalleryBinary.run(["-c", "HOME=\"$PWD/home\" \"$0\" build --site site --output home --clean-destination", GalleryBinary.url.path], in: folder.url, binary: shell)
+        #expect(home.status != 0)
+        #expect(home.stderr.contains("home: error: the output folder is your home folder, among whose files a build writes its own (and --clean-destination removes the rest); write the site to another folder"), "\(home.stderr)")
+        #expect(try folder.read("home/notes.txt") == "mine\n")
+        #expect(!folder.exists("home/index.html"))
+        let system = try await GalleryBinary.run(["build", "--site", "site", "--output", "/etc"], in: folder.url)
+        #expect(system.status != 0)
+        #expect(system.stderr.contains("/etc: error: the output folder is the system folder /etc"), "\(system.stderr)")
+    }
+
     @Test func aCacheAmongTheSitesOwnFilesOrInTheOutputIsRefused() async throws {
         let folder = try TemporaryFolder()
         #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)

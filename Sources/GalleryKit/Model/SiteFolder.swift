@@ -71,13 +71,24 @@ public struct SiteFolder: Sendable, Hashable {
     /// (`content/`, `templates/`, `assets/`, `static/`), the cache (but for `gallery serve`'s `preview/` in
     /// it) or `.git`, where its `albums.json`, `index.html` and `assets/` would overwrite the
     /// user's own files. Symbolic links are followed, so a link into `content/` is caught too.
+    ///
+    /// Nor may it be the user's home folder or a system folder (`/etc`, `/usr`…): with
+    /// `--clean-destination` a build removes what it did not write there.
     public func outputConflict(_ output: URL, cache: URL) -> String? {
         let why = "whose files the build's own would overwrite"
+        let path = Self.resolved(output)
+        let home = ProcessInfo.processInfo.environment["HOME"].map { Self.resolved(URL(fileURLWithPath: $0)) }
+        if path == home || Self.systemFolders.contains(path) {
+            return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), among whose files a build writes its own (and --clean-destination removes the rest)"
+        }
         return conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
                         guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
                         // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
                         allowing: cache.appending(path: "preview"))
     }
+
+    /// Folders no site is built into.
+    static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var"]
 
     /// The folders of the site's own files: what it reads, and `.git`.
     private var sourceFolders: [(URL, String)] {
