@@ -30,8 +30,10 @@ struct List: ParsableCommand {
         if !search.isEmpty, found == 0, !json {
             // A table of headers alone would read as an empty archive.
             StandardStreams.error("list: no album matches \(words.map { "'\($0)'" }.joined(separator: " ")) (of \(catalogue.count)); `gallery list` shows them all\n")
-            return
+            throw ExitCode.failure
         }
         print(json ? AlbumListing.json(catalogue, search: search) : AlbumListing.table(catalogue, search: search), terminator: "")
+        // As grep: a search that finds nothing exits 1, so a script can tell.
+        if !search.isEmpty, found == 0 { throw ExitCode.failure }
     }
 }

@@ -43,7 +43,10 @@ import Testing
         #expect(albums?.count == 1)
         #expect(albums?.first?["number"] as? Int == 2)
         let none = try await run(["list", "bowie", "2003"], folder)
-        #expect(none.status == 0)
+        #expect(none.status == 1, "as grep, nothing found exits 1")
+        let noneJSON = try await run(["list", "--json", "bowie", "2003"], folder)
+        #expect(noneJSON.status == 1)
+        #expect(noneJSON.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         #expect(none.stdout.isEmpty)
         #expect(none.stderr == "list: no album matches 'bowie' '2003' (of 5); `gallery list` shows them all\n")
     }
