@@ -13,6 +13,9 @@ struct Build: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the site here instead of [build] output (default public/).", valueName: "DIR"))
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp("Keep the cache (covers, thumbnails, the build's record) here instead of [build] cache (default .gallery-cache/); for a site checked out read-only.", valueName: "DIR"))
+    var cache: String?
+
     @Flag(name: .long, help: "Fail the build on any warning, such as a cover that cannot be had.")
     var strict = false
 
@@ -64,6 +67,7 @@ struct Build: AsyncParsableCommand {
         options.fetchMode = offline ? .offline : refresh ? .refresh : .useCache
         options.gc = gc
         options.cleanDestination = cleanDestination
+        options.cache = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
         if !state.summary.succeeded { throw ExitCode.failure }

@@ -121,6 +121,21 @@ import Testing
         #expect(system.stderr.contains("/etc: error: the output folder is the system folder /etc"), "\(system.stderr)")
     }
 
+    /// `--cache` keeps the cache elsewhere (a site checked out read-only); a cache folder that
+    /// cannot be written fails the build at once, before any page is rendered, saying so.
+    @Test func theCacheCanBeElsewhereAndAnUnwritableOneIsSaidAtOnce() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let elsewhere = try await GalleryBinary.run(["build", "-q", "--site", "site", "--cache", "cache"], in: folder.url)
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        #expect(folder.exists("cache/builds") && !folder.exists("site/.gallery-cache"))
+        try folder.write("not a folder\n", to: "blocked")
+        let blocked = try await GalleryBinary.run(["build", "--site", "site", "--cache", "blocked/cache"], in: folder.url)
+        #expect(blocked.status != 0)
+        #expect(blocked.stderr.contains("blocked/cache: error: the cache folder blocked/cache cannot be written (Not a directory); name a writable one with --cache DIR or [build] cache"), "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("build failed in step 'load'"))
+    }
+
     @Test func aCacheAmongTheSitesOwnFilesOrInTheOutputIsRefused() async throws {
         let folder = try TemporaryFolder()
         #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
@@ -138,7 +153,7 @@ import Testing
             let run = try await GalleryBinary.run(["build"], in: site)
             #expect(run.status != 0, "\(cache)")
             #expect(run.stderr.contains("gallery.toml: error: \(message)"), "\(cache): \(run.stderr)")
-            #expect(run.stderr.contains("name another with [build] cache"), "\(cache)")
+            #expect(run.stderr.contains("name another with --cache or [build] cache"), "\(cache)")
             #expect(!folder.exists("site/public/index.html") && !folder.exists("site/static/builds"), "\(cache)")
         }
     }

@@ -6,6 +6,8 @@ public struct BuildOptions: Sendable {
     public var site: SiteFolder
     /// The output folder, overriding `[build] output`.
     public var output: URL?
+    /// The cache folder, overriding `[build] cache` (for a site checked out read-only).
+    public var cache: URL?
     /// Whether any cover failure (any warning, in fact) fails the build.
     public var strict = false
     /// Whether to ignore what the previous build left and write every output again.

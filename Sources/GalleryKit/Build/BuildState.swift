@@ -66,7 +66,7 @@ public struct BuildState: Sendable {
 
     /// The cache folder: `[build] cache`, in the site folder unless absolute.
     public var cacheFolder: URL {
-        options.site.folder(configured: config.build.cache)
+        options.cache ?? options.site.folder(configured: config.build.cache)
     }
 
     /// Records a finding and tells observers.

@@ -1,6 +1,28 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension BuildStep {
+    /// Why files cannot be made in `folder` (made if missing), or `nil` when they can.
+    static func unwritable(_ folder: URL) -> String? {
+        let path = folder.standardizedFileURL.path
+        do {
+            try StagingArea.makeFolders(path)
+        } catch let error as AtomicFile.WriteError {
+            return error.path == path ? error.reason : "\(SiteFolder.display(URL(fileURLWithPath: error.path))): \(error.reason)"
+        } catch {
+            return "\(error)"
+        }
+        let probe = path + "/.write-test-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
+        unlink(probe)
+        return nil
+    }
+
     /// Reads `gallery.toml`, the templates, the assets and the archive; any error stops the build
     /// before a single cover is fetched.
     ///
@@ -33,7 +55,7 @@ extension BuildStep {
         // the cache), then the cache in the output folder: each conflict told by its cause.
         let cacheFolder = state.cacheFolder
         let cacheProblem = { (output: URL?) in
-            site.cacheConflict(cacheFolder, output: output).map { "\($0); name another with [build] cache (the default is .gallery-cache)" }
+            site.cacheConflict(cacheFolder, output: output).map { "\($0); name another with --cache or [build] cache (the default is .gallery-cache)" }
         }
         if let conflict = cacheProblem(nil) {
             state.report(.error(conflict, path: site.display(site.configFile)), to: observer)
@@ -79,6 +101,13 @@ extension BuildStep {
             archive = try library.store.read()
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
+            return
+        }
+        // Found now, not after every page is rendered (a read-only checkout needs --cache), and
+        // only in a folder that is a site: a typo in --site makes no folder.
+        if let why = Self.unwritable(state.cacheFolder) {
+            let path = state.options.cache == nil ? site.display(site.configFile) : SiteFolder.display(state.cacheFolder)
+            state.report(.error("the cache folder \(SiteFolder.display(state.cacheFolder)) cannot be written (\(why)); name a writable one with --cache DIR or [build] cache", path: path), to: observer)
             return
         }
         let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
