@@ -38,6 +38,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case redirectWithoutTarget(status: Int, location: String?)
     /// The host's address is one covers are not fetched from (see ``PrivateHosts``): why.
     case forbiddenAddress(String)
+    /// Not tried: this many of the host's covers in a row timed out in this build.
+    case hostUnresponsive(host: String, covers: Int)
     /// The task was cancelled (the fetcher is shutting down).
     case cancelled
     /// An unwanted body (an error page's, a redirect's) was longer than worth reading; its
@@ -49,6 +51,14 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         switch self {
         case .status(let code, _): code == 429 || (500...599).contains(code)
         case .connectTimeout, .readTimeout, .totalTimeout, .closed, .connection: true
+        default: false
+        }
+    }
+
+    /// Whether the host did not answer in time (to connect, with data, or in all).
+    var isTimeout: Bool {
+        switch self {
+        case .connectTimeout, .readTimeout, .totalTimeout: true
         default: false
         }
     }
@@ -91,6 +101,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
             return "HTTP \(code) redirect to an invalid address ('\(location)')"
         case .redirectWithoutTarget(let code, nil): return "HTTP \(code) redirect without a Location header"
         case .forbiddenAddress(let why): return "not fetched: \(why)"
+        case .hostUnresponsive(let host, let covers): return "not tried: \(host) did not answer in time for \(covers) other covers in a row in this build, so its remaining covers are skipped until the next build"
         case .cancelled, .drainLimitReached: return "cancelled"
         }
     }
@@ -115,6 +126,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
             return "point cover_url at the image's final address"
         case .redirectScheme: return "only http and https are followed; point cover_url at an http(s) copy of the image"
         case .forbiddenAddress: return "point cover_url at a public copy of the image, or put the image in content/covers/"
+        case .hostUnresponsive: return "check that the host is up, or raise [covers] timeout and read_timeout"
         case .cancelled, .drainLimitReached: return "the build was stopped"
         }
     }

@@ -11,6 +11,25 @@ actor CoverFetchGate {
     private var running = 0
     private var runningByHost: [String: Int] = [:]
     private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Per host, the covers in a row that gave up because it did not answer in time.
+    private var timedOut: [String: Int] = [:]
+
+    /// How many covers in a row may time out on one host before its other covers are skipped:
+    /// with retries, a host that has stopped answering costs minutes per cover, hours for a
+    /// catalogue of them.
+    static let unresponsiveAfter = 2
+
+    /// How many covers of `host` in a row timed out, when that many make it skipped; `nil` while
+    /// its covers are still tried.
+    func unresponsive(_ host: String) -> Int? {
+        let count = timedOut[host, default: 0]
+        return count >= Self.unresponsiveAfter ? count : nil
+    }
+
+    /// Records how a cover of `host` ended: given up on timeouts, or with any answer.
+    func settled(_ host: String, timedOut didTimeOut: Bool) {
+        if didTimeOut { timedOut[host, default: 0] += 1 } else { timedOut[host] = nil }
+    }
 
     /// A gate with the given limits (each at least 1).
     init(limit: Int, perHost: Int) {

@@ -137,9 +137,26 @@ public final class CoverFetcher: CoverFetching {
         var attempts = 0
         while true {
             await gate.acquire(host: host)
-            let outcome = await attempt(url, revalidating: cached)
+            let outcome: Result<CoverResponse, CoverDownloadError>
+            if let count = await gate.unresponsive(host) {
+                outcome = .failure(.hostUnresponsive(host: host, covers: count))
+            } else {
+                outcome = await attempt(url, revalidating: cached)
+            }
             await gate.release(host: host)
             attempts += 1
+            // How the cover ended, for the host's count: not an attempt that is tried again, nor
+            // a skip, which says nothing new of the host.
+            switch outcome {
+            case .success:
+                await gate.settled(host, timedOut: false)
+            case .failure(.hostUnresponsive):
+                break
+            case .failure(let error) where !(error.isRetryable && attempts <= policy.retries):
+                await gate.settled(host, timedOut: error.isTimeout)
+            case .failure:
+                break
+            }
             switch outcome {
             case .success(let response):
                 return await store(response, for: url, replacing: cached)

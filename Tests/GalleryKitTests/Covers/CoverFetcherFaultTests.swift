@@ -87,6 +87,38 @@ import Testing
         }
     }
 
+    /// A host that has stopped answering is given up after two of its covers in a row time out:
+    /// its other covers fail at once, saying why, instead of costing minutes each (hours for a
+    /// supplier's catalogue). The next build tries the host again.
+    @Test func aHostThatStopsAnsweringIsSkippedAfterTwoCovers() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            for index in 0..<6 {
+                rig.server.route("/slow/\(index).png") { _ in [.pause(.seconds(2))] + .response(.ok, [("Content-Type", "image/png")], body: image) }
+            }
+            rig.server.route("/fine.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
+            var policy = CoverTestRig.fastPolicy
+            policy.readTimeout = .milliseconds(200)
+            policy.retries = 1
+            policy.perHost = 1
+            let reasons = await rig.withFetcher(policy) { fetcher in
+                var reasons: [String] = []
+                for index in 0..<6 {
+                    reasons.append(await fetcher.cover(for: rig.server.url("/slow/\(index).png"), mode: .useCache).reason ?? "fetched")
+                }
+                return reasons
+            }
+            #expect(reasons.prefix(2).allSatisfy { $0.hasPrefix("timed out after 0.2 s without data (gave up after 2 attempts)") }, "\(reasons)")
+            let host = rig.server.url("/").host ?? ""
+            for reason in reasons.dropFirst(2) {
+                #expect(reason == "not tried: \(host) did not answer in time for 2 other covers in a row in this build, so its remaining covers are skipped until the next build; check that the host is up, or raise [covers] timeout and read_timeout", "\(reason)")
+            }
+            #expect((0..<6).map { rig.server.requests(to: "/slow/\($0).png") } == [2, 2, 0, 0, 0, 0])
+            // A new build tries the host again.
+            #expect(await rig.fetch("/fine.png", policy: policy).cover?.size == image.count)
+        }
+    }
+
     @Test func bodyTricklingPastTheTotalTimeoutFails() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
