@@ -91,14 +91,16 @@ public struct LibraryEditor: Sendable {
     /// - Returns: The change made again.
     public func redo() throws(LibraryError) -> LibraryChange {
         try lockedRetrying { () throws(LibraryError) -> LibraryChange? in
-            var history = loadHistory()
+            let previous = loadHistory()
+            var history = previous
             guard let change = history.redo(limit: undoLimit) else {
                 throw LibraryError("there is nothing to redo: `gallery redo` makes again what `gallery undo` took back, until the next change")
             }
             let saved = try replay(
                 { archive throws(LibraryError) in try archive.redoing(change) }, history: history,
                 failing: "cannot redo \(change.summary)",
-                advice: "nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)"
+                advice: "nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)",
+                historyFirstOver: previous
             )
             return saved ? change : nil
         }
@@ -110,7 +112,7 @@ public struct LibraryEditor: Sendable {
     ///
     /// - Returns: Whether it saved; `false` when the archive changed on disk meanwhile (see
     ///   ``save(_:history:replacing:)``), and nothing was written.
-    private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String) throws(LibraryError) -> Bool {
+    private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String, historyFirstOver previous: UndoHistory? = nil) throws(LibraryError) -> Bool {
         guard let (current, bytes) = try loadForChange() else { return false }
         let archive: AlbumArchive
         do throws(LibraryError) {
@@ -119,7 +121,7 @@ public struct LibraryEditor: Sendable {
         } catch {
             throw LibraryError(reasons: error.reasons.filter { $0 != "nothing was changed" }.map { "\(failing): \($0)" } + [advice])
         }
-        return try save(archive, history: history, replacing: bytes)
+        return try save(archive, history: history, replacing: bytes, historyFirstOver: previous)
     }
 
     /// Why an undo finds no change, with the reason when it is the settings'.
@@ -171,9 +173,10 @@ public struct LibraryEditor: Sendable {
                 try check(changed)
                 return change
             }
-            var history = loadHistory()
+            let previous = loadHistory()
+            var history = previous
             history.record(change, limit: undoLimit)
-            return try save(changed, history: history, replacing: bytes) ? change : nil
+            return try save(changed, history: history, replacing: bytes, historyFirstOver: previous) ? change : nil
         }
     }
 
@@ -241,21 +244,32 @@ public struct LibraryEditor: Sendable {
     /// meanwhile, and writing now would lose its change.
     ///
     /// - Returns: Whether it wrote; `false` when the archive had changed, and nothing was written.
-    private func save(_ archive: AlbumArchive, history: UndoHistory, replacing bytes: [UInt8]) throws(LibraryError) -> Bool {
+    ///
+    /// The two files are written one after the other, so a process killed between them leaves
+    /// one without the other. The history goes first for a change it gains (a new change, a
+    /// redo: `previous` is the history before), the archive first for one it loses (an undo):
+    /// either way a history that says more than the archive holds can only make an undo fail
+    /// (and `undo --skip` passes it), never reverse an earlier change in its stead.
+    private func save(_ archive: AlbumArchive, history: UndoHistory, replacing bytes: [UInt8], historyFirstOver previous: UndoHistory? = nil) throws(LibraryError) -> Bool {
         try check(archive)
+        if previous != nil { try saveHistory(history, after: "") }
         do {
             try store.save(archive, holdingLock: true, replacing: bytes)
-        } catch where error.changedMeanwhile {
-            return false
         } catch {
+            if let previous { try? previous.save(to: historyFile, permissions: store.permissions) }
+            if error.changedMeanwhile { return false }
             throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
         }
+        if previous == nil { try saveHistory(history, after: "the archive was saved, but ") }
+        return true
+    }
+
+    private func saveHistory(_ history: UndoHistory, after prefix: String) throws(LibraryError) {
         do {
             try history.save(to: historyFile, permissions: store.permissions)
         } catch {
-            throw LibraryError("the archive was saved, but the undo history could not be: \(error)")
+            throw LibraryError("\(prefix)the undo history could not be written: \(error)")
         }
-        return true
     }
 
     /// Runs `body` holding the archive's lock; in a folder with no archive, creates nothing
