@@ -52,6 +52,34 @@ public struct BuildManifest: Sendable, Hashable {
         return cache.appending(path: "builds/\(name).manifest")
     }
 
+    /// The journal of a build that is changing the output folder: the outputs it touches, one
+    /// path a line, beside the manifest (`HASH.journal`); removed once the manifest is written.
+    static func journal(of manifest: URL) -> URL {
+        manifest.deletingPathExtension().appendingPathExtension("journal")
+    }
+
+    /// Writes a journal of `paths` (those that cannot be kept on one line are left out: a
+    /// manifest does not keep them either).
+    static func writeJournal(_ paths: Set<String>, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lines = paths.filter { !hasLineFeed($0) }.sorted().joined(separator: "\n")
+        try AtomicFile.write(Array((lines + "\n").utf8), to: url, sync: false)
+    }
+
+    /// Reads the manifest of an output folder, with what a build that stopped while writing
+    /// left in its journal taken into account: each output it names is untrusted (made and
+    /// written again, or removed when no longer made), and the stamp is void.
+    public static func load(for output: URL, cache: URL) -> BuildManifest {
+        let file = file(for: output, cache: cache)
+        var manifest = load(from: file)
+        guard let journal = try? Data(contentsOf: journal(of: file)) else { return manifest }
+        manifest.stamp = nil
+        for line in Array(journal).split(separator: 0x0A) where Array(line).withUnsafeBufferPointer({ isOutputPath($0) }) {
+            manifest.entries[String(decoding: line, as: UTF8.self)] = .untrusted
+        }
+        return manifest
+    }
+
     /// The real path of a folder that may not exist yet: its nearest existing ancestor's, with
     /// every symbolic link resolved, and the rest of the path after it.
     static func realPath(_ folder: URL) -> String {

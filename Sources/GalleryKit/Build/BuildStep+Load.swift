@@ -115,7 +115,7 @@ extension BuildStep {
         state.outputLock = OutputLock(manifest: manifestFile) {
             observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
         }
-        state.previousManifest = BuildManifest.load(from: manifestFile)
+        state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)
         if !state.diagnostics.containsErrors, let templates = state.templates, let assets = state.assets {
             let digest = BuildStamp.digest(
                 version: GalleryVersion.current, config: configBytes, archive: archive,

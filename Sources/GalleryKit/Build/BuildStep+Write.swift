@@ -28,19 +28,17 @@ extension BuildStep {
         let output = state.outputFolder
         let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
         let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
-        // A build that dies while it changes the folder must not leave a manifest vouching for
-        // what was there before, nor one that forgets a file it was about to remove: the record
-        // kept meanwhile lists every output, old and new, and vouches for none it touches, so
-        // the next build writes those again and removes what is gone (without any record, a
-        // deleted album's page would stay published for good).
-        let changesFolder = !staging.paths.isEmpty || !gone.isEmpty
-        if changesFolder {
-            var pending = state.manifest
-            pending.stamp = nil
-            for path in staging.paths { pending.entries[path] = .untrusted }
-            for path in gone { pending.entries[path] = .untrusted }
+        // A build that dies while it changes the folder must not leave the manifest vouching for
+        // files it was replacing, nor forget one it made or was about to remove: a journal
+        // beside the manifest names every output it touches, and the next build trusts none of
+        // them (it writes them again, and removes what is gone; with no record at all, a deleted
+        // album's page stayed published for good). A folder that is not there yet is made by
+        // one rename: nothing to keep track of.
+        let journal = BuildManifest.journal(of: manifestFile)
+        let touched = staging.paths.union(gone)
+        if !touched.isEmpty, !gone.isEmpty || FileManager.default.fileExists(atPath: output.path) {
             do {
-                try pending.save(to: manifestFile)
+                try BuildManifest.writeJournal(touched, to: journal)
             } catch {
                 unlink(manifestFile.path)
             }
@@ -89,11 +87,12 @@ extension BuildStep {
                 thumbnails: summary.thumbnailsMade + summary.thumbnailsCached
             ))
         }
-        // A no-op rebuild's manifest is the one on disk: leave the file alone (unless the record
-        // kept while writing replaced it).
-        if changesFolder || state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
+        // A no-op rebuild's manifest is the one on disk: leave the file alone.
+        if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }
+        // The manifest now tells the truth of every output.
+        unlink(journal.path)
         try BuildManifest.recordBaseURL(state.config.baseURL, for: output, cache: state.cacheFolder)
         // Only now that the site is written: a failed build keeps every thumbnail it may want.
         if let used = state.thumbnailsUsed {
