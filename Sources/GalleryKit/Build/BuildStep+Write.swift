@@ -3,9 +3,8 @@ import Foundation
 extension BuildStep {
     /// Reports what the render step's checks found (the pages', the SVG strip's against its
     /// schema, the sitemap's XML, the style sheets' URLs; a template mistake repeated on many
-    /// pages once), and with
-    /// `--strict` turns warnings into a failure. Any error stops the build here, so nothing is
-    /// written.
+    /// pages once), and with `--strict` turns warnings into a failure. Any error stops the build
+    /// here, so nothing is written.
     public static let validate = BuildStep(name: "validate") { state, observer in
         guard state.staged != nil else { return }
         let outputFolder = SiteFolder.display(state.outputFolder)

@@ -111,7 +111,7 @@ public struct LibraryEditor: Sendable {
     /// error, each reason after `failing`, then `advice`, and nothing is saved.
     ///
     /// - Returns: Whether it saved; `false` when the archive changed on disk meanwhile (see
-    ///   ``save(_:history:replacing:)``), and nothing was written.
+    ///   ``save(_:history:replacing:historyFirstOver:)``), and nothing was written.
     private func replay(_ apply: (AlbumArchive) throws(LibraryError) -> AlbumArchive, history: UndoHistory, failing: String, advice: String, historyFirstOver previous: UndoHistory? = nil) throws(LibraryError) -> Bool {
         guard let (current, bytes) = try loadForChange() else { return false }
         let archive: AlbumArchive
