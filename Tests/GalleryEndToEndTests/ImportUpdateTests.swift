@@ -71,6 +71,24 @@ import Testing
 
     /// A list exported with its slugs and read back differs in nothing: a slug that is the
     /// album's page address already is no difference, though the archive does not hold it.
+    /// `gallery list --json` gives each album's params, and what it writes is read back by
+    /// `import`, into another site, as the albums it lists (their numbers left out).
+    @Test func aListsJSONIsReadBack() async throws {
+        let folder = try await starter()
+        #expect(try await run(["edit", "2", "--param", "catno=LBL-7", "--param", "stock=3"], folder).status == 0)
+        let listed = try await run(["list", "--json"], folder)
+        #expect(listed.stdout.contains("\"cover_url\":\"covers/its-my-life.svg\",\"params\":{\"catno\":\"LBL-7\",\"stock\":3}}"), "\(listed.stdout)")
+        try folder.write(listed.stdout, to: "list.json")
+        #expect(try await GalleryBinary.run(["init", "other"], in: folder.url).status == 0)
+        try folder.write("{\"version\": 1, \"albums\": []}\n", to: "other/content/albums.json")
+        let imported = try await run(["import", "list.json"], folder, site: "other")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasSuffix("imported 5 of 5 albums from json list.json\n"), "\(imported.stdout)")
+        let relisted = try await run(["list", "--json"], folder, site: "other")
+        #expect(relisted.stdout == listed.stdout, "the same albums, params and addresses")
+        #expect(try !folder.read("other/content/albums.json").contains("\"number\""))
+    }
+
     @Test func aSlugColumnOfTheAddressesIsNoDifference() async throws {
         let folder = try await starter()
         try folder.write("Title,Artist,Genre,Year,Cover,Slug\nBest of Bowie,David Bowie,Pop,1992,covers/best-of-bowie.svg,david-bowie-best-of-bowie\n", to: "in.csv")

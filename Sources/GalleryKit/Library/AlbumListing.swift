@@ -29,7 +29,7 @@ public enum AlbumListing {
             let album = entry.album
             return "{\"number\":\(entry.index + 1),\"slug\":\(Escape.jsonString(entry.slug)),\"artist\":\(Escape.jsonString(album.artist)),"
                 + "\"title\":\(Escape.jsonString(album.title)),\"genre\":\(Escape.jsonString(album.genre)),\"year\":\(album.year),"
-                + "\"cover_url\":\(Escape.jsonString(album.coverURL))}"
+                + "\"cover_url\":\(Escape.jsonString(album.coverURL))" + (album.paramsJSON.map { ",\"params\":\($0)" } ?? "") + "}"
         }
         return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }

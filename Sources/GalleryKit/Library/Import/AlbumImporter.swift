@@ -131,11 +131,18 @@ public struct AlbumImporter: Sendable {
     }
 
     private func readJSON(_ bytes: [UInt8], display: String) throws(LibraryError) -> [Candidate] {
-        let archive: AlbumArchive
+        var archive: AlbumArchive
+        // What `gallery list --json` writes: an array of albums, each with its number in the
+        // list. Read as the archive it was listed from (the prefix keeps every line's number).
+        let isList = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+        let wrapped = isList ? Array("{\"version\": 1, \"albums\": ".utf8) + bytes + Array("}".utf8) : bytes
         do {
-            archive = try AlbumArchive.decode(bytes, path: display).archive
+            archive = try AlbumArchive.decode(wrapped, path: display).archive
         } catch {
             throw LibraryError(diagnostics: error.diagnostics.filter { $0.severity == .error })
+        }
+        if isList {
+            for index in archive.albums.indices { archive.albums[index].extras.removeAll { $0.key == "number" } }
         }
         return archive.albums.enumerated().map { offset, album in
             let position = archive.positions.indices.contains(offset) ? ":\(archive.positions[offset])" : ""
