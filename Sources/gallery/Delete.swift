@@ -3,15 +3,19 @@ import GalleryKit
 
 /// `gallery delete`: removes an album; `gallery undo` brings it back.
 struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete an album, named by its number in `gallery list` or its slug; `gallery undo` restores it.")
+    static let configuration = CommandConfiguration(abstract: "Delete albums, each named by its number in `gallery list` or its slug; `gallery undo` restores them all.")
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Argument(help: ArgumentHelp("The album: its number in `gallery list`, or its slug.", valueName: "N|slug"))
-    var album: String
+    @Argument(help: ArgumentHelp("The albums: each by its number in `gallery list` (before this command), or its slug.", valueName: "N|slug"))
+    var albums: [String]
+
+    func validate() throws {
+        if albums.isEmpty { throw ValidationError("name the album to delete: its number in `gallery list`, or its slug") }
+    }
 
     func run() throws {
         let editor = try siteOptions.editor()
-        try performLibraryChange { () throws(LibraryError) in try editor.delete(album).summary }
+        try performLibraryChange { () throws(LibraryError) in try editor.delete(albums).summary }
     }
 }

@@ -53,6 +53,35 @@ import Testing
     /// A change that can no longer be reversed (its album was edited by hand) blocks every undo
     /// until `--skip` forgets it; the archive keeps the hand edit, and the next undo reaches the
     /// change before.
+    /// `gallery delete 2 4` removes what `gallery list` showed as 2 and 4 (a loop of single
+    /// deletes, counting up, removed the wrong ones), as one change: one undo brings both back.
+    @Test func oneDeleteOfSeveralAlbumsIsOneChange() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        let titles = { () throws -> [String] in
+            let archive = try JSONSerialization.jsonObject(with: Data(folder.read("site/content/albums.json").utf8)) as? [String: Any]
+            return (archive?["albums"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        }
+        let deleted = try await run(["delete", "2", "sting-nothing-like-the-sun", "5"], folder)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout == "deleted album 5, \"American Pie\" by Madonna; deleted album 3, \"Nothing Like The Sun\" by Sting; deleted album 2, \"It's My Life\" by No Doubt\n")
+        #expect(try titles() == ["Best of Bowie", "Staring at the Sun"])
+        let undone = try await run(["undo"], folder)
+        #expect(undone.status == 0)
+        #expect(undone.stdout.hasPrefix("undid: deleted album 5"))
+        #expect(try folder.read("site/content/albums.json") == before, "one undo brings all three back, in place")
+        #expect(try await run(["redo"], folder).status == 0)
+        #expect(try titles() == ["Best of Bowie", "Staring at the Sun"])
+        #expect(try await run(["undo"], folder).status == 0)
+        // An album named twice is refused, and nothing changes.
+        let twice = try await run(["delete", "3", "sting-nothing-like-the-sun"], folder)
+        #expect(twice.status != 0)
+        #expect(twice.stderr == "error: 3 and sting-nothing-like-the-sun both name album 3; name each album once; nothing was changed\n")
+        #expect(try folder.read("site/content/albums.json") == before)
+        let none = try await run(["delete"], folder)
+        #expect(none.status != 0)
+    }
+
     @Test func skipForgetsAChangeThatCanNoLongerBeUndone() async throws {
         let folder = try await starter()
         #expect(try await run(["delete", "1"], folder).status == 0)

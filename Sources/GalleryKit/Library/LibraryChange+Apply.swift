@@ -58,6 +58,10 @@ extension AlbumArchive {
                 let position = try Self.locate(item.after, near: item.index, in: albums)
                 albums[position] = item.before
             }
+        case .batch(let changes):
+            var archive = self
+            for change in changes.reversed() { archive = try archive.undoing(change) }
+            return archive
         }
         return with(albums: albums)
     }
@@ -86,6 +90,10 @@ extension AlbumArchive {
             for item in placed.sorted(by: { $0.index < $1.index }) {
                 albums.insert(item.album, at: min(max(item.index, 0), albums.count))
             }
+        case .batch(let changes):
+            var archive = self
+            for change in changes { archive = try archive.redoing(change) }
+            return archive
         }
         return with(albums: albums)
     }

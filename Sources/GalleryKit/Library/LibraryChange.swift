@@ -13,6 +13,9 @@ public enum LibraryChange: Sendable, Hashable, Codable {
     /// albums of the archive also took the file's values (`nil` in histories written before
     /// imports updated, and when none did).
     case imported([Placed], updated: [Replaced]? = nil)
+    /// Changes made by one command, in order (`gallery delete 4 7 9`: the deletes, highest
+    /// number first); undone together, in reverse order.
+    case batch([LibraryChange])
 
     /// An album and where it went.
     public struct Placed: Sendable, Hashable, Codable {
@@ -57,6 +60,8 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         case .imported(let albums, let updated?) where albums.isEmpty: "updated \(updated.count) album\(updated.count == 1 ? "" : "s") from an import"
         case .imported(let albums, let updated?):
             "imported \(albums.count) album\(albums.count == 1 ? "" : "s") and updated \(updated.count)"
+        case .batch(let changes):
+            changes.map(\.summary).joined(separator: "; ")
         }
     }
 

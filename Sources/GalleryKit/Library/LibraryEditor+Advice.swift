@@ -11,7 +11,7 @@ extension LibraryEditor {
         switch change {
         case .added(let at, let added): (index, album, before) = (at, added, nil)
         case .edited(let at, let old, let new): (index, album, before) = (at, new, old)
-        case .deleted, .imported: return []
+        case .deleted, .imported, .batch: return []
         }
         let number = index + 1
         var notes: [String] = []

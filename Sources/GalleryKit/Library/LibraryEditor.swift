@@ -57,8 +57,31 @@ public struct LibraryEditor: Sendable {
 
     /// Removes the album a reference (`3` or a slug) names.
     public func delete(_ reference: String) throws(LibraryError) -> LibraryChange {
+        try delete([reference])
+    }
+
+    /// Removes the albums references (`3` or a slug) name, as one change that one undo
+    /// reverses. Numbers are those of the list before the command (`gallery delete 4 7`
+    /// removes what `gallery list` showed as 4 and 7), so a script need not count down.
+    public func delete(_ references: [String]) throws(LibraryError) -> LibraryChange {
         try change { archive, catalogue throws(LibraryError) in
-            archive.deleting(at: try Self.resolve(reference, in: catalogue))
+            var named: [Int: String] = [:]
+            for reference in references {
+                let index = try Self.resolve(reference, in: catalogue)
+                if let earlier = named[index] {
+                    throw LibraryError("\(earlier) and \(reference) both name album \(index + 1); name each album once; nothing was changed")
+                }
+                named[index] = reference
+            }
+            var current = archive
+            var changes: [LibraryChange] = []
+            // From the last: each delete leaves the indices of those before it as they were.
+            for index in named.keys.sorted(by: >) {
+                let (next, change) = current.deleting(at: index)
+                current = next
+                changes.append(change)
+            }
+            return (current, changes.count == 1 ? changes[0] : .batch(changes))
         }
     }
 
