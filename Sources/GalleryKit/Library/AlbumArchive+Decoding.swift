@@ -274,6 +274,10 @@ private struct ArchiveDecoder {
             error("\(name) has an empty \"\(key)\"; fill it in", at: member.value.position)
             return nil
         }
+        if let problem = AlbumRules.lengthProblem(value, field: key) {
+            error("\(name): \"\(key)\" \(problem)", at: member.value.position)
+            return nil
+        }
         return value
     }
 
@@ -338,7 +342,8 @@ private struct AlbumName: CustomStringConvertible {
     let title: String?
 
     var description: String {
-        title.map { "album \(number) (\"\($0)\")" } ?? "album \(number)"
+        // A title too long to be one (see AlbumRules.maxTextLength) is shown by its start.
+        title.map { "album \(number) (\"\($0.prefix(81).count > 80 ? $0.prefix(60) + "…" : $0)\")" } ?? "album \(number)"
     }
 }
 

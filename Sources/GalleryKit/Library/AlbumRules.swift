@@ -86,6 +86,22 @@ public enum AlbumRules {
         return nil
     }
 
+    /// The longest a title, artist or genre may be, in characters (Unicode scalars), and a
+    /// cover URL: far beyond any real one (the longest album titles run to about 900), short of
+    /// what a paste of a whole document, or a hostile archive, puts into every page of its strip.
+    public static let maxTextLength = 2_000
+    public static let maxCoverURLLength = 8_192
+
+    /// Why a field's value is too long, or `nil`.
+    public static func lengthProblem(_ value: String, field: String) -> String? {
+        let limit = field == "cover_url" ? maxCoverURLLength : maxTextLength
+        // Counted only as far as needed: a hostile value can be 100 MB.
+        guard value.utf8.count > limit else { return nil }
+        let length = value.unicodeScalars.count
+        guard length > limit else { return nil }
+        return "is \(length) characters long; at most \(limit) (was a whole text pasted into it?)"
+    }
+
     /// A character as Unicode writes it: `U+0009`, `U+202E`.
     public static func code(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
@@ -103,6 +119,8 @@ public enum AlbumRules {
             let value = album[keyPath: path]
             if isBlank(value) {
                 problems.append(Problem(field: field, reason: "is empty; fill it in"))
+            } else if let reason = lengthProblem(value, field: field) {
+                problems.append(Problem(field: field, reason: reason))
             } else if field != "cover_url", let reason = characterProblem(value) {
                 problems.append(Problem(field: field, reason: reason))
             }

@@ -18,6 +18,26 @@ import Testing
 
     /// `gallery list` aligns its columns as a terminal shows them: wide characters take two
     /// columns, a combining mark none.
+    /// A field longer than any real one is refused, by the loader and the library commands
+    /// alike, naming the album by the start of its title.
+    @Test func refusesFieldsLongerThanAnyRealOne() throws {
+        let longest = String(repeating: "é", count: AlbumRules.maxTextLength)
+        var album = Album(title: longest, artist: "A", genre: "G", year: 2000, coverURL: "https://example.com/" + String(repeating: "a", count: AlbumRules.maxCoverURLLength - 20))
+        #expect(AlbumRules.problems(in: album).isEmpty, "at the limits")
+        album.title += "x"
+        album.coverURL += "a"
+        #expect(AlbumRules.problems(in: album).map(\.description) == [
+            "title is 2001 characters long; at most 2000 (was a whole text pasted into it?)",
+            "cover_url is 8193 characters long; at most 8192 (was a whole text pasted into it?)",
+        ])
+        let archive = "{\"version\": 1, \"albums\": [{\"title\": \"\(String(repeating: "x", count: 5000))\", \"artist\": \"A\", \"genre\": \"G\", \"year\": 2000, \"cover_url\": \"c.png\"}]}"
+        #expect {
+            try AlbumArchive.decode(Array(archive.utf8), path: "content/albums.json")
+        } throws: { error in
+            (error as? ArchiveError)?.diagnostics.map(\.description) == ["content/albums.json:1:37: error: album 1 (\"\(String(repeating: "x", count: 60))…\"): \"title\" is 5000 characters long; at most 2000 (was a whole text pasted into it?)"]
+        }
+    }
+
     @Test func theListAlignsWideTextAsATerminalShowsIt() {
         #expect("東京事変".terminalWidth == 8)
         #expect("카라".terminalWidth == 4)
