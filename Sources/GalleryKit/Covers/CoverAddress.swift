@@ -98,6 +98,14 @@ enum CoverAddress: Equatable, Sendable {
         return nil
     }
 
+    /// ``refusal(for:rule:)`` on a thread of its own: resolving a name blocks, and the
+    /// cooperative pool has a thread a core.
+    static func refusalResolvingElsewhere(for url: URL, rule: PrivateHosts) async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: refusal(for: url, rule: rule)) }
+        }
+    }
+
     /// The numeric addresses a host name resolves to (none when it does not).
     private static func resolve(_ host: String) -> [String] {
         var hints = addrinfo()

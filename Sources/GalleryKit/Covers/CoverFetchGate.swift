@@ -1,3 +1,5 @@
+import Foundation
+
 /// Admits downloads under two limits at once: a global one and one per host.
 ///
 /// A counting semaphore as an actor: ``acquire(host:)`` suspends until a slot is free, and
@@ -11,6 +13,19 @@ actor CoverFetchGate {
     private var running = 0
     private var runningByHost: [String: Int] = [:]
     private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Per host and port, why its address is refused (`nil`: it is not), once looked up.
+    private var addressChecks: [String: String?] = [:]
+
+    /// Why covers may not come from `url`'s host (see ``CoverAddress``), looked up once per host
+    /// and port for the fetcher's life (a build).
+    func addressRefusal(for url: URL, rule: PrivateHosts) async -> String? {
+        let key = "\(url.host(percentEncoded: false) ?? "") \(url.port ?? -1)"
+        if let known = addressChecks[key] { return known }
+        let refusal = await CoverAddress.refusalResolvingElsewhere(for: url, rule: rule)
+        addressChecks[key] = .some(refusal)
+        return refusal
+    }
+
     /// Per host, the covers in a row that gave up because it did not answer in time.
     private var timedOut: [String: Int] = [:]
 

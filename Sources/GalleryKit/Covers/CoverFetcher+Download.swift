@@ -66,7 +66,7 @@ extension CoverFetcher {
         _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
     ) async -> Result<CoverResponseCollector.Collected, CoverDownloadError> {
         // Before every request, a redirect's too: a public host may send the build inward.
-        if let why = CoverAddress.refusal(for: url, rule: policy.privateHosts) { return .failure(.forbiddenAddress(why)) }
+        if let why = await gate.addressRefusal(for: url, rule: policy.privateHosts) { return .failure(.forbiddenAddress(why)) }
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: policy.userAgent)
         headers.add(name: "Accept", value: Self.accept)
