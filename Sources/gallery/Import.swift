@@ -25,6 +25,9 @@ struct Import: ParsableCommand {
     @Flag(help: "Show what would change, and write nothing.")
     var dryRun = false
 
+    @Flag(help: "Leave out the rows with faults of their own (an empty or wrong year, an empty field), naming each, and import the rest.")
+    var skipInvalid = false
+
     func validate() throws {
         if update && allowDuplicates {
             throw ValidationError("--update and --allow-duplicates cannot be used together: --update changes the albums already in the archive, --allow-duplicates adds them again.")
@@ -71,14 +74,26 @@ struct Import: ParsableCommand {
                 // A file that cannot be read as albums (no Artist column…) ends as a bad row does.
                 throw error.reasons.last == "nothing was imported" ? error : LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + ["nothing was imported"])
             }
-            let (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
+            var (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
+            let invalid = candidates.filter { !$0.problems.isEmpty }
+            if skipInvalid {
+                candidates.removeAll { !$0.problems.isEmpty }
+                for candidate in invalid {
+                    for problem in candidate.problems { StandardStreams.error("warning: \(problem); left out (--skip-invalid)".terminalLine() + "\n") }
+                }
+            }
             // Said before the import's outcome, so a dry run and a refusal say it too.
             for warning in contents.warnings { StandardStreams.error("warning: \(warning)\n") }
             for note in contents.notes { StandardStreams.error("note: \(note)\n") }
             if !columns.isEmpty, format != .csv {
                 StandardStreams.error("warning: --map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored\n")
             }
-            let report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
+            let report: LibraryEditor.ImportReport
+            do throws(LibraryError) {
+                report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
+            } catch where !skipInvalid && !invalid.isEmpty {
+                throw LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + ["import with --skip-invalid to leave out the \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults and import the rest"])
+            }
             // What add and edit say of a cover, once per cover however many albums share it.
             for note in editor.importAdvice(for: report) { StandardStreams.error("warning: \(note)\n") }
             var lines = blankRows.map { "skipped \($0): every field is empty" }
@@ -128,6 +143,9 @@ struct Import: ParsableCommand {
             let differing = report.skipped.filter { $0.existing != nil && !$0.differences.isEmpty }.count
             if differing > 0 {
                 lines.append("\(differing) album\(differing == 1 ? "" : "s") already in the archive differ\(differing == 1 ? "s" : "") in the file; import again with --update to take the file's values")
+            }
+            if skipInvalid, !invalid.isEmpty {
+                lines.append("left out \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults (--skip-invalid; each is named above)")
             }
             lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(shown)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")

@@ -16,6 +16,7 @@ import Testing
             error: in.csv:4: row 3: the year "1982abc" is not a year; write it as 1999 or a date such as 1999-05-01
             error: in.csv:5: row 4: the year "1999-02-29" is not a year; write it as 1999 or a date such as 1999-05-01
             error: nothing was imported
+            error: import with --skip-invalid to leave out the 4 rows with faults and import the rest
 
             """)
         #expect(try folder.read("site/content/albums.json") == before)
@@ -42,6 +43,24 @@ import Testing
         #expect(aFolder.stderr.hasPrefix("error: site: this is a folder; name the file to import\n"), "\(aFolder.stderr)")
     }
 
+    /// A row with a fault of its own refuses the file, with the way to import the rest; with
+    /// `--skip-invalid` it is left out, named, and the other rows are imported.
+    @Test func skipInvalidLeavesOutTheFaultyRowsAndImportsTheRest() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        try folder.write("Artist,Title,Genre,Year,Cover\nA,B,Pop,2000,covers/x.jpg\nC,D,Pop,,covers/x.jpg\nE,F,Pop,1999,covers/x.jpg\n", to: "in.csv")
+        let refused = try await run(["import", "in.csv"], folder)
+        #expect(refused.status != 0)
+        #expect(refused.stderr == "error: in.csv:3: row 2: year is empty; fill it in\nerror: nothing was imported\nerror: import with --skip-invalid to leave out the 1 row with faults and import the rest\n")
+        #expect(try folder.read("site/content/albums.json") == before)
+        let skipped = try await run(["import", "in.csv", "--skip-invalid"], folder)
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stderr.hasPrefix("warning: in.csv:3: row 2: year is empty; fill it in; left out (--skip-invalid)\n"), "\(skipped.stderr)")
+        #expect(skipped.stdout.hasSuffix("left out 1 row with faults (--skip-invalid; each is named above)\nimported 2 of 2 albums from csv in.csv\n"), "\(skipped.stdout)")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"F\""))
+        #expect(try !folder.read("site/content/albums.json").contains("\"title\": \"D\""))
+    }
+
     /// A row with the wrong number of fields is one fault; the rows around it are still checked.
     @Test func aMalformedRowDoesNotHideTheOtherRowsFaults() async throws {
         let folder = try await starter()
@@ -56,6 +75,7 @@ import Testing
                 error: in.csv:4: row 3: the year "soon" is not a year; write it as 1999 or a date such as 1999-05-01
                 error: in.csv:5: row 4: this row has 4 fields but the header has 5; write every field, leaving a missing one empty (,,)
                 error: nothing was imported
+                error: import with --skip-invalid to leave out the 4 rows with faults and import the rest
 
                 """, "\(arguments)")
         }
@@ -83,6 +103,7 @@ import Testing
                 error: in.csv:5: row 4: title is empty; fill it in
                 error: in.csv:5: row 4: slug "x" is also row 1's (line 2); slugs must be unique
                 error: nothing was imported
+                error: import with --skip-invalid to leave out the 1 row with faults and import the rest
 
                 """, "\(arguments)")
         }
