@@ -233,6 +233,11 @@ import Testing
         try folder.write("x", to: "afile")
         let file = try await GalleryBinary.run(["build", "--site", "afile"], in: folder.url)
         #expect(file.stderr.contains("error: afile is a file, not a site folder; name the folder that holds content/albums.json"), "\(file.stderr)")
+        // Run inside a site's content/, it names the site above.
+        #expect(try await GalleryBinary.run(["init", "shop"], in: folder.url).status == 0)
+        let inside = try await GalleryBinary.run(["build"], in: folder.url.appending(path: "shop/content"))
+        #expect(inside.status != 0)
+        #expect(inside.stderr.contains("error: there is no album archive here, but .. is a site: this is its content/ folder; run gallery there, or pass --site .."), "\(inside.stderr)")
         // An archive that is a link to nothing says so.
         try FileManager.default.createDirectory(at: folder.url.appending(path: "linked/content"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "linked/content/albums.json").path, withDestinationPath: "../../shared/albums.json")

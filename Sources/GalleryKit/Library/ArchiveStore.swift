@@ -66,6 +66,12 @@ public struct ArchiveStore: Sendable {
         if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
             return .error("this is a symbolic link to \(destination), which does not exist; point it at the shared archive, or remove it and run `gallery init` elsewhere", path: displayPath)
         }
+        // Run from inside a site (its content/ or templates/): the site is the folder above.
+        let above = root.deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: above.appending(path: "content/albums.json").path), root.standardizedFileURL.path != above.standardizedFileURL.path {
+            let site = SiteFolder.display(root) == "." ? ".." : SiteFolder.display(above)
+            return .error("there is no album archive here, but \(site) is a site: this is its \(root.lastPathComponent)/ folder; run gallery there, or pass --site \(site)", path: displayPath)
+        }
         return .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
