@@ -149,7 +149,10 @@ public struct LibraryEditor: Sendable {
 
     /// Why an undo finds no change, with the reason when it is the settings'.
     var nothingToUndo: String {
-        undoLimit == 0 ? "there is nothing to undo: [library] undo_limit = 0 in gallery.toml keeps no changes to undo" : "there is nothing to undo"
+        if undoLimit == 0 { return "there is nothing to undo: [library] undo_limit = 0 in gallery.toml keeps no changes to undo" }
+        let forgotten = UndoHistory.load(from: historyFile).history.forgotten
+        guard forgotten > 0 else { return "there is nothing to undo" }
+        return "there is nothing left to undo: the history keeps the last \(undoLimit) changes ([library] undo_limit in gallery.toml), and forgot \(forgotten) older one\(forgotten == 1 ? "" : "s")"
     }
 
     /// Forgets the most recent change in the history without reversing it, leaving the archive

@@ -11,12 +11,15 @@ public struct UndoHistory: Sendable, Hashable, Codable {
     /// The changes undone since the last new one, the most recently undone last: what
     /// `gallery redo` makes again. A new change forgets them.
     public var undone: [LibraryChange] = []
+    /// How many of the oldest changes the limit has made it forget, so that an undo past them
+    /// can say why there is nothing left.
+    public var forgotten = 0
 
     /// An empty history.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case version, changes, undone
+        case version, changes, undone, forgotten
     }
 
     /// Reads a history; one written before there was redo has nothing undone.
@@ -25,6 +28,7 @@ public struct UndoHistory: Sendable, Hashable, Codable {
         version = try container.decode(Int.self, forKey: .version)
         changes = try container.decode([LibraryChange].self, forKey: .changes)
         undone = try container.decodeIfPresent([LibraryChange].self, forKey: .undone) ?? []
+        forgotten = try container.decodeIfPresent(Int.self, forKey: .forgotten) ?? 0
     }
 
     /// The history file of an archive.
@@ -71,6 +75,9 @@ public struct UndoHistory: Sendable, Hashable, Codable {
 
     private mutating func append(_ change: LibraryChange, limit: Int) {
         changes.append(change)
-        if changes.count > max(limit, 0) { changes.removeFirst(changes.count - max(limit, 0)) }
+        if changes.count > max(limit, 0) {
+            forgotten += changes.count - max(limit, 0)
+            changes.removeFirst(changes.count - max(limit, 0))
+        }
     }
 }
