@@ -275,23 +275,20 @@ extension XMLDocument {
             if let text = attribute.pointee.children, text.pointee.next == nil, let content = text.pointee.content {
                 return body(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
             }
-            var bytes: [UInt8] = []
-            var child = attribute.pointee.children
-            while let part = child {
-                if let content = part.pointee.content {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
-                }
-                child = part.pointee.next
-            }
-            return bytes.withUnsafeBufferPointer(body)
+            return Self.content(from: attribute.pointee.children) { _ in true }.withUnsafeBufferPointer(body)
         }
 
         /// The element's own text: its text and CDATA children, joined (a `<style>`'s style sheet).
         var text: [UInt8] {
+            Self.content(from: node.pointee.children) { $0 == XML_TEXT_NODE || $0 == XML_CDATA_SECTION_NODE }
+        }
+
+        /// The content of `first` and its following siblings whose type `includes`, joined.
+        private static func content(from first: xmlNodePtr?, includes: (xmlElementType) -> Bool) -> [UInt8] {
             var bytes: [UInt8] = []
-            var child = node.pointee.children
+            var child = first
             while let part = child {
-                if part.pointee.type == XML_TEXT_NODE || part.pointee.type == XML_CDATA_SECTION_NODE, let content = part.pointee.content {
+                if includes(part.pointee.type), let content = part.pointee.content {
                     bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
                 }
                 child = part.pointee.next
