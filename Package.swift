@@ -100,6 +100,8 @@ let package = Package(
             name: "GalleryKitTests",
             dependencies: [
                 "GalleryKit",
+                // The iOS app's Album class, which the keyed-archive tests archive as the app does.
+                "BlueLibrary",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The reference implementation our own Mustache engine is compared against.
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -2,7 +2,14 @@ import Foundation
 
 /// Reads the iOS app's `albums.bin`: an NSKeyedArchiver property list whose root object is an
 /// array of `Album` objects encoded with the keys title, artist, genre, cover_url and year (the
-/// seed's `saveAlbums()`), with Foundation's own `NSKeyedUnarchiver`.
+/// seed's `saveAlbums()`).
+///
+/// The archive is walked here, through ``PropertyList``, not by Foundation's `NSKeyedUnarchiver`:
+/// on Linux that crashes on a hostile file (a reference to itself overflows the stack; a class
+/// reference to a string, or an `NSError` or `NSMutableString` without its keys, traps), and an
+/// import is where files from elsewhere arrive. Only what the app writes is read: an array
+/// (`NS.objects`) of objects of the app's class, whose fields are strings (or a number, for the
+/// year); nothing else is instantiated.
 enum KeyedArchiveReader {
     /// The class names an album may have been archived under: the Objective-C app's `Album`, and
     /// a Swift app's module-qualified `BlueLibrary.Album`.
@@ -10,71 +17,145 @@ enum KeyedArchiveReader {
 
     /// The albums in an `albums.bin`, each with the rules it breaks.
     static func read(_ data: Data, display: String) throws(LibraryError) -> [AlbumImporter.Candidate] {
-        let unarchiver: NSKeyedUnarchiver
+        let archive: Archive
         do {
-            unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+            archive = try Archive(PropertyList(data))
         } catch {
-            throw LibraryError("\(display): not a keyed archive (\(error.localizedDescription)); export albums.bin from the app, or import JSON or CSV")
+            throw LibraryError("\(display): not a keyed archive (\(error.reason)); export albums.bin from the app, or import JSON or CSV")
         }
-        unarchiver.requiresSecureCoding = false
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        for name in albumClassNames { unarchiver.setClass(ArchivedAlbum.self, forClassName: name) }
-        let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
-        unarchiver.finishDecoding()
-        if let error = unarchiver.error {
-            throw LibraryError("\(display): this keyed archive does not hold albums (\(error.localizedDescription))")
+        let members: [UInt64]?
+        do {
+            members = try archive.root().flatMap { reference throws(PropertyList.Malformed) in try archive.arrayMembers(of: reference) }
+        } catch {
+            throw LibraryError("\(display): this keyed archive does not hold albums (\(error.reason))")
         }
-        guard let items = root as? [Any] else {
-            throw LibraryError("\(display): this keyed archive's root object is not an array of albums")
-        }
+        guard let items = members else { throw LibraryError("\(display): this keyed archive's root object is not an array of albums") }
         var candidates: [AlbumImporter.Candidate] = []
         for (offset, item) in items.enumerated() {
             let origin = "album \(offset + 1)"
             let location = "\(display): \(origin)"
-            guard let archived = item as? ArchivedAlbum else {
-                let blank = Album(title: "", artist: "", genre: "", year: AlbumRules.years.lowerBound, coverURL: "")
-                candidates.append(AlbumImporter.Candidate(album: blank, name: origin, location: location, problems: ["\(display): \(origin) is not an Album object (it is \(type(of: item)))"]))
-                continue
+            let fields: [String: String]
+            do {
+                guard let found = try archive.albumFields(item) else {
+                    let blank = Album(title: "", artist: "", genre: "", year: AlbumRules.years.lowerBound, coverURL: "")
+                    let kind = (try? archive.kind(of: item)) ?? "damaged"
+                    candidates.append(AlbumImporter.Candidate(album: blank, name: origin, location: location, problems: ["\(location) is not an Album object (it is \(kind))"]))
+                    continue
+                }
+                fields = found
+            } catch {
+                throw LibraryError("\(location) is damaged (\(error.reason)); export albums.bin from the app again")
             }
-            let year = archived.year.flatMap { AlbumImporter.year(from: $0.trimmingCharacters(in: .whitespaces)) }
+            let yearText = fields["year"]
+            let year = yearText.flatMap { AlbumImporter.year(from: $0.trimmingCharacters(in: .whitespaces)) }
             // A stand-in for a bad year, so that the other fields are still checked.
-            let album = Album(title: archived.title ?? "", artist: archived.artist ?? "", genre: archived.genre ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: archived.coverURL ?? "")
+            let album = Album(title: fields["title"] ?? "", artist: fields["artist"] ?? "", genre: fields["genre"] ?? "", year: year ?? AlbumRules.years.lowerBound, coverURL: fields["cover_url"] ?? "")
             let named = "\(location) (\"\(album.title)\")"
             var problems = AlbumRules.problems(in: album).map { "\(named): \($0)" }
-            if year == nil { problems.append("\(named): the year \"\(archived.year ?? "")\" is not a year") }
+            if year == nil { problems.append("\(named): the year \"\(yearText ?? "")\" is not a year") }
             candidates.append(AlbumImporter.Candidate(album: album, name: origin, location: location, problems: problems))
         }
         return candidates
     }
-}
 
-/// An `Album` object as the iOS app archived it. The year is text in the app (an NSString).
-final class ArchivedAlbum: NSObject, NSCoding, @unchecked Sendable {
-    let title: String?
-    let artist: String?
-    let genre: String?
-    let coverURL: String?
-    let year: String?
+    /// A keyed archive: `$objects`, whose members refer to each other by their place in it
+    /// (`CF$UID`), and `$top`, whose `root` is the archived object.
+    struct Archive {
+        let list: PropertyList
+        /// `$objects`, as indexes into the property list.
+        let objects: [Int]
+        let top: PropertyList.Object
 
-    init?(coder: NSCoder) {
-        title = coder.decodeObject(forKey: "title") as? String
-        artist = coder.decodeObject(forKey: "artist") as? String
-        genre = coder.decodeObject(forKey: "genre") as? String
-        coverURL = coder.decodeObject(forKey: "cover_url") as? String
-        if let text = coder.decodeObject(forKey: "year") as? String {
-            year = text
-        } else if let number = coder.decodeObject(forKey: "year") as? NSNumber {
-            year = number.stringValue
-        } else {
-            year = nil
+        init(_ list: PropertyList) throws(PropertyList.Malformed) {
+            self.list = list
+            let top = try list.object(at: list.top)
+            guard let archiver = try list.value(in: top, forKey: "$archiver"), case .string("NSKeyedArchiver") = try list.object(at: archiver) else {
+                throw PropertyList.Malformed(reason: "it has no $archiver NSKeyedArchiver")
+            }
+            guard let objects = try list.value(in: top, forKey: "$objects"), case .array(let members) = try list.object(at: objects),
+                  let roots = try list.value(in: top, forKey: "$top")
+            else { throw PropertyList.Malformed(reason: "it lacks $objects or $top") }
+            self.objects = members
+            self.top = try list.object(at: roots)
         }
-    }
 
-    func encode(with coder: NSCoder) {
-        coder.encode(title, forKey: "title")
-        coder.encode(artist, forKey: "artist")
-        coder.encode(genre, forKey: "genre")
-        coder.encode(coverURL, forKey: "cover_url")
-        coder.encode(year, forKey: "year")
+        /// The object a reference names; `nil` for the archive's `$null` (reference 0).
+        func object(_ reference: UInt64) throws(PropertyList.Malformed) -> PropertyList.Object? {
+            guard reference != 0 else { return nil }
+            guard reference < UInt64(objects.count) else {
+                throw PropertyList.Malformed(reason: "a reference to object \(reference), past its \(objects.count) objects")
+            }
+            return try list.object(at: objects[Int(reference)])
+        }
+
+        /// The object a dictionary's key refers to.
+        func member(_ key: String, of object: PropertyList.Object) throws(PropertyList.Malformed) -> PropertyList.Object? {
+            guard let index = try list.value(in: object, forKey: key), case .uid(let reference) = try list.object(at: index) else { return nil }
+            return try self.object(reference)
+        }
+
+        /// The root object's reference.
+        func root() throws(PropertyList.Malformed) -> UInt64? {
+            guard let index = try list.value(in: top, forKey: "root"), case .uid(let reference) = try list.object(at: index) else { return nil }
+            return reference
+        }
+
+        /// An archived object's class name.
+        func className(of object: PropertyList.Object) throws(PropertyList.Malformed) -> String? {
+            guard let type = try member("$class", of: object), let name = try list.value(in: type, forKey: "$classname"),
+                  case .string(let text) = try list.object(at: name)
+            else { return nil }
+            return text
+        }
+
+        /// The members of an archived `NSArray`, as references.
+        func arrayMembers(of reference: UInt64) throws(PropertyList.Malformed) -> [UInt64]? {
+            guard let array = try object(reference), ["NSArray", "NSMutableArray"].contains(try className(of: array)),
+                  let index = try list.value(in: array, forKey: "NS.objects"), case .array(let members) = try list.object(at: index)
+            else { return nil }
+            var references: [UInt64] = []
+            for member in members {
+                guard case .uid(let reference) = try list.object(at: member) else { throw PropertyList.Malformed(reason: "the array holds something that is not a reference") }
+                references.append(reference)
+            }
+            return references
+        }
+
+        /// An album's fields as text, or `nil` if the object is not of the app's class.
+        func albumFields(_ reference: UInt64) throws(PropertyList.Malformed) -> [String: String]? {
+            guard let album = try object(reference), let name = try className(of: album), KeyedArchiveReader.albumClassNames.contains(name) else { return nil }
+            var fields: [String: String] = [:]
+            for key in ["title", "artist", "genre", "cover_url", "year"] {
+                fields[key] = try text(try member(key, of: album))
+            }
+            return fields
+        }
+
+        /// A field's text: a string (plain, or an archived `NSString`) or a number; nothing else.
+        func text(_ object: PropertyList.Object?) throws(PropertyList.Malformed) -> String? {
+            switch object {
+            case .string(let text): return text
+            case .integer(let number): return String(number)
+            case .real(let number): return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            case .dictionary?:
+                guard let object, ["NSString", "NSMutableString"].contains(try className(of: object)),
+                      let index = try list.value(in: object, forKey: "NS.string"), case .string(let text) = try list.object(at: index)
+                else { return nil }
+                return text
+            default: return nil
+            }
+        }
+
+        /// What an object that is not an album is, for a message.
+        func kind(of reference: UInt64) throws(PropertyList.Malformed) -> String {
+            switch try object(reference) {
+            case nil: return "nil"
+            case .string?: return "a string"
+            case .integer?, .real?: return "a number"
+            case .dictionary(let pairs)? where !pairs.isEmpty:
+                return try className(of: .dictionary(pairs)).map { "of class \($0)" } ?? "an object of no class"
+            default: return "neither an object nor a string"
+            }
+        }
     }
 }
