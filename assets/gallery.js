@@ -3,8 +3,9 @@
 //
 // A tap, a drag or an arrow key selects an album: its tile is centred and highlighted and the
 // details show it. On an album page the page follows the selection (heading, title, cover,
-// neighbours, and the address, replaced rather than pushed, so Back leaves the page): a reload
-// shows what was on screen. An index page keeps its address; the last album is remembered
+// neighbours, and the address, replaced rather than pushed, so Back leaves the page; once the
+// selection rests, all else the template writes for an album, from the album's own page): a
+// reload shows what was on screen. An index page keeps its address; the last album is remembered
 // (localStorage) and the index page that holds it opens on it. A tap on the selected tile, or
 // Enter, opens its page.
 (function () {
@@ -216,13 +217,13 @@
   // follows #carousel's data-title pattern, or else the built-in "Title · Artist" and what came
   // after it; only when the pattern gives the title the page came with (spaces as the browser
   // reads them), for a title that cannot be followed is better left than written wrong.
-  var titlePattern, cover = document.querySelector("main img.cover"), nav = document.querySelector(".album-nav");
+  var titlePattern;
   if (isAlbumPage) album(initial).then(function (a) {
     var pattern = a && (data("title") || "{title} · {artist}" + document.title.slice((a.title + " · " + a.artist).length));
     if (pattern && words(null, "", pattern, a).replace(/[\t\n\f\r ]+/g, " ").trim() === document.title) titlePattern = pattern;
   });
   function follow(i, a) {
-    var url = new URL(a.url, root).href;
+    var url = new URL(a.url, root).href, cover = document.querySelector("main img.cover");
     if (url !== location.href) history.replaceState({ index: i }, "", url);
     if (titlePattern) document.title = words(null, "", titlePattern, a);
     if (cover && a.cover) {
@@ -234,6 +235,7 @@
   }
   // The neighbour's title in a <bdi>, as the page has it, so right-to-left text keeps its order.
   function neighbour(rel, j) {
+    var nav = document.querySelector(".album-nav");
     if (!nav) return;
     var link = nav.querySelector('a[rel="' + rel + '"]');
     if (!link) {
@@ -250,6 +252,76 @@
       (link.querySelector("bdi") || link).textContent = b.title;
       link.hidden = false;
     });
+  }
+  // What else the template writes for an album (a link from a param, a class, the canonical
+  // link) comes from the album's own page once the selection has rested for 400 ms: fetched,
+  // and put in place of what differs, around the carousel, which stays as it is (with the focus
+  // and the strip's scroll). Its scripts do not run. A page that cannot be had, or whose carousel
+  // is elsewhere, leaves the page as follow() made it.
+  var adopting, adoption = 0, shown = current;
+  function adopt(i, a) {
+    clearTimeout(adopting);
+    var ticket = ++adoption, url = new URL(a.url, root).href;
+    adopting = setTimeout(function () {
+      fetch(url).then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      }).then(function (html) {
+        if (ticket !== adoption || current !== i) return;
+        var page = new DOMParser().parseFromString(html, "text/html"), theirs = page.getElementById("carousel");
+        if (!theirs || !page.body) return;
+        // As this page's were, its links are pinned; its images resolve from the address it has now.
+        each.call(page.querySelectorAll("a[href]"), function (link) { link.setAttribute("href", new URL(link.getAttribute("href"), url).href); });
+        if (!morph(document.body, page.body, theirs)) return;
+        if (page.title) document.title = page.title;
+        head(page.head);
+        document.dispatchEvent(new CustomEvent("gallery:page", { detail: { index: i, album: a } }));
+      }).catch(function () { });
+    }, 400);
+  }
+  // Makes `mine` (an ancestor of the carousel) as `theirs`: its attributes, and each child before
+  // and after the one that holds the carousel, put in where it differs. False if the pages'
+  // carousels are not in the same place.
+  function morph(mine, theirs, other) {
+    if (mine === carousel) return true;
+    if (mine.tagName !== theirs.tagName) return false;
+    var own = childHolding(mine, carousel), their = childHolding(theirs, other), at;
+    // Checked on the way down, changed on the way up: a page that does not fit changes nothing.
+    if (!own || !their || !morph(own, their, other)) return false;
+    for (at = mine.attributes.length - 1; at >= 0; at--) if (!theirs.hasAttribute(mine.attributes[at].name)) mine.removeAttribute(mine.attributes[at].name);
+    each.call(theirs.attributes, function (attribute) {
+      if (mine.getAttribute(attribute.name) !== attribute.value) mine.setAttribute(attribute.name, attribute.value);
+    });
+    replace(siblings(own, "previousSibling"), siblings(their, "previousSibling"), mine, own);
+    replace(siblings(own, "nextSibling"), siblings(their, "nextSibling"), mine, null);
+    return true;
+  }
+  function childHolding(parent, node) {
+    while (node && node.parentNode !== parent) node = node.parentNode;
+    return node;
+  }
+  function siblings(node, way) {
+    var list = [];
+    for (node = node[way]; node; node = node[way]) list.push(node);
+    return way === "previousSibling" ? list.reverse() : list;
+  }
+  // The nodes `mine` become `theirs`: one by one where both have as many, else all at once, in
+  // front of `before` (the carousel's branch, or the end).
+  function replace(mine, theirs, parent, before) {
+    if (mine.length === theirs.length) {
+      mine.forEach(function (node, k) { if (!node.isEqualNode(theirs[k])) parent.replaceChild(document.importNode(theirs[k], true), node); });
+      return;
+    }
+    mine.forEach(function (node) { parent.removeChild(node); });
+    theirs.forEach(function (node) { parent.insertBefore(document.importNode(node, true), before); });
+  }
+  // The head's descriptions (meta, the canonical link…) become the page's; its style sheets and
+  // scripts stay.
+  function head(theirs) {
+    var described = function (e) { return e.tagName === "META" || (e.tagName === "LINK" && !/stylesheet|preload|icon/.test(e.rel)); };
+    var mine = Array.prototype.filter.call(document.head.children, described), their = Array.prototype.filter.call(theirs.children, described);
+    mine.forEach(function (e) { if (!their.some(function (t) { return t.isEqualNode(e); })) e.remove(); });
+    their.forEach(function (t) { if (!mine.some(function (e) { return e.isEqualNode(t); })) document.head.appendChild(document.importNode(t, true)); });
   }
   function remember(i, a) {
     // Private browsing may refuse localStorage: then nothing is remembered.
@@ -269,8 +341,14 @@
     album(i).then(function (a) {
       if (current !== i || !a) return;
       show(a);
-      if (isAlbumPage) follow(i, a);
+      if (isAlbumPage && i !== shown) {
+        follow(i, a);
+        adopt(i, a);
+      }
+      shown = i;
       remember(i, a);
+      // For a site's own script: the selection, with the album's fields, as the data file has them.
+      document.dispatchEvent(new CustomEvent("gallery:select", { detail: { index: i, album: a } }));
     });
   }
 

@@ -198,9 +198,10 @@ def the_title_follows_the_selection_in_the_sites_format(driver):
          f"the last album's title {own_title(ALBUMS[-1])!r} (saw {page_title(driver)!r})")
 
 
-def a_title_its_pattern_does_not_give_is_left_alone(driver):
+def a_title_its_pattern_does_not_give_comes_from_the_page(driver):
     """A data-title that does not give the page's own title (here the built-in format, on a page
-    of the site's) leaves the title as it is, rather than writing one the site never shows."""
+    of the site's) is not used: the title is never one the site does not write, and once the
+    selection rests it is the selected album's page's own."""
     source = """new MutationObserver(function (changes, observer) {
         var c = document.getElementById('carousel');
         if (c) { c.setAttribute('data-title', '{title} · {artist} · """ + SITE_TITLE + """'); observer.disconnect(); }
@@ -211,11 +212,51 @@ def a_title_its_pattern_does_not_give_is_left_alone(driver):
         open_fresh(driver, ALBUMS[start]["url"])
         settled_on(driver, start)
         assert driver.execute_script("return document.getElementById('carousel').dataset.title;").startswith("{title} · ")
+        driver.execute_script("""window.titles = []; new MutationObserver(function () { titles.push(document.title); })
+            .observe(document.querySelector('title'), {childList: true, characterData: true, subtree: true});""")
         press(driver, Keys.ARROW_RIGHT, start + 1)
         wait(driver, lambda d: d.current_url == BASE + ALBUMS[start + 1]["url"], "the address to follow the selection")
-        assert page_title(driver) == own_title(ALBUMS[start]), f"the title became {page_title(driver)!r}"
+        wait(driver, lambda d: page_title(d) == own_title(ALBUMS[start + 1]),
+             f"the title of album {start + 1}'s page (saw {page_title(driver)!r})")
+        titles = driver.execute_script("return window.titles;")
+        assert set(titles) <= {own_title(ALBUMS[start + 1])}, f"the page showed titles the site never writes: {titles}"
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def shop(driver):
+    return driver.execute_script("""
+        var a = document.querySelector('main a.buy'), m = document.querySelector('head meta[name=album]');
+        return {href: a && a.getAttribute('href'), text: a && a.textContent, meta: m && m.content,
+                metas: document.querySelectorAll('head meta[name=album]').length,
+                focus: !!(document.activeElement && document.activeElement.closest('#carousel'))};""")
+
+
+def what_the_template_writes_for_an_album_follows_the_selection(driver):
+    """A link the album template writes from a param (a shop's "Buy" link) and a head tag with
+    the album's slug are the selected album's once the selection rests, taken from its page;
+    an album without the param has no link; the focus stays in the carousel throughout."""
+    start = 35
+    open_fresh(driver, ALBUMS[start]["url"])
+    settled_on(driver, start)
+    for index in (start + 1, start + 2):
+        album = ALBUMS[index]
+        press(driver, Keys.ARROW_RIGHT, index)
+        if index == 37:  # album 38 has no price, so no shop link
+            expected = {"href": None, "text": None, "meta": album["slug"], "metas": 1, "focus": True}
+        else:
+            price = album["params"]["price"]
+            expected = {"href": f"https://shop.example/{album['slug']}", "text": f"Buy {album['title']} for {price}",
+                        "meta": album["slug"], "metas": 1, "focus": True}
+        seen = []
+        try:
+            wait(driver, lambda d: seen.append(shop(d)) or seen[-1] == expected, f"album {index}'s shop link and head tag")
+        except AssertionError:
+            raise AssertionError(f"album {index}'s shop link and head tag: expected {expected}, saw {seen[-1:]}") from None
+    # Back to the first: its own again.
+    press(driver, Keys.HOME, 0)
+    press(driver, Keys.ARROW_RIGHT, 1)
+    wait(driver, lambda d: shop(d)["href"] == f"https://shop.example/{ALBUMS[1]['slug']}", f"album 1's shop link (saw {shop(driver)})")
 
 
 def no_console_errors(driver):
@@ -228,8 +269,8 @@ def main():
     driver = chromium()
     try:
         for check in [tiles_the_script_draws_are_the_designers, an_album_pages_drawn_tiles_are_the_designers,
-                      the_title_follows_the_selection_in_the_sites_format, a_title_its_pattern_does_not_give_is_left_alone,
-                      no_console_errors]:
+                      the_title_follows_the_selection_in_the_sites_format, a_title_its_pattern_does_not_give_comes_from_the_page,
+                      what_the_template_writes_for_an_album_follows_the_selection, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()

@@ -89,7 +89,8 @@ import Testing
     /// `<figure>`, a caption and the artist in `data-field` elements, a price badge and a star,
     /// whose tiles the script must copy as it draws the strip, with each album's own words; and
     /// an album page title of the site's own format, which the page must follow through the
-    /// carousel's `data-title` pattern. 60 albums (all with covers of their own; album 38
+    /// carousel's `data-title` pattern; and a shop link and a head tag of the album page's own,
+    /// which the page takes from the selected album's page. 60 albums (all with covers of their own; album 38
     /// without a price), index pages of 20 and album pages of ±5 neighbours, so most tiles are
     /// the script's, and the page's are taken away and drawn again.
     @Test func aDesignersTilesAndTitleFollowTheStrip() async throws {
@@ -113,7 +114,12 @@ import Testing
         let title = "{{$title}}{{album.title}} · {{album.artist}} · {{site.title}}{{/title}}"
         #expect(album.contains(title))
         // Spaced as a browser's document.title is not: it trims and joins runs of spaces.
-        try site.write(album.replacingOccurrences(of: title, with: "{{$title}}\n  {{album.artist}} – {{album.title}}  |  {{site.title}}\n{{/title}}"), to: "templates/album.mustache")
+        // A shop link from a param (album 38 has none) and a head tag of the album's own, which
+        // the page must take from the selected album's page as the selection moves.
+        let shop = "{{#album.params.price}}<p class=\"shop\"><a class=\"buy\" href=\"https://shop.example/{{album.slug}}\">Buy {{album.title}} for {{album.params.price}}</a></p>{{/album.params.price}}\n<nav class=\"album-nav\""
+        #expect(album.contains("<nav class=\"album-nav\""))
+        try site.write(album.replacingOccurrences(of: title, with: "{{$title}}\n  {{album.artist}} – {{album.title}}  |  {{site.title}}\n{{/title}}\n{{$head}}<meta name=\"album\" content=\"{{album.slug}}\"/>{{/head}}")
+            .replacingOccurrences(of: "<nav class=\"album-nav\"", with: shop), to: "templates/album.mustache")
         let carousel = try String(contentsOf: Self.package.appending(path: "templates/partials/carousel.mustache"), encoding: .utf8)
         #expect(carousel.contains(" data-status="))
         try site.write(carousel.replacingOccurrences(of: " data-status=", with: " data-title=\"{artist} – {title} | {{site.title}}\" data-status="), to: "templates/partials/carousel.mustache")
@@ -121,7 +127,7 @@ import Testing
         let build = try await GalleryBinary.run(["build", "-q", "--strict"], in: site.url)
         #expect(build.status == 0 && build.stderr.isEmpty, "\(build.stderr)")
         let server = try await ServeProcess(in: site.url)
-        try await expectBrowserChecks("designer.py", [server.url], count: 5)
+        try await expectBrowserChecks("designer.py", [server.url], count: 6)
     }
 
     /// The `[analytics]` scripts run in a real browser: a self-hosted GoatCounter on loopback is
