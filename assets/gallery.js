@@ -154,13 +154,23 @@
 
   // One tab stop in the strip, the selected tile, and the focus goes with the selection when
   // it is in the strip (a roving tabindex), whatever moved the selection: a key, a click, the
-  // wheel. A tile not yet drawn takes it when it is, if the focus is still in the strip.
+  // wheel. A tile not yet drawn (a far jump, its albums still on their way) takes it when it
+  // is, if the focus is still in the strip; meanwhile the viewport holds it, so it is never on
+  // a tile scrolled away, and Enter there opens the selected album.
   var wantsFocus = false;
   function inStrip(element) { return element && element.contains(document.activeElement); }
+  // The strip has the focus: on a tile, or on the viewport, holding it for a tile to come.
+  function stripFocused() { return inStrip(strip) || (wantsFocus && document.activeElement === viewport); }
   function focusCurrent() {
     var link = tiles[current] && tiles[current].querySelector("a");
     wantsFocus = !link;
-    if (link) link.focus({ preventScroll: true });
+    (link || viewport).focus({ preventScroll: true });
+  }
+  // While the selected tile waits for its albums the strip says it is busy, and shows it.
+  function waiting(on) {
+    if (on) carousel.style.setProperty("--waiting-top", viewport.offsetTop + viewport.clientHeight / 2 + "px");
+    carousel.classList.toggle("waiting", on);
+    strip.setAttribute("aria-busy", on);
   }
 
   function mark(i) {
@@ -174,11 +184,12 @@
       link.tabIndex = -1;
     });
     var link = tiles[i] && tiles[i].querySelector("a");
+    waiting(!link);
     if (link) {
       tiles[i].classList.add("current");
       link.setAttribute("aria-current", isAlbumPage ? "page" : "true");
       link.tabIndex = 0;
-      if (wantsFocus && inStrip(strip)) focusCurrent();
+      if (wantsFocus && stripFocused()) focusCurrent();
     }
   }
 
@@ -333,7 +344,7 @@
     i = clamp(i);
     current = i;
     mark(i);
-    if (inStrip(strip)) focusCurrent();
+    if (stripFocused()) focusCurrent();
     if (options.scroll && Math.abs(viewport.scrollLeft - target(i)) > 1) {
       programmatic = true;
       viewport.scrollTo({ left: target(i), behavior: reduceMotion() || options.instant ? "auto" : "smooth" });
@@ -387,8 +398,10 @@
   viewport.addEventListener("keydown", function (event) {
     if (modified(event)) return;
     if (event.key === "Enter" && event.target === viewport) {
-      var link = tiles[current] && tiles[current].querySelector("a");
-      if (link && link.href !== location.href) location.assign(link.href);
+      album(current).then(function (a) {
+        var url = a && new URL(a.url, root).href;
+        if (url && url !== location.href) location.assign(url);
+      });
       return;
     }
     var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };

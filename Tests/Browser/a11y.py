@@ -126,7 +126,9 @@ def watch_the_focus(driver):
         }, true);
         (function sample() {
             var e = document.activeElement;
-            if (!e || !e.closest('#carousel .strip')) note('focus on ' + (e ? e.tagName : 'nothing') + ' at ' + Math.round(performance.now()));
+            // The viewport may hold it while the selected tile waits for its albums.
+            var waiting = e && e.classList.contains('viewport') && document.getElementById('carousel').classList.contains('waiting');
+            if (!e || !(e.closest('#carousel .strip') || waiting)) note('focus on ' + (e ? e.tagName : 'nothing') + ' at ' + Math.round(performance.now()));
             requestAnimationFrame(sample);
         })();""")
 
@@ -234,6 +236,43 @@ def reduced_motion_is_followed_when_it_changes(driver):
         reduce_motion(driver, False)
 
 
+def strip_state(driver):
+    return driver.execute_script("""
+        var e = document.activeElement, c = document.getElementById('carousel'), t = e && e.closest('#carousel .tile');
+        return {focus: t ? 'tile ' + t.dataset.index : e.classList.contains('viewport') ? 'viewport' : e.tagName,
+                busy: c.querySelector('.strip').getAttribute('aria-busy'), waiting: c.classList.contains('waiting')};""")
+
+
+def a_far_jump_on_a_slow_network(driver):
+    """SC 2.4.7, 4.1.2: End while the last albums' data is slow to come (2.5 s latency, no
+    cache): the focus is never left on the tile scrolled away (the viewport holds it; the strip
+    is aria-busy, and a spinner shows), the last album's tile takes it once drawn; and Enter
+    pressed meanwhile opens the selected album, not the one the focus had been on."""
+    slow = {"offline": False, "latency": 2500, "downloadThroughput": -1, "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        for enter in (False, True):
+            open_fresh(driver)
+            settled_on(driver, 0)
+            driver.execute_script("document.querySelector('#carousel .tile.current a').focus();")
+            driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+            ActionChains(driver).send_keys(Keys.END).perform()
+            state = strip_state(driver)
+            assert state == {"focus": "viewport", "busy": "true", "waiting": True}, f"right after End: {state}"
+            if enter:
+                ActionChains(driver).send_keys(Keys.ENTER).perform()
+                wait(driver, lambda d: d.current_url == BASE + ALBUMS[LAST]["url"],
+                     f"Enter to open the last album's page (at {driver.current_url})")
+            else:
+                wait(driver, lambda d: strip_state(d) == {"focus": f"tile {LAST}", "busy": "false", "waiting": False},
+                     "the last album's tile to be drawn and take the focus")
+            driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(slow, latency=0))
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(slow, latency=0))
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
 def tab_stops(driver):
     """What the Tab key reaches, from the top of the page round to its end: 'viewport',
     'tile N', or another element's tag."""
@@ -279,7 +318,8 @@ def main():
     driver = chromium()
     try:
         for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once,
-                      reduced_motion_is_followed_when_it_changes, the_strip_is_one_tab_stop, no_console_errors]:
+                      reduced_motion_is_followed_when_it_changes, a_far_jump_on_a_slow_network, the_strip_is_one_tab_stop,
+                      no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()
