@@ -17,6 +17,23 @@ struct MarkupChecker {
     private static let xhtmlNamespace: StaticString = "http://www.w3.org/1999/xhtml"
     private static let xlinkNamespace: StaticString = "http://www.w3.org/1999/xlink"
 
+    /// The attributes that name a file the page loads or leads to, of the elements other than
+    /// `img`, `a`, `link`, `script` and `source` (checked on their own): media and their posters
+    /// and captions, frames, embedded objects, forms and image maps. Decided by the first letter,
+    /// as nearly every element of a page has none.
+    static func referenceAttributes(of name: UnsafePointer<UInt8>) -> [StaticString] {
+        switch name[0] {
+        case UInt8(ascii: "a"): return matches(name, "audio") ? ["src"] : matches(name, "area") ? ["href"] : []
+        case UInt8(ascii: "e"): return matches(name, "embed") ? ["src"] : []
+        case UInt8(ascii: "f"): return matches(name, "form") ? ["action"] : []
+        case UInt8(ascii: "i"): return matches(name, "iframe") || matches(name, "input") ? ["src"] : []
+        case UInt8(ascii: "o"): return matches(name, "object") ? ["data"] : []
+        case UInt8(ascii: "t"): return matches(name, "track") ? ["src"] : []
+        case UInt8(ascii: "v"): return matches(name, "video") ? ["src", "poster"] : []
+        default: return []
+        }
+    }
+
     private let dialect: Dialect
     private let resolver: ReferenceResolver
     /// What the checks found so far.
@@ -128,6 +145,8 @@ struct MarkupChecker {
         } else if element.isNamed("source") {
             checkReference(element, "src", here)
             checkSourceSet(element, here)
+        } else {
+            for attribute in Self.referenceAttributes(of: element.localName) { checkReference(element, attribute, here) }
         }
         if dialect == .xhtml, let style = element.withAttribute("style", { Array($0) }) {
             checkStylesheet(style, in: "the style attribute", here)

@@ -9,8 +9,8 @@ public struct PageValidator: Sendable {
     /// changed, so that the next build renders and checks again the pages an older gallery
     /// left in place (an incremental build checks only the pages it renders). 2: names with
     /// capitals. 3: empty path segments, references in inline scripts and styles. 4: the URLs
-    /// of `<style>` elements and `style` attributes.
-    static let checksVersion = 4
+    /// of `<style>` elements and `style` attributes. 5: media, frames, objects, forms, image maps.
+    static let checksVersion = 5
 
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).

@@ -199,6 +199,8 @@ private final class StreamState {
         } else if matches(name, "source") {
             check(attributes.value("src"))
             checkSourceSet(attributes.value("srcset"))
+        } else {
+            for attribute in MarkupChecker.referenceAttributes(of: name) { check(attributes.value(attribute)) }
         }
         if let style = attributes.value("style"), StylesheetURLs.mayHoldURLs(style) {
             if style.contains(ampersand) { clean = false } else { checkStylesheet(style) }

@@ -195,6 +195,38 @@ import Testing
         ])
     }
 
+    /// Media, their posters and captions, frames, embedded objects, forms and image maps: a
+    /// broken audio preview or poster must not ship, as a broken image does not.
+    @Test func checksTheReferencesOfMediaFramesObjectsFormsAndMaps() {
+        let elements = [
+            "<audio src=\"../../media/a.mp3\" controls=\"controls\"></audio>",
+            "<video src=\"../../media/v.mp4\" poster=\"../../covers/p.jpg\"><track kind=\"captions\" src=\"../../media/v.vtt\"/></video>",
+            "<iframe src=\"../../player.html\" title=\"player\"></iframe>",
+            "<object data=\"../../media/o.pdf\" type=\"application/pdf\"></object><embed src=\"../../media/e.svg\"/>",
+            "<form action=\"../../search/\"><input type=\"image\" src=\"../../go.png\" alt=\"Go\"/></form>",
+            "<map name=\"m\"><area shape=\"rect\" coords=\"0,0,1,1\" href=\"../../gone/\" alt=\"gone\"/></map>",
+        ]
+        let diagnostics = Fixtures.diagnostics(elements)
+        #expect(diagnostics.map(\.message) == [
+            "broken link to '../../media/a.mp3' (no such file in the output: media/a.mp3)",
+            "broken link to '../../media/v.mp4' (no such file in the output: media/v.mp4)",
+            "broken link to '../../covers/p.jpg' (no such file in the output: covers/p.jpg)",
+            "broken link to '../../media/v.vtt' (no such file in the output: media/v.vtt)",
+            "broken link to '../../player.html' (no such file in the output: player.html)",
+            "broken link to '../../media/o.pdf' (no such file in the output: media/o.pdf)",
+            "broken link to '../../media/e.svg' (no such file in the output: media/e.svg)",
+            "broken link to '../../search/' (no such file in the output: search/index.html)",
+            "broken link to '../../go.png' (no such file in the output: go.png)",
+            "broken link to '../../gone/' (no such file in the output: gone/index.html)",
+        ])
+        // The same elements naming files that exist, another site, or the page itself pass.
+        let fine = Fixtures.diagnostics([
+            "<audio src=\"../../covers/a.svg\"></audio><video poster=\"../../covers/a.svg\"></video>",
+            "<iframe src=\"https://player.example/embed/1\" title=\"player\"></iframe><form action=\"\"><p>x</p></form>",
+        ])
+        #expect(fine.map(\.description) == [])
+    }
+
     @Test func placesFindingsOnTheStartTagEvenAcrossLinesCommentsAndNonASCIIText() {
         let diagnostics = Fixtures.diagnostics([
             "<!-- 2 > 1, and <img src=\"x\"/> is not an element -->",  // 9
