@@ -146,12 +146,12 @@ public struct SiteWatcher: Service {
     /// (editors' swap files, the archive's lock and history) and backups (the archive's
     /// `albums.json.bak`, an editor's `albums.json~`), except in `static/`, whose files are all
     /// published, dot files (`.nojekyll`, `.well-known/`) too, and where only editors' own files
-    /// (`.index.html.swp`, `.#notes`, gallery's `.x.tmp-…`) are left out.
+    /// (``EditorLeftovers``: `.index.html.swp`, `.#notes`, `notes~`, gallery's `.x.tmp-…`), which
+    /// are not published either, are left out.
     static func isIgnored(_ name: String, published: Bool) -> Bool {
-        if !published, name.hasSuffix(".bak") || name.hasSuffix("~") { return true }
-        guard name.hasPrefix(".") else { return false }
-        guard published else { return true }
-        return name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasPrefix(".#") || name.contains(".tmp-")
+        if EditorLeftovers.contains(name) { return true }
+        if !published, name.hasSuffix(".bak") { return true }
+        return !published && name.hasPrefix(".")
     }
 
     /// The paths, sizes and modification times of the site's inputs, hashed: what polling

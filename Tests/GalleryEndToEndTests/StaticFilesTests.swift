@@ -15,6 +15,16 @@ import Testing
         for path in ["CNAME", "robots.txt", ".nojekyll", ".well-known/security.txt", "img/logo.png"] {
             #expect(try site.read("public/" + path) == site.read("static/" + path), "\(path)")
         }
+        // Editors' backups and swap files beside them are not (nor in assets/).
+        for path in ["static/robots.txt~", "static/.robots.txt.swp", "static/#CNAME#", "assets/site.css~", "assets/css/#label.css#"] {
+            try site.write("left by an editor\n", to: path)
+        }
+        try site.write("p { color: red }\n", to: "assets/site.css")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        for path in ["robots.txt~", ".robots.txt.swp", "#CNAME#", "assets/site.css~", "assets/css/#label.css#"] {
+            #expect(!FileManager.default.fileExists(atPath: site.url.appending(path: "public/" + path).path), "\(path) was published")
+        }
+        #expect(FileManager.default.fileExists(atPath: site.url.appending(path: "public/assets/site.css").path))
         #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
         // Checked from outside the site, a static page that is no XHTML is a finding, and a note
         // says to check from the site.

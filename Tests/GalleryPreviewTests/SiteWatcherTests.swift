@@ -121,6 +121,7 @@ import Testing
     @Test(arguments: Watching.allCases)
     func outputsAndHiddenFilesDoNotChangeTheToken(watching: Watching) throws {
         try write("User-agent: *", to: "static/robots.txt")
+        try write("p {}", to: "assets/site.css")
         let changes = watching.changes(of: site)
         let before = changes.token()
         try write("<html/>", to: "public/index.html")
@@ -134,6 +135,9 @@ import Testing
         // In static/, where dot files are published, only an editor's own files are left out.
         try write("swap", to: "static/.robots.txt.swp")
         try write("lock", to: "static/.#robots.txt")
+        // Nor are editors' backups, which are not published either.
+        try write("old", to: "static/robots.txt~")
+        try write("old", to: "assets/#site.css#")
         #expect(changes.token() == before)
         // A backup in static/ is published, so it is a change.
         try write("old", to: "static/robots.txt.bak")

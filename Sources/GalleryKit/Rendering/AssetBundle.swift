@@ -54,6 +54,7 @@ public struct AssetBundle: Sendable {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), links.allows(url, isFolder: isFolder.boolValue, kind: "static file"), !isFolder.boolValue else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            if EditorLeftovers.contains(url.lastPathComponent) { continue }
             do {
                 files.append(OutputFile(path: path, content: .bytes(Array(try Data(contentsOf: url)))))
             } catch {
@@ -65,7 +66,8 @@ public struct AssetBundle: Sendable {
 
     /// Gathers the built-in assets, the site's `assets/` folder and its `static/` folder (either
     /// may not exist). Static files keep their paths and bytes (dot files such as `.nojekyll`
-    /// and `.well-known/` included, symbolic links followed).
+    /// and `.well-known/` included, symbolic links followed); editors' backups and swap files
+    /// (``EditorLeftovers``) are left out of both folders.
     ///
     /// A symbolic link is followed only to a file inside `siteRoot` (when given), as covers are:
     /// a link to `/etc/…` or `~/.ssh/…` in a cloned site would otherwise be published. Such
@@ -89,7 +91,7 @@ public struct AssetBundle: Sendable {
                       links.allows(url, isFolder: isFolder.boolValue, kind: "asset"),
                       (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
                 let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
-                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !EditorLeftovers.contains(url.lastPathComponent) else { continue }
                 do {
                     sources[name] = try Data(contentsOf: url)
                     builtin.remove(name)
