@@ -502,7 +502,7 @@ import Testing
         #expect(run.stderr.contains("error: element <IMG> must be written in lowercase in XHTML: <img>"), "\(run.stderr)")
         #expect(run.stderr.contains("error: element <A HREF> must be written in lowercase in XHTML: <a href>"), "\(run.stderr)")
         #expect(run.stderr.contains("error: element <DIV ID> must be written in lowercase in XHTML: <div id>"), "\(run.stderr)")
-        #expect(run.stderr.contains("templates/base.mustache:24: error: element <IMG>"), "\(run.stderr)")
+        #expect(run.stderr.contains("templates/base.mustache:29: error: element <IMG>"), "\(run.stderr)")
 
         let page = try site.read("public/index.html")
         try site.write(page.replacingOccurrences(of: "<h1", with: "<H1").replacingOccurrences(of: "</h1>", with: "</H1>"), to: "public/index.html")

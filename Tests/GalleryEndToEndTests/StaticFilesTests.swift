@@ -25,6 +25,14 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: site.url.appending(path: "public/" + path).path), "\(path) was published")
         }
         #expect(FileManager.default.fileExists(atPath: site.url.appending(path: "public/assets/site.css").path))
+        // Without an icon the pages say there is none; with static/favicon.ico they link it.
+        #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"icon\" href=\"data:,\"/>"))
+        try site.write("not really an icon\n", to: "static/favicon.ico")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try site.read("public/index.html").contains("<link rel=\"icon\" href=\"./favicon.ico\"/>"))
+        #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"icon\" href=\"../../favicon.ico\"/>"))
+        #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
+        try FileManager.default.removeItem(at: site.url.appending(path: "static/favicon.ico"))
         #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
         // Checked from outside the site, a static page that is no XHTML is a finding, and a note
         // says to check from the site.

@@ -20,7 +20,7 @@ struct PageKeys: Sendable {
 
     init(plan: SitePlan, config: SiteConfig, templates: TemplateSet, assets: AssetPaths, placeholder: String, images: [TileImage]) {
         let settings = [
-            GalleryVersion.current, "checks \(PageValidator.checksVersion)", templates.fingerprint, assets.css, assets.js, placeholder,
+            GalleryVersion.current, "checks \(PageValidator.checksVersion)", templates.fingerprint, assets.css, assets.js, assets.icon ?? "", placeholder,
             config.title, config.description, config.baseURL, config.language,
             Self.analytics(config), config.text.fingerprint,
             config.params.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value.json }.joined(separator: "\u{0}"),

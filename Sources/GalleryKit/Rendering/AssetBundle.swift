@@ -128,7 +128,9 @@ public struct AssetBundle: Sendable {
             guard case .bytes(let bytes) = file.content else { return [FastHash.hash(file.path)] }
             return [FastHash.hash(file.path), FastHash.hash(bytes)]
         })
-        self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js")
+        let staticPaths = Set(statics.map(\.path))
+        let icon = ["favicon.ico", "favicon.png", "favicon.svg"].first { staticPaths.contains($0) }
+        self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js", icon: icon)
         self.placeholder = renamed["placeholder.svg"] ?? "assets/placeholder.svg"
     }
 }

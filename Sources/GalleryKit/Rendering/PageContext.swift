@@ -98,17 +98,20 @@ struct TextContext: TemplateObject {
     }
 }
 
-/// `assets`: fingerprinted stylesheet and script paths, relative to the site root.
+/// `assets`: fingerprinted stylesheet and script paths, and the site's icon in `static/` if it
+/// has one, relative to the site root.
 struct AssetsContext: TemplateObject {
     var css: String
     var js: String
+    var icon: String?
 
-    var keys: [String] { ["css", "js"] }
+    var keys: [String] { ["css", "js", "icon"] }
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "css": .text(css)
         case "js": .text(js)
+        case "icon": .text(icon)
         default: nil
         }
     }

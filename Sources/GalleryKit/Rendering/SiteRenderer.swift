@@ -138,7 +138,7 @@ public struct SiteRenderer: Sendable {
             canonical: canonical,
             description: description(of: page, album: album, site: site),
             social: canonical.map { socialCard(for: page, album: album, image: entries.isEmpty ? nil : images[current], site: site, url: $0) },
-            assets: AssetsContext(css: assets.css, js: assets.js),
+            assets: AssetsContext(css: assets.css, js: assets.js, icon: assets.icon),
             analytics: analytics,
             carousel: CarouselContext(layout: plan.layout, page: templateName(for: page), current: current, tiles: tiles, firstIndex: tileRange.lowerBound),
             album: album,
@@ -222,11 +222,16 @@ public struct AssetPaths: Sendable, Hashable {
     public var css: String
     /// The script, e.g. `assets/gallery.9e8d7c6b5a.js`.
     public var js: String
+    /// The site's icon, when `static/` has one (`favicon.ico`, `.png` or `.svg`, the first of
+    /// those): pages link it, where without one they say there is none (no request for
+    /// `/favicon.ico`, which a site under a sub-path does not hold).
+    public var icon: String?
 
     /// Creates asset paths.
-    public init(css: String, js: String) {
+    public init(css: String, js: String, icon: String? = nil) {
         self.css = css
         self.js = js
+        self.icon = icon
     }
 }
 

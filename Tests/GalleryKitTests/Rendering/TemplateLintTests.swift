@@ -218,7 +218,7 @@ import Testing
         // A slip points at the block that was meant.
         let misspelt = try Self.templates(["base": try Self.builtin("base", replacing: "{{$content}}{{/content}}", with: "{{$contnet}}{{/contnet}}")])
         #expect(misspelt.lint(config: SiteConfig()).map(\.description) == [
-            "templates/base.mustache:25:1: warning: 'base' has no block 'content', which the built-in templates '404', 'album' and 'index' fill, so what they put there is shown nowhere; if 'contnet' is that block, name it 'content'",
+            "templates/base.mustache:30:1: warning: 'base' has no block 'content', which the built-in templates '404', 'album' and 'index' fill, so what they put there is shown nowhere; if 'contnet' is that block, name it 'content'",
         ])
         // A page template of the site's own that fills it is told where it does; the built-in
         // ones that are left are told at the parent.
