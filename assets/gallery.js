@@ -251,7 +251,12 @@
     var link = nav.querySelector('a[rel="' + rel + '"]');
     if (!link) {
       link = make("a");
-      link.append(rel === "prev" ? "← " : "", make("bdi"), rel === "prev" ? "" : " →");
+      var arrow = make("span");
+      arrow.className = "arrow";
+      arrow.setAttribute("aria-hidden", "true");
+      arrow.textContent = rel === "prev" ? "←" : "→";
+      if (rel === "prev") link.append(arrow, " ", make("bdi"));
+      else link.append(make("bdi"), " ", arrow);
       link.rel = rel;
       link.hidden = true;
       nav.insertBefore(link, rel === "prev" ? nav.firstChild : null);

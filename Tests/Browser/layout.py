@@ -12,7 +12,8 @@ Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any fai
 - In forced colours (Windows High Contrast), which drop box-shadow, the focused current tile's
   ring differs from the selection's (WCAG 2.4.7).
 - A right-to-left site's page is `dir="rtl"`, and its strip still reads and scrolls left to
-  right: End selects the last album and scrolls the strip to its right end.
+  right: End selects the last album and scrolls the strip to its right end; below it, the album
+  page's previous link is on the right and the next on the left, their arrows mirrored.
 """
 import json
 import sys
@@ -82,6 +83,17 @@ def a_right_to_left_page_keeps_its_strip_left_to_right(driver):
     previous, following = driver.execute_script(
         "return [document.querySelector('.carousel-previous').getBoundingClientRect().left, document.querySelector('.carousel-next').getBoundingClientRect().left];")
     assert previous < following, "the previous album's button is not on the left"
+    # Below the strip the page reads right to left: the previous album's link on the right, the
+    # next one's on the left, their arrows pointing outwards; the arrows are not read aloud.
+    driver.get(HEBREW + "albums/album-6/")
+    links = driver.execute_script("""
+        var rect = function (s) { var e = document.querySelector(s); return e && e.getBoundingClientRect(); };
+        var prev = rect('.album-nav a[rel=prev]'), next = rect('.album-nav a[rel=next]');
+        var arrows = [].map.call(document.querySelectorAll('.album-nav .arrow'), function (a) {
+            return [a.getAttribute('aria-hidden'), getComputedStyle(a).transform]; });
+        return {prev: prev && [prev.left, prev.right], next: next && [next.left, next.right], arrows: arrows};""")
+    assert links["prev"] and links["next"] and links["next"][1] <= links["prev"][0], f"the album links on a right-to-left page: {links}"
+    assert links["arrows"] == [["true", "matrix(-1, 0, 0, 1, 0, 0)"]] * 2, f"the arrows: {links['arrows']}"
 
 
 def main():
