@@ -38,7 +38,8 @@ import Testing
         #expect(try folder.read("public/404.html").contains("<h1>Nicht gefunden</h1>"))
         let svg = try folder.read("public/carousel.svg")
         #expect(svg.contains("<title>Titel 2 von Band &amp; Co</title>"))
-        #expect(svg.contains("aria-label=\"Albums: 6 Alben\""))
+        #expect(svg.contains("<desc>6 Alben</desc>"))
+        #expect(svg.contains(" lang=\"de\" xml:lang=\"de\">"), "the strip's language is the site's")
         let check = try await GalleryBinary.run(["check"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }

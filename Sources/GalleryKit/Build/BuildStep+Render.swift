@@ -49,10 +49,10 @@ extension BuildStep {
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
         // nothing they show has changed: at 10k albums they are most of a no-op rebuild's work.
-        let (title, text) = (config.title, config.text)
+        let (title, text, language) = (config.title, config.text, config.language)
         let baseURL = config.baseURL
         var generated = [
-            GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: 1), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title, text: text) },
+            GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: CarouselSVG.keyTag), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title, text: text, language: language) },
             GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2, withParams: true), check: nil) { DataFile.render(plan: plan, images: images) },
             GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
         ]

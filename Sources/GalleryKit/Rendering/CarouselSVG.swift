@@ -1,8 +1,15 @@
 /// The whole strip as a standalone SVG (`carousel.svg`): an `<image>` per album at exactly the
 /// coordinates the HTML strip uses, each a link to its album page.
 public enum CarouselSVG {
+    /// Part of the file's key: raised when the writer changes what it writes, so an incremental
+    /// build writes the file again (11: the language, and the count as a description).
+    static let keyTag: UInt64 = 11
+
     /// Renders the strip; image and link paths are relative to the output folder, where the SVG lives.
-    public static func render(plan: SitePlan, images: [TileImage], title: String, text: SiteText = SiteText()) -> [UInt8] {
+    ///
+    /// Its language is the site's (`lang` and `xml:lang`, as its pages have); its name is the
+    /// `<title>` (the site's title), its description the `<desc>` (how many albums).
+    public static func render(plan: SitePlan, images: [TileImage], title: String, text: SiteText = SiteText(), language: String = "en") -> [UInt8] {
         let layout = plan.layout
         let width = layout.contentWidth
         let height = layout.stripHeight
@@ -16,13 +23,15 @@ public enum CarouselSVG {
         svg.write(width)
         svg.write(" ")
         svg.write(height)
-        svg.write("\" aria-label=\"")
-        svg.writeXML(title)
-        svg.write(": ")
-        svg.writeXML(text.albumCount(layout.count))
+        svg.write("\" lang=\"")
+        svg.writeXML(language)
+        svg.write("\" xml:lang=\"")
+        svg.writeXML(language)
         svg.write("\">\n<title>")
         svg.writeXML(title)
-        svg.write("</title>\n<defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>\n<g class=\"strip\">\n")
+        svg.write("</title>\n<desc>")
+        svg.writeXML(text.albumCount(layout.count))
+        svg.write("</desc>\n<defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>\n<g class=\"strip\">\n")
         for entry in plan.catalogue.entries {
             let frame = layout.frame(at: entry.index)
             svg.write("<a href=\"")

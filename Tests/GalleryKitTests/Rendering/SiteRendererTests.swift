@@ -164,8 +164,8 @@ import Testing
         for (count, words) in [(1, "1 album"), (2, "2 albums"), (0, "0 albums")] {
             let renderer = try Self.renderer(Self.catalogue((0..<count).map { "T\($0)" }))
             #expect(text(renderer.render(.index(number: 1))).contains("<p>\(words) · "), "\(count)")
-            let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: "Albums")
-            #expect(text(svg).contains("aria-label=\"Albums: \(words)\""), "\(count)")
+            let svg = CarouselSVG.render(plan: renderer.plan, images: renderer.images, title: "Albums", language: "en-GB")
+            #expect(text(svg).contains(" lang=\"en-GB\" xml:lang=\"en-GB\">\n<title>Albums</title>\n<desc>\(words)</desc>\n"), "\(count)")
         }
     }
 
