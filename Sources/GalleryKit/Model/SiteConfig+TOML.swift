@@ -145,6 +145,14 @@ extension SiteConfig {
             }
             return true
         }
+        // A language other than English with none of the words: the pages would be English words
+        // marked as that language, which a screen reader reads with the wrong voice.
+        if config.text.given.isEmpty, let key = ["language", "languageCode"].first(where: { table.contains(key: $0) }),
+           config.language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first?.lowercased() != "en" {
+            reader.diagnostics.append(.warning(
+                "\(key) is \"\(config.language)\", but [text] gives none of the words gallery puts on pages, so they are English (\"Previous album\", \"Artist\"…) on pages marked as \(config.language), which screen readers read in its voice; give them under [text] (README.md's \"Pages in another language\" lists them)",
+                path: path, at: reader.position(of: key, in: nil)))
+        }
         // Keys are read in sorted order; findings are told in the order of the file's lines.
         let findings = reader.diagnostics.sorted { ($0.position?.line ?? 0) < ($1.position?.line ?? 0) }
         if findings.containsErrors { throw ArchiveError(findings) }

@@ -19,6 +19,8 @@ import Testing
         index_page_size = 50
         [build]
         output = "site"
+        [text]
+        by = "von"
         """, path: "gallery.toml")
         #expect(warnings.isEmpty)
         #expect(config.title == "Shop")
@@ -49,6 +51,20 @@ import Testing
         try FileManager.default.removeItem(at: site.configFile)
         try Data([0xFF, 0xFE, 0x00]).write(to: site.configFile)
         #expect(throws: ArchiveError.self) { try SiteConfig.load(from: site) }
+    }
+
+    /// WCAG 3.1.2: English words on pages marked as another language are read with the wrong
+    /// voice, so a language other than English with no [text] is a warning at its line.
+    @Test func aLanguageOtherThanEnglishWithoutItsWordsIsAWarning() throws {
+        let (_, warnings) = try SiteConfig.parse(toml: "title = \"Archiv\"\nlanguage = \"ar\"\n", path: "gallery.toml")
+        #expect(warnings.map(\.description) == [
+            "gallery.toml:2:1: warning: language is \"ar\", but [text] gives none of the words gallery puts on pages, so they are English (\"Previous album\", \"Artist\"…) on pages marked as ar, which screen readers read in its voice; give them under [text] (README.md's \"Pages in another language\" lists them)",
+        ])
+        for quiet in ["language = \"en-GB\"", "languageCode = \"EN-us\"", "language = \"ar\"\n[text]\nby = \"بواسطة\"", ""] {
+            #expect(try SiteConfig.parse(toml: quiet, path: "gallery.toml").warnings.isEmpty, "\(quiet)")
+        }
+        let hugo = try SiteConfig.parse(toml: "languageCode = \"fr\"", path: "gallery.toml").warnings
+        #expect(hugo.map(\.message).first?.hasPrefix("languageCode is \"fr\", but [text]") == true, "\(hugo)")
     }
 
     @Test func defaultsAreTheSeeds() throws {
