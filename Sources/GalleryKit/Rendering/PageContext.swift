@@ -293,9 +293,14 @@ struct AlbumContext: TemplateObject {
 /// (another album may have it), and the template check leaves these names alone.
 struct ParamsContext: TemplateObject {
     var values: [String: TemplateValue]
+    /// Whether a name it lacks is unknown (the site's `[params]`, all known when the site is
+    /// built, so a template's slip can be told), rather than empty (an album's, which another
+    /// album may have).
+    var isComplete = false
 
     /// The fields of an album (or the site's `[params]`), cleaned of characters XML forbids.
-    init(_ params: [(key: String, value: Album.Param)]) {
+    init(_ params: [(key: String, value: Album.Param)], isComplete: Bool = false) {
+        self.isComplete = isComplete
         values = Dictionary(params.map { param in
             let value: TemplateValue = switch param.value {
             case .text(let text): .text(Escape.xmlCharacters(text))
@@ -306,11 +311,12 @@ struct ParamsContext: TemplateObject {
         }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The album's own fields; any other name answers `.null` (another album may have it).
+    /// The album's own fields; any other name answers `.null` (another album may have it), or
+    /// for the site's, nothing.
     var keys: [String] { values.keys.sorted() }
 
     func value(forKey name: String) -> TemplateValue? {
-        values[name] ?? .null
+        values[name] ?? (isComplete ? nil : .null)
     }
 }
 

@@ -42,7 +42,7 @@ public struct SiteRenderer: Sendable {
         nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
         analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
         albumBy = TextPattern(config.text["album_by"])
-        siteParams = ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        siteParams = ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }, isComplete: true)
     }
 
     /// The template that renders a page.

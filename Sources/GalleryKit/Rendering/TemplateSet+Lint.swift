@@ -168,6 +168,18 @@ extension TemplateSet {
         let sorted = unknown.keys.sorted { ($0.template, $0.position, $0.name) < ($1.template, $1.position, $1.name) }
         for name in sorted {
             guard case .site(let path) = sources[name.template]?.origin else { continue }
+            // A theme may ask for a [params] value a site leaves out: only a likely slip is told.
+            if name.owner == "site.params", Spelling.nearest(name.part, among: unknown[name] ?? []) == nil { continue }
+            // Hugo's Go templates start a name with a dot (`{{ .Site.Title }}`), which Mustache
+            // reads as the current value, then an empty name.
+            if name.name.count > 1, name.name.hasPrefix("."), name.name.dropFirst().first?.isLetter == true {
+                let meant = name.name.dropFirst().split(separator: ".").map { $0.prefix(1).lowercased() + $0.dropFirst() }.joined(separator: ".")
+                findings.append(.warning(
+                    "'\(name.name)' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{\(meant)}}. The README's \"Template values\" lists the names.",
+                    path: path, at: name.position
+                ))
+                continue
+            }
             let hint = Self.hint(for: name, names: unknown[name] ?? [], owners: owners)
             let what = name.owner.isEmpty ? "no value is called '\(name.part)'" : "'\(name.name)': no value is called '\(name.part)' there"
             findings.append(.warning(

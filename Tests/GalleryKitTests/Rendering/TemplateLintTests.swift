@@ -30,6 +30,23 @@ import Testing
         #expect(try TemplateSet.load(overridesIn: nil).lint(config: config).isEmpty)
     }
 
+    /// Hugo's habit, `{{ .Site.Title }}`, is named as such with the Mustache name to write, not
+    /// as "no value is called ''"; a slip in a `[params]` name is told (the site's params are
+    /// all known), while a param the site does not set and nothing resembles stays quiet, as a
+    /// shared theme may ask for one a site leaves out.
+    @Test func hugosDottedNamesAndSlipsInTheSitesParamsAreTold() throws {
+        let templates = try Self.templates([
+            "404": "{{<base}}{{$title}}{{ .Site.Title }}{{/title}}{{$content}}<p>{{site.params.tagine}} {{site.params.phone}} {{site.params.banner_text}} {{.Params.tagline}}</p>{{/content}}{{/base}}\n",
+        ])
+        var config = SiteConfig()
+        config.params = ["tagline": .text("Fine records"), "phone": .text("0123")]
+        #expect(templates.lint(config: config).map(\.description) == [
+            "templates/404.mustache:1:20: warning: '.Site.Title' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{site.title}}. The README's \"Template values\" lists the names.",
+            "templates/404.mustache:1:62: warning: 'site.params.tagine': no value is called 'tagine' there, so it renders empty; did you mean 'tagline'? The README's \"Template values\" lists the names.",
+            "templates/404.mustache:1:135: warning: '.Params.tagline' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{params.tagline}}. The README's \"Template values\" lists the names.",
+        ])
+    }
+
     /// A tag a brace short at its start is published as text, so it is warned about at its
     /// column; inline CSS and script, and a triple mustache, are not mistaken for one.
     @Test func aTagABraceShortAtItsStartIsWarnedAbout() throws {
