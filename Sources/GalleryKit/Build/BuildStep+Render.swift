@@ -34,8 +34,11 @@ extension BuildStep {
             for file in state.files { uses[file.path, default: 0] += 1 }
             let site = state.options.site
             for path in assets.staticPaths where made.contains(path) || uses[path, default: 0] > 1 {
+                // A page of its own is made with the page's template, as in Hugo's layouts/.
+                let template = path == "404.html" ? "404" : path == "index.html" || path.hasPrefix("page/") ? "index" : path.hasPrefix("albums/") ? "album" : nil
+                let instead = template.map { "; to make this page your own, write templates/\($0).mustache (gallery templates \($0) gives the built-in one to start from)" } ?? ""
                 state.report(.error(
-                    "gallery writes \(path) itself, so this file would replace it; rename or remove it",
+                    "gallery writes \(path) itself, so this file would replace it; rename or remove it\(instead)",
                     path: site.display(site.staticFolder.appending(path: path))
                 ), to: observer)
             }
