@@ -59,8 +59,8 @@ public struct PreviewBuilder: Sendable {
             if before.build != nil, before.basePath != result.config.basePath, let origin = before.origin {
                 log("serve: the site is now at " + origin + result.config.basePath)
             } else if before.build == nil, before.failure != nil, before.basePath != result.config.basePath, let origin = before.origin {
-                // The first build failed before it read base_url, so the address announced then
-                // lacked its path.
+                // The first build failed before it read base_url (gallery.toml was broken), so the
+                // address announced then lacked its path.
                 log("serve: the site is at " + origin + result.config.basePath)
             }
             await hub.publish(LiveReloadEvent(build: build))
@@ -70,6 +70,9 @@ public struct PreviewBuilder: Sendable {
             state.update {
                 $0.failure = diagnostics
                 if $0.output == nil { $0.output = result.outputFolder }
+                // Before a first good build, the site's path as far as gallery.toml was read (the
+                // default when it could not be), so the first address announced has it.
+                if !hasSucceeded { $0.basePath = result.config.basePath }
             }
             await hub.publish(LiveReloadEvent(build: build, failure: diagnostics))
             log(hasSucceeded

@@ -297,18 +297,30 @@ import Glibc
         #expect(!server.stderr.value.contains("last good build"))
     }
 
-    /// A first build that failed before it read `base_url` announced the site without its path;
-    /// the first good build says where it is.
-    @Test func theFirstGoodBuildAfterAFailedOneSaysWhereASubPathSiteIs() async throws {
+    /// A first build that fails after reading `base_url` (a broken template or archive) announces
+    /// the site at its path; one that failed before it read it (a broken gallery.toml) announced
+    /// it without, so the first good build says where it is.
+    @Test func theAddressAnnouncedAfterAFailedFirstBuildHasTheSitesPath() async throws {
         let folder = try site()
         try folder.write("base_url = \"/label/\"\n", to: "gallery.toml")
         try folder.write("{\"version\": 1, \"albums\": [\n", to: "content/albums.json")
         let server = try await ServeProcess(in: folder.url)
         let socket = try await RawWebSocket(port: server.port)
         _ = try await socket.waitForMessage { $0.contains("\"errors\":[") }
+        #expect(server.stdout.value.contains("Serving http://127.0.0.1:\(server.port)/label/\n"), "\(server.stdout.value)")
         try folder.write(Fixture.archive([Fixture.album("Blue", "Joni Mitchell", year: 1971)]), to: "content/albums.json")
         #expect(try await socket.waitForMessage { $0.hasSuffix(",\"errors\":null}") } != nil, "\(server.stderr.value)")
-        #expect(server.stderr.value.contains("serve: the site is at http://127.0.0.1:\(server.port)/label/\n"), "\(server.stderr.value)")
+        #expect(!server.stderr.value.contains("serve: the site is at"), "said twice: \(server.stderr.value)")
+
+        let broken = try site()
+        try broken.write("base_url = \"/label/\"\n[carousel\n", to: "gallery.toml")
+        let second = try await ServeProcess(in: broken.url)
+        let listener = try await RawWebSocket(port: second.port)
+        _ = try await listener.waitForMessage { $0.contains("\"errors\":[") }
+        #expect(second.stdout.value.contains("Serving http://127.0.0.1:\(second.port)/\n"), "\(second.stdout.value)")
+        try broken.write("base_url = \"/label/\"\n", to: "gallery.toml")
+        #expect(try await listener.waitForMessage { $0.hasSuffix(",\"errors\":null}") } != nil, "\(second.stderr.value)")
+        #expect(second.stderr.value.contains("serve: the site is at http://127.0.0.1:\(second.port)/label/\n"), "\(second.stderr.value)")
     }
 
     @Test func aPortInUseIsAnErrorWhenAskedForAndAvoidedWhenItIsTheDefault() async throws {
