@@ -32,6 +32,10 @@
   // none of it.
   if (!count || !viewport || !model) return;
   carousel.classList.add("js");
+  // The keys are the script's: only with it does the strip describe them (the page's hidden
+  // .carousel-help), so a page without it promises nothing it does not do.
+  var help = carousel.querySelector(".carousel-help");
+  if (help && help.id) viewport.setAttribute("aria-describedby", help.id);
   // The strip is one Tab stop: the selected tile's link, which takes the arrow keys. Without the
   // script the scrolling viewport is the stop (the template's tabindex="0"), as a region that
   // scrolls must be reachable by keyboard.

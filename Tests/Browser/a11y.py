@@ -308,6 +308,30 @@ def the_strip_is_one_tab_stop(driver):
         no_script.quit()
 
 
+def description(driver):
+    return driver.execute_script("""
+        var v = document.querySelector('#carousel .viewport'), id = v.getAttribute('aria-describedby'), d = id && document.getElementById(id);
+        return {label: v.getAttribute('aria-label'), description: d ? d.textContent : null};""")
+
+
+def the_strip_promises_its_keys_only_with_the_script(driver):
+    """SC 3.3.2, 4.1.2: the strip's name is short ("Albums"), and the keys are its description
+    only when the script, which handles them, runs; without it they would do nothing."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    found = description(driver)
+    assert found["label"] == "Albums" and found["description"] and "Home and End" in found["description"], f"with the script: {found}"
+    no_script = chromium(javascript=False)
+    try:
+        no_script.get(BASE)
+        found = description(no_script)
+        assert found == {"label": "Albums", "description": None}, f"without the script: {found}"
+        shown = no_script.execute_script("var h = document.querySelector('#carousel .carousel-help'); return h && h.getClientRects().length;")
+        assert shown == 0, "the help is shown on the page"
+    finally:
+        no_script.quit()
+
+
 def no_console_errors(driver):
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, "console errors: " + json.dumps(errors)
@@ -319,7 +343,7 @@ def main():
     try:
         for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once,
                       reduced_motion_is_followed_when_it_changes, a_far_jump_on_a_slow_network, the_strip_is_one_tab_stop,
-                      no_console_errors]:
+                      the_strip_promises_its_keys_only_with_the_script, no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()
