@@ -216,10 +216,13 @@ struct TOMLReader {
                 current = String(trimmed.dropFirst().prefix { $0 != "]" }).trimmingSpaces()
                 continue
             }
-            guard current == section, trimmed.hasPrefix(key) else { continue }
-            let rest = trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
-            if rest.hasPrefix("=") {
-                return SourcePosition(line: number + 1, column: line.count - trimmed.count + 1)
+            guard current == section else { continue }
+            // A bare key, or a quoted one ("label name" = …), which is how a key with a space is written.
+            for written in [key, "\"" + key + "\"", "'" + key + "'"] where trimmed.hasPrefix(written) {
+                let rest = trimmed.dropFirst(written.count).drop { $0 == " " || $0 == "\t" }
+                if rest.hasPrefix("=") {
+                    return SourcePosition(line: number + 1, column: line.count - trimmed.count + 1)
+                }
             }
         }
         // A key that is a section of its own: `[key]`, or `[section.key]` below a section.

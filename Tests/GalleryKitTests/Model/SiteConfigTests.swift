@@ -67,6 +67,16 @@ import Testing
         #expect(hugo.map(\.message).first?.hasPrefix("languageCode is \"fr\", but [text]") == true, "\(hugo)")
     }
 
+    /// A key with a space is written quoted; its finding is at its own line, not its table's.
+    @Test func aQuotedKeysFindingIsAtItsLine() throws {
+        #expect {
+            _ = try SiteConfig.parse(toml: "title = \"Shop\"\n\n[params]\nphone = \"1\"\n\"label name\" = \"Nightjar\"\n", path: "gallery.toml")
+        } throws: { error in
+            let found = (error as? ArchiveError)?.diagnostics.map(\.description) ?? []
+            return found.count == 1 && found[0].hasPrefix("gallery.toml:5:1: error: \"label name\" cannot name a param")
+        }
+    }
+
     @Test func defaultsAreTheSeeds() throws {
         let (config, _) = try SiteConfig.parse(toml: "", path: "gallery.toml")
         #expect(config.carousel.metrics == .seed)
