@@ -332,6 +332,34 @@ def the_strip_promises_its_keys_only_with_the_script(driver):
         no_script.quit()
 
 
+def without_the_script_a_link_skips_the_strip(driver):
+    """SC 2.4.1: without the script every tile is a Tab stop (20 on this index page), so a link
+    before the strip, shown when it has the focus, takes the keyboard past it; with the script
+    (the strip one stop) it is not there."""
+    no_script = chromium(javascript=False)
+    try:
+        no_script.get(BASE)
+        no_script.execute_script("window.scrollTo(0, 0);")
+        for presses in range(1, 6):
+            ActionChains(no_script).send_keys(Keys.TAB).perform()
+            if no_script.execute_script("return document.activeElement.classList.contains('carousel-skip');"):
+                break
+        else:
+            raise AssertionError("no link to skip the strip in the first five Tab stops")
+        visible = no_script.execute_script("var r = document.activeElement.getBoundingClientRect(); return r.width > 20 && r.height > 10;")
+        assert visible, "the skip link is not shown while it has the focus"
+        ActionChains(no_script).send_keys(Keys.ENTER).perform()
+        ActionChains(no_script).send_keys(Keys.TAB).perform()
+        after = no_script.execute_script("""var e = document.activeElement;
+            return {inStrip: !!e.closest('#carousel .viewport'), tag: e.tagName, text: e.textContent.trim().slice(0, 40)};""")
+        assert not after["inStrip"], f"after the skip link, Tab went into the strip: {after}"
+    finally:
+        no_script.quit()
+    open_fresh(driver)
+    settled_on(driver, 0)
+    assert driver.execute_script("return getComputedStyle(document.querySelector('#carousel .carousel-skip')).display;") == "none", "the skip link is there with the script"
+
+
 def no_console_errors(driver):
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, "console errors: " + json.dumps(errors)
@@ -343,7 +371,8 @@ def main():
     try:
         for check in [tiles_are_in_album_order, focus_stays_with_the_selection, the_status_speaks_once,
                       reduced_motion_is_followed_when_it_changes, a_far_jump_on_a_slow_network, the_strip_is_one_tab_stop,
-                      the_strip_promises_its_keys_only_with_the_script, no_console_errors]:
+                      the_strip_promises_its_keys_only_with_the_script, without_the_script_a_link_skips_the_strip,
+                      no_console_errors]:
             failures += not report.run(check, driver)
     finally:
         driver.quit()

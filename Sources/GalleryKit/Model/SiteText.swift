@@ -21,6 +21,7 @@ public struct SiteText: Sendable, Hashable {
     public static let entries: [Entry] = [
         Entry(name: "albums", english: "Albums", placeholders: []),
         Entry(name: "carousel_help", english: "Album covers: the arrow keys, Home and End move between albums, Enter opens one", placeholders: []),
+        Entry(name: "skip_albums", english: "Skip the album covers", placeholders: []),
         Entry(name: "previous_album", english: "Previous album", placeholders: []),
         Entry(name: "next_album", english: "Next album", placeholders: []),
         Entry(name: "album_navigation", english: "Previous and next album", placeholders: []),
