@@ -96,6 +96,23 @@ def a_right_to_left_page_keeps_its_strip_left_to_right(driver):
     assert links["arrows"] == [["true", "matrix(-1, 0, 0, 1, 0, 0)"]] * 2, f"the arrows: {links['arrows']}"
 
 
+def rings_have_room_with_a_small_padding(driver):
+    """WCAG 2.4.7, 2.4.11: the HEBREW site's tiles are 2 px from the strip's edges; the focus and
+    selection rings, 9 px beyond a tile, are neither clipped by the viewport above and below
+    nor covered by the neighbouring tiles."""
+    driver.get(HEBREW)
+    report.wait(lambda: driver.execute_script("return !!document.querySelector('#carousel.js');"), "the script", DEADLINE)
+    assert driver.execute_script("return document.getElementById('carousel').dataset.padding;") == "2"
+    found = driver.execute_script("""
+        var link = document.querySelector('#carousel .tile.current a'); link.focus();
+        var v = document.querySelector('#carousel .viewport').getBoundingClientRect(), t = link.getBoundingClientRect();
+        var next = link.closest('.tile').nextElementSibling;
+        return {above: t.top - v.top, below: v.bottom - t.bottom,
+                current: +getComputedStyle(link.closest('.tile')).zIndex || 0, neighbour: next ? +getComputedStyle(next).zIndex || 0 : 0};""")
+    assert found["above"] >= 9 and found["below"] >= 9, f"the rings are clipped: {found}"
+    assert found["current"] > found["neighbour"], f"a neighbour is drawn over the rings: {found}"
+
+
 def main():
     narrow = chromium(320)
     wide = chromium(1280)
@@ -104,6 +121,7 @@ def main():
             report.run(nothing_widens_the_page_at_320_px, narrow),
             report.run(forced_colours_tell_focus_from_the_selection, wide),
             report.run(a_right_to_left_page_keeps_its_strip_left_to_right, wide),
+            report.run(rings_have_room_with_a_small_padding, wide),
         ]
     finally:
         narrow.quit()
