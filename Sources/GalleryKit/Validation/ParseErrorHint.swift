@@ -4,6 +4,9 @@ enum ParseErrorHint {
     /// The elements that never have content: HTML writes them `<br>`, XHTML `<br/>`.
     static let voidElements: Set<Substring> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
 
+    /// For a bare `&`: in text, and as often in a link (`?v=abc&t=42`).
+    private static let ampersandHint = "write &amp; for an & in text or an attribute (a link's ?a=1&b=2 as ?a=1&amp;b=2)"
+
     private static let scriptHint = "a < or & in an inline script must be escaped in XHTML: move the script to a file under assets/ or static/, or wrap it in //<![CDATA[ … //]]>"
 
     /// For a style sheet: the HTML parser reads `<style>` as raw text too, so the text advice
@@ -33,7 +36,7 @@ enum ParseErrorHint {
         if let name = quoted(after: "Entity '", in: message), message.hasSuffix("' not defined") {
             let known = "XHTML knows only &amp; &lt; &gt; &quot; &apos;"
             guard let scalar = XMLDocument.htmlEntity(named: String(name)) else {
-                return "\(known): write the character itself, or &amp; for an & in text"
+                return "\(known): write the character itself, or &amp; for an & in text or an attribute"
             }
             return "\(known): write &#\(scalar.value); for &\(name);"
         }
@@ -50,7 +53,7 @@ enum ParseErrorHint {
         }
         if message.hasPrefix("StartTag: invalid element name") { return "write &lt; for a < in text" }
         if message.hasPrefix("xmlParseEntityRef: no name") || message.hasPrefix("EntityRef: expecting ';'") {
-            return "write &amp; for an & in text"
+            return ampersandHint
         }
         return nil
     }
