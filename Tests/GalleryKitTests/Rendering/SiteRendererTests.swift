@@ -93,7 +93,7 @@ import Testing
             let frame = layout.frame(at: tile)
             #expect(index.contains("style=\"left:\(frame.x)px;top:\(frame.y)px\" data-index=\"\(tile)\""))
         }
-        #expect(index.contains("style=\"width:\(layout.contentWidth)px;height:\(layout.stripHeight)px;--tile:60px\""))
+        #expect(index.contains("style=\"width:\(layout.contentWidth)px;height:\(layout.stripHeight)px;--tile:60px;--pad:\(metrics.padding)px\""))
         #expect(index.contains("width=\"60\" height=\"60\""))
         #expect(index.contains("srcset=\"./covers/0@2x.png 2x\""))
     }
