@@ -34,6 +34,9 @@ import Testing
         #expect(index.components(separatedBy: " von Band &amp; Co\"").count - 1 == 4)
         #expect(index.contains("data-status=\"{number} of {count}: {title} by {artist}\""))
         #expect(try folder.read("public/page/2/index.html").contains("<title>Albums · Seite 2 von 2</title>"))
+        // Each index page's heading says which page it is, as its title does (the first names none).
+        #expect(try folder.read("public/page/2/index.html").contains("<h1>Albums <span class=\"page-of\">· Seite 2 von 2</span></h1>"))
+        #expect(index.contains("<h1>Albums</h1>"))
         #expect(try folder.read("public/albums/band-and-co-titel-3/index.html").contains("<span class=\"by\">von <span"))
         #expect(try folder.read("public/404.html").contains("<h1>Nicht gefunden</h1>"))
         let svg = try folder.read("public/carousel.svg")
