@@ -111,7 +111,7 @@ import Testing
         let page = try xml(site, "public/albums/artist-title-5/index.html")
         #expect(try values(page, Self.tile + "/@data-index") == ["3", "4", "5", "6", "7"])
         #expect(try values(page, Self.tile + "[3]/@style").first?.hasPrefix("left:\(110 + 5 * 120)px") == true)
-        #expect(try values(page, "//*[local-name()='ol']/@style") == ["width:\(200 + 10 * 120)px;height:120px;--tile:100px"])
+        #expect(try values(page, "//*[local-name()='ol']/@style") == ["width:\(200 + 10 * 120)px;height:120px;--tile:100px;--pad:10px"])
         let links = "//*[local-name()='nav'][@class='album-nav']/*[local-name()='a']"
         #expect(try values(page, links + "/@href") == ["../../albums/artist-title-4/", "../../albums/artist-title-6/"])
         #expect(try values(page, links + "/@rel") == ["prev", "next"])

@@ -65,7 +65,7 @@ import Testing
             #expect(ours == library.render(ReferenceObject(object: page), withTemplate: name), "\(name)")
         }
         let album = String(decoding: templates.render("album", context: .object(page)), as: UTF8.self)
-        #expect(album.contains("<ol class=\"strip\" id=\"strip\" style=\"width:200px;height:120px;--tile:100px\">\n</ol>"))
+        #expect(album.contains("<ol class=\"strip\" id=\"strip\" style=\"width:200px;height:120px;--tile:100px;--pad:10px\">\n</ol>"))
         #expect(album.contains("<td data-field=\"title\" dir=\"auto\"></td>"))
         #expect(!album.contains("rel=\"prev\"") && !album.contains("rel=\"next\"") && !album.contains("name=\"description\""))
     }
