@@ -173,9 +173,12 @@ extension TemplateSet {
             // Hugo's Go templates start a name with a dot (`{{ .Site.Title }}`), which Mustache
             // reads as the current value, then an empty name.
             if name.name.count > 1, name.name.hasPrefix("."), name.name.dropFirst().first?.isLetter == true {
-                let meant = name.name.dropFirst().split(separator: ".").map { $0.prefix(1).lowercased() + $0.dropFirst() }.joined(separator: ".")
+                // Hugo's page values (.Title, .Params.x) are the album's here; .Site's are site's.
+                var parts = name.name.dropFirst().split(separator: ".").map { $0.prefix(1).lowercased() + $0.dropFirst() }
+                if parts.first != "site" { parts.insert("album", at: 0) }
+                let meant = parts.joined(separator: ".")
                 findings.append(.warning(
-                    "'\(name.name)' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{\(meant)}}. The README's \"Template values\" lists the names.",
+                    "'\(name.name)' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, naming its object: {{\(meant)}}. The README's \"Template values\" lists the names.",
                     path: path, at: name.position
                 ))
                 continue

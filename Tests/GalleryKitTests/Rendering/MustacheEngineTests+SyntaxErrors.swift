@@ -44,6 +44,9 @@ extension MustacheEngineTests {
         BrokenTemplate(text: "x\ny{{#}}{{/}}", line: 2, column: 2, message: "this tag has no name"),
         BrokenTemplate(text: "{{>  }}", line: 1, column: 1, message: "this tag has no name"),
         BrokenTemplate(text: "{{first name}}", line: 1, column: 1, message: "'first name' is not a valid name (names have no spaces)"),
+        // Hugo's Go templates are told as such, with the Mustache way.
+        BrokenTemplate(text: "<p>{{ if .Params.price }}", line: 1, column: 4, message: "'if .Params.price' is not a valid name (names have no spaces); this is Go template syntax, as Hugo's: Mustache writes a section as {{#album.params.price}}…{{/album.params.price}} (shown when the value is there), {{^name}}…{{/name}} for its absence, and a value as {{album.title}}"),
+        BrokenTemplate(text: "{{- .Title -}}", line: 1, column: 1, message: "'- .Title -' is not a valid name (names have no spaces); this is Go template syntax, as Hugo's: Mustache writes a section as {{#album.params.price}}…{{/album.params.price}} (shown when the value is there), {{^name}}…{{/name}} for its absence, and a value as {{album.title}}"),
         // Set-delimiter tags.
         BrokenTemplate(text: "{{=<% %>}}", line: 1, column: 1, message: "a set-delimiter tag must end with '=', as in {{=<% %>=}}"),
         BrokenTemplate(text: "\n  {{= a b c =}}", line: 2, column: 3, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),

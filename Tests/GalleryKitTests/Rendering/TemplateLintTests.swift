@@ -41,9 +41,9 @@ import Testing
         var config = SiteConfig()
         config.params = ["tagline": .text("Fine records"), "phone": .text("0123")]
         #expect(templates.lint(config: config).map(\.description) == [
-            "templates/404.mustache:1:20: warning: '.Site.Title' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{site.title}}. The README's \"Template values\" lists the names.",
+            "templates/404.mustache:1:20: warning: '.Site.Title' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, naming its object: {{site.title}}. The README's \"Template values\" lists the names.",
             "templates/404.mustache:1:62: warning: 'site.params.tagine': no value is called 'tagine' there, so it renders empty; did you mean 'tagline'? The README's \"Template values\" lists the names.",
-            "templates/404.mustache:1:135: warning: '.Params.tagline' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, as in {{params.tagline}}. The README's \"Template values\" lists the names.",
+            "templates/404.mustache:1:135: warning: '.Params.tagline' is a name as Hugo's Go templates write it, which Mustache reads as an empty name, so it renders empty; write it without the dot, naming its object: {{album.params.tagline}}. The README's \"Template values\" lists the names.",
         ])
     }
 

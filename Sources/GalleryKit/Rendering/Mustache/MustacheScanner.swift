@@ -168,7 +168,12 @@ struct MustacheScanner {
                 throw unclosed(at: index, closing: closing, position: tagPosition)
             }
             guard !hasSpace else {
-                throw MustacheSyntaxError(message: "'\(content)' is not a valid name (names have no spaces)", position: tagPosition)
+                // Hugo's Go templates: {{ if .Params.x }}…{{ end }}, {{ range … }}, {{- .Title -}}.
+                let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                let goWords: Set<Substring> = ["if", "else", "with", "range", "end", "-", "define", "block", "template", "partial"]
+                let go = words.first.map { goWords.contains($0) || $0.hasPrefix(".") || $0.hasPrefix("$") } ?? false
+                let hint = go ? "; this is Go template syntax, as Hugo's: Mustache writes a section as {{#album.params.price}}…{{/album.params.price}} (shown when the value is there), {{^name}}…{{/name}} for its absence, and a value as {{album.title}}" : ""
+                throw MustacheSyntaxError(message: "'\(content)' is not a valid name (names have no spaces)\(hint)", position: tagPosition)
             }
         }
         line.tokens.append(.tag(Tag(kind: kind, name: String(content), position: tagPosition)))
