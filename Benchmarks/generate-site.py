@@ -331,17 +331,20 @@ def carousel(page: str, root: str, tiles: str) -> str:
             'data-page="%s" data-count="{{ $n }}" data-current="{{ $i }}" data-padding="%d" '
             'data-dimension="%d" data-offset="%d" data-chunk="%d" data-root="%s" '
             'data-alt="{title} by {artist}" data-status="{number} of {count}: {title} by {artist}">\n'
+            '<a class="carousel-skip" href="#carousel-end">Skip the album covers</a>\n'
             '<div class="carousel-controls">\n'
             '<button type="button" class="carousel-previous" aria-controls="strip" hidden="hidden">'
             '<span aria-hidden="true">‹</span> Previous album</button>\n'
             '<button type="button" class="carousel-next" aria-controls="strip" hidden="hidden">'
             'Next album <span aria-hidden="true">›</span></button>\n'
             '</div>\n'
-            '<div class="viewport" role="group" tabindex="0" aria-label="Album covers: the arrow keys, Home and End move between albums, Enter opens one">\n'
-            '<ol class="strip" id="strip" style="width:{{ add %d (mul $n %d) }}px;height:%dpx;--tile:%dpx">\n'
-            '%s</ol>\n</div>\n<p class="carousel-status" role="status"></p>\n</section>\n'
+            '<div class="viewport" role="group" tabindex="0" aria-label="Albums">\n'
+            '<ol class="strip" id="strip" style="width:{{ add %d (mul $n %d) }}px;height:%dpx;--tile:%dpx;--pad:%dpx">\n'
+            '%s</ol>\n</div>\n<span id="carousel-end" tabindex="-1"></span>\n'
+            '<p class="carousel-help" id="carousel-help" hidden="hidden">Album covers: the arrow keys, Home and End move between albums, Enter opens one</p>\n'
+            '<p class="carousel-status" role="status"></p>\n</section>\n'
             % (page, PADDING, DIMENSION, OFFSET, CHUNK, root, 2 * OFFSET, STRIDE, DIMENSION + 2 * PADDING,
-               DIMENSION, tiles))
+               DIMENSION, PADDING, tiles))
 
 
 OPENING_WIDTH = 1280  # gallery's SiteRenderer.openingViewportWidth
@@ -447,9 +450,9 @@ HUGO_SINGLE = ("""{{- define "title" }}{{ .Title }} · {{ .Params.artist }} · {
                + "{{ range $k, $t := first %d (after (add $i 1) $tiles) }}{{ $j := add $i 1 $k }}" % WINDOW + PICK_TILE + "{{ end }}")
     + """{{ template "details" . -}}
 <nav class="album-nav" aria-label="Previous and next album">
-{{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/">← <bdi>{{ .Title }}</bdi></a>
+{{ if gt $i 0 }}{{ with index $pages (sub $i 1) }}<a rel="prev" href="../../albums/{{ .Slug }}/"><span class="arrow" aria-hidden="true">←</span> <bdi>{{ .Title }}</bdi></a>
 {{ end }}{{ end -}}
-{{ if lt (add $i 1) $n }}{{ with index $pages (add $i 1) }}<a rel="next" href="../../albums/{{ .Slug }}/"><bdi>{{ .Title }}</bdi> →</a>
+{{ if lt (add $i 1) $n }}{{ with index $pages (add $i 1) }}<a rel="next" href="../../albums/{{ .Slug }}/"><bdi>{{ .Title }}</bdi> <span class="arrow" aria-hidden="true">→</span></a>
 {{ end }}{{ end -}}
 </nav>
 {{ end -}}
@@ -489,8 +492,9 @@ HUGO_CHUNK = json_file('{"start":{{ .Params.start }},"albums":[', "first %d (aft
 # carousel.svg, as gallery writes it: plain text, so text goes through htmlEscape.
 HUGO_SVG = """{{- $pages := site.RegularPages.ByWeight -}}{{- $w := add %d (mul (len $pages) %d) -}}
 <?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" aria-label="{{ site.Title }}: {{ len $pages }} {{ cond (eq (len $pages) 1) "album" "albums" }}">
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{{ $w }}" height="%d" viewBox="0 0 {{ $w }} %d" lang="{{ site.LanguageCode }}" xml:lang="{{ site.LanguageCode }}">
 <title>{{ site.Title }}</title>
+<desc>{{ len $pages }} {{ cond (eq (len $pages) 1) "album" "albums" }}</desc>
 <defs><style>.current{fill:none;stroke:#0b57d0;stroke-width:3}</style></defs>
 <g class="strip">
 {{ range $k, $p := $pages -}}{{ $x := add %d (mul $k %d) -}}

@@ -10,6 +10,8 @@ struct Build: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
+    @OptionGroup var hugoFlags: HugoFlags
+
     @Option(name: .long, help: ArgumentHelp("Write the site here instead of [build] output (default public/).", valueName: "DIR"))
     var output: String?
 

@@ -18,6 +18,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
+    @OptionGroup var hugoFlags: HugoFlags
+
     @Option(name: .long, help: ArgumentHelp("Build the preview here (default: preview/ in the cache folder, .gallery-cache/preview/).", valueName: "DIR"))
     var output: String?
 

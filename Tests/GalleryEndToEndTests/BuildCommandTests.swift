@@ -285,6 +285,31 @@ import Testing
         #expect((events.last?["covers"] as? [String: Any])?["failed"] as? Int == 5)
     }
 
+    /// Hugo's flags, as a script moved from Hugo passes them, get gallery's way (not "Unknown
+    /// option", nor a wrong guess: --bind had "did you mean --site?"), and build nothing; they
+    /// stay out of the help.
+    @Test func hugosFlagsAreAnsweredWithGallerysWay() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let cases: [([String], String)] = [
+            (["build", "--cleanDestinationDir"], "--cleanDestinationDir is Hugo's name: write --clean-destination"),
+            (["build", "-d", "out"], "--destination (-d) is Hugo's name: write --output DIR"),
+            (["build", "--baseURL", "/x/"], "--baseURL (-b) is Hugo's name: gallery build takes --base-url URL"),
+            (["build", "--minify", "--gc"], "--minify: gallery writes pages as the templates make them"),
+            (["build", "-D"], "--buildDrafts (-D): gallery has no drafts"),
+            (["serve", "--bind", "127.0.0.1"], "--bind is Hugo's name: write --host ADDRESS"),
+            (["serve", "--navigateToChanged"], "--navigateToChanged: gallery serve has none"),
+        ]
+        for (arguments, advice) in cases {
+            let run = try await GalleryBinary.run(arguments, in: site.url)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains("Error: " + advice), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("Did you mean"), "\(arguments): \(run.stderr)")
+        }
+        #expect(!site.exists("public") && !site.exists("out"))
+        let help = try await GalleryBinary.run(["build", "--help"], in: site.url)
+        #expect(!help.stdout.contains("baseURL") && !help.stdout.contains("minify"), "\(help.stdout)")
+    }
+
     @Test func aFolderNamedLikeATemplateAndContradictoryFlagsAreToldPlainly() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try FileManager.default.createDirectory(at: site.url.appending(path: "templates/index.mustache"), withIntermediateDirectories: true)
