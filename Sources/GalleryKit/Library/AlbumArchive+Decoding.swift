@@ -130,7 +130,11 @@ private struct ArchiveDecoder {
     /// line, not 2,000, and says where such fields go.
     mutating func warnOfUnknownKeys() {
         for entry in unknownKeys {
-            let hint = entry.key.lowercased() == "cover" || entry.key == "coverUrl"
+            // Hugo's keys that keep a page unpublished: gallery publishes every album, and says so.
+            let unpublishing: Set<String> = ["draft", "publishdate", "expirydate", "publish_date", "expiry_date"]
+            let hint = unpublishing.contains(entry.key.lowercased())
+                ? ": gallery has no drafts or publish dates, so \(entry.numbers.count == 1 ? "this album is" : "these albums are") published; keep unreleased albums out of the archive until they are out"
+                : entry.key.lowercased() == "cover" || entry.key == "coverUrl"
                 ? "; did you mean \"cover_url\"?"
                 // The details table calls the title "Album", as the seed app did.
                 : entry.key.lowercased() == "album" || entry.key.lowercased() == "name"

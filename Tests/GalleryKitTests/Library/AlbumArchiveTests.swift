@@ -141,6 +141,17 @@ import Testing
         ])
     }
 
+    /// Hugo's draft and publish dates keep a page unpublished there; here the album is
+    /// published, and the warning says so rather than pointing to params.
+    @Test func aDraftKeySaysTheAlbumIsPublished() throws {
+        let (_, warnings) = try decode("""
+        {"version": 1, "albums": [{"title": "A", "artist": "X", "genre": "Pop", "year": 1999, "cover_url": "c.png", "draft": true}]}
+        """)
+        #expect(warnings.map(\.description) == [
+            "content/albums.json:1:109: warning: album 1 (\"A\") has an unknown key \"draft\", which is ignored: gallery has no drafts or publish dates, so this album is published; keep unreleased albums out of the archive until they are out",
+        ])
+    }
+
     /// A key gallery does not use is one warning however many albums have it (a shop's
     /// "price" on 2,000 albums), with a hint: the nearest key, or where the page can show it.
     @Test func anUnknownKeyIsOneWarningForAllTheAlbumsThatHaveIt() throws {
