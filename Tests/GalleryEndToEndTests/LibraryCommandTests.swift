@@ -529,6 +529,8 @@ import Testing
             ("fields.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,2000\n".utf8), "fields.csv:2: row 1: this row has 4 fields but the header has 5"),
             ("types.csv", Data("Artist,Title,Genre,Year,Cover\nA,B,C,soon,d\nE,,F,1999,g\n".utf8), "types.csv:2: row 1: the year \"soon\" is not a year"),
             ("types.json", Data("{\"version\": 1, \"albums\": [{\"title\": 5, \"artist\": \"A\", \"genre\": \"G\", \"year\": 1999, \"cover_url\": \"c\"}]}".utf8), "types.json:1:37: error: album 1: \"title\" must be a string, not a number"),
+            ("ghosts.md", Data("---\ntitle: \"Ghosts\"\nartist: Ada Kim\n---\nLiner notes\n".utf8), "ghosts.md: this is a page with front matter (as Hugo's content/*.md), which gallery does not read; import JSON, CSV with a header row"),
+            ("albums.yaml", Data("- title: Ghosts\n  artist: Ada Kim\n".utf8), "albums.yaml: this is YAML or TOML, which gallery does not read"),
             ("plain.plist", try PropertyListSerialization.data(fromPropertyList: ["not": "albums"], format: .binary, options: 0), "plain.plist: not a keyed archive"),
             ("strings.bin", try NSKeyedArchiver.archivedData(withRootObject: ["just", "strings"] as NSArray, requiringSecureCoding: false), "strings.bin: album 1 is not an Album object"),
             ("dict.bin", try NSKeyedArchiver.archivedData(withRootObject: ["a": "b"] as NSDictionary, requiringSecureCoding: false), "strings.bin"),

@@ -116,6 +116,13 @@ public struct AlbumImporter: Sendable {
         let bytes = Array(data)
         guard !bytes.isEmpty else { throw LibraryError("\(display): the file is empty; nothing to import") }
         let format = Self.format(of: bytes, name: name)
+        // A Hugo page (front matter between --- or +++) or a YAML or TOML file would be read as
+        // CSV and refused for its quotes: say what it is, and what gallery reads.
+        let lowered = name.lowercased()
+        let frontMatter = bytes.starts(with: Array("---".utf8)) || bytes.starts(with: Array("+++".utf8))
+        if format == .csv, frontMatter || [".md", ".markdown", ".yaml", ".yml", ".toml"].contains(where: { lowered.hasSuffix($0) }) {
+            throw LibraryError("\(display): this is \(frontMatter || lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown") ? "a page with front matter (as Hugo's content/*.md)" : "YAML or TOML"), which gallery does not read; import JSON, CSV with a header row (title, artist, genre, year, cover) or the iOS app's albums.bin: a short script can turn front matter into CSV rows")
+        }
         switch format {
         case .json: return Contents(format: format, candidates: try readJSON(bytes, display: display), blankRows: [])
         case .csv: return try readCSV(bytes, display: display)
