@@ -81,6 +81,12 @@ public struct SiteFolder: Sendable, Hashable {
         if path == home || Self.systemFolders.contains(path) {
             return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), among whose files a build writes its own (and --clean-destination removes the rest)"
         }
+        if let home, path.hasPrefix(home + "/."), let hidden = path.dropFirst(home.count + 1).split(separator: "/").first {
+            return "the output folder is inside \(hidden) in your home folder (your settings and keys), among whose files a build writes its own (and --clean-destination removes the rest)"
+        }
+        if let system = Self.systemFolder(holding: path) {
+            return "the output folder is inside the system folder \(system), among whose files a build writes its own (and --clean-destination removes the rest)"
+        }
         return conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
                         guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
                         // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
@@ -89,6 +95,23 @@ public struct SiteFolder: Sendable, Hashable {
 
     /// Folders no site is built into.
     static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var"]
+
+    /// The system folder that holds `path`, where no site is built either: anything inside the
+    /// folders of the system itself (`/etc/ssl`, `/usr/bin`), and the folders one level down in
+    /// those that also hold web roots (`/usr/share`, `/var/lib`, a user's `/home/NAME`), whose
+    /// own subfolders (`/usr/share/nginx/html`, `/home/NAME/site`) stay allowed, as does `/var/www`.
+    static func systemFolder(holding path: String) -> String? {
+        let parts = path.split(separator: "/")
+        guard let first = parts.first else { return nil }
+        let top = "/" + first
+        let system: Set<String> = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/sys"]
+        if system.contains(top) { return top }
+        // One level down in the folders that also hold web roots, and the users' homes.
+        if ["/usr", "/var", "/home"].contains(top), parts.count == 2, path != "/var/www" { return path }
+        // /usr/local holds bin/, lib/, share/ as /usr does.
+        if path.hasPrefix("/usr/local/"), parts.count == 3 { return path }
+        return nil
+    }
 
     /// The folders of the site's own files: what it reads, and `.git`.
     private var sourceFolders: [(URL, String)] {

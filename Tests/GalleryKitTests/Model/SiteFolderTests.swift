@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import GalleryKit
+
+/// Where a build may write: not the system's own folders, at any depth, nor the folders one level
+/// down in those that also hold web roots and homes; their deeper folders (a web server's root)
+/// and the user's own project folders may.
+@Suite struct SiteFolderTests {
+    @Test(arguments: [
+        ("/usr/share", "/usr/share"), ("/usr/bin", "/usr/bin"), ("/usr/local/bin", "/usr/local/bin"),
+        ("/etc/ssl", "/etc"), ("/etc/nginx/sites", "/etc"), ("/bin/x", "/bin"), ("/lib/modules", "/lib"),
+        ("/var/lib", "/var/lib"), ("/var/log", "/var/log"), ("/home/ada", "/home/ada"), ("/proc/1", "/proc"),
+    ])
+    func aSystemFolderIsNoOutput(_ path: String, _ system: String) {
+        #expect(SiteFolder.systemFolder(holding: path) == system, "\(path)")
+    }
+
+    @Test(arguments: ["/var/www", "/var/www/html", "/usr/share/nginx/html", "/usr/local/www/site", "/home/ada/site/public", "/srv/albums", "/tmp/x", "/opt/site", "/root/site"])
+    func aWebRootOrAProjectFolderMayBe(_ path: String) {
+        #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
+    }
+
+    @Test func theHiddenFoldersOfTheHomeFolderAreNoOutput() throws {
+        let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+        let site = SiteFolder(root: URL(fileURLWithPath: "/tmp/gallery-site-\(UUID().uuidString)"))
+        let cache = site.root.appending(path: ".gallery-cache")
+        let refused = site.outputConflict(URL(fileURLWithPath: home).appending(path: ".ssh/site"), cache: cache)
+        #expect(refused?.hasPrefix("the output folder is inside .ssh in your home folder") == true, "\(refused ?? "allowed")")
+        #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
+        #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
+    }
+}
