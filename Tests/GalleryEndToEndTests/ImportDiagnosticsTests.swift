@@ -34,6 +34,12 @@ import Testing
         let fromPipe = try await GalleryBinary.run(["-c", "printf '{\"version\": 1, \"albums\": [{\"title\": \"S\", \"artist\": \"R\", \"genre\": \"Pop\", \"year\": 2001, \"cover_url\": \"covers/s.jpg\"}]}' | \"$0\" import /dev/stdin --site site", gallery], in: folder.url, binary: shell)
         #expect(fromPipe.status == 0, "\(fromPipe.stderr)")
         #expect(try folder.read("site/content/albums.json").contains("\"title\": \"S\""))
+        // What `gallery list --json` writes (an array), piped from one site into another, as the README shows.
+        #expect(try await GalleryBinary.run(["init", "other"], in: folder.url).status == 0)
+        try folder.write("{\"version\": 1, \"albums\": []}\n", to: "other/content/albums.json")
+        let listed = try await GalleryBinary.run(["-c", "\"$0\" list --json --site site | \"$0\" import - --site other", gallery], in: folder.url, binary: shell)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.hasSuffix("imported 7 of 7 albums from json standard input\n"), "\(listed.stdout)")
         let empty = try await GalleryBinary.run(["-c", "\"$0\" import - --site site </dev/null", gallery], in: folder.url, binary: shell)
         #expect(empty.status != 0)
         #expect(empty.stderr.hasPrefix("error: <stdin>: the file is empty; nothing to import\n"), "\(empty.stderr)")

@@ -75,7 +75,8 @@ public struct AlbumImporter: Sendable {
         if lowered.hasSuffix(".csv") { return .csv }
         if lowered.hasSuffix(".bin") || lowered.hasSuffix(".plist") { return .keyedArchive }
         let first = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first
-        return first == UInt8(ascii: "{") ? .json : .csv
+        // An object, or an array (what `gallery list --json` writes, piped in as `-`).
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
     }
 
     /// Reads every album in a file.
