@@ -143,10 +143,10 @@ public final class CoverFetcher: CoverFetching {
             } else {
                 outcome = await attempt(url, revalidating: cached)
             }
-            await gate.release(host: host)
             attempts += 1
             // How the cover ended, for the host's count: not an attempt that is tried again, nor
-            // a skip, which says nothing new of the host.
+            // a skip, which says nothing new of the host. Told before the slot is given back, so
+            // the cover admitted to it knows (it was let in first, and tried a third cover).
             switch outcome {
             case .success:
                 await gate.settled(host, timedOut: false)
@@ -157,6 +157,7 @@ public final class CoverFetcher: CoverFetching {
             case .failure:
                 break
             }
+            await gate.release(host: host)
             switch outcome {
             case .success(let response):
                 return await store(response, for: url, replacing: cached)

@@ -119,6 +119,36 @@ import Testing
         }
     }
 
+    /// The same with the covers asked for at once, one at a time to the host: the cover let in
+    /// when the second gives up knows it did, so a third is not tried (it was, in about a third
+    /// of builds, and cost a full timeout: the slot was given back before the timeout was
+    /// counted). Ten builds, so that the race, were it back, would likely show.
+    @Test func aHostThatStopsAnsweringIsSkippedAfterTwoCoversAskedForAtOnce() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            for round in 0..<10 {
+                for index in 0..<5 {
+                    rig.server.route("/slow/\(round)/\(index).png") { _ in [.pause(.seconds(2))] + .response(.ok, [("Content-Type", "image/png")], body: image) }
+                }
+                var policy = CoverTestRig.fastPolicy
+                policy.readTimeout = .milliseconds(200)
+                policy.retries = 0
+                policy.perHost = 1
+                let reasons = await rig.withFetcher(policy) { fetcher in
+                    await withTaskGroup(of: String.self) { group in
+                        for index in 0..<5 {
+                            group.addTask { await fetcher.cover(for: rig.server.url("/slow/\(round)/\(index).png"), mode: .useCache).reason ?? "fetched" }
+                        }
+                        return await group.reduce(into: []) { $0.append($1) }
+                    }
+                }
+                #expect(reasons.filter { $0.hasPrefix("timed out") }.count == 2, "build \(round): \(reasons)")
+                #expect(reasons.filter { $0.hasPrefix("not tried: ") }.count == 3, "build \(round): \(reasons)")
+                #expect((0..<5).map { rig.server.requests(to: "/slow/\(round)/\($0).png") }.reduce(0, +) == 2, "build \(round)")
+            }
+        }
+    }
+
     @Test func bodyTricklingPastTheTotalTimeoutFails() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
