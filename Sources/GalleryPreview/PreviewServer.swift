@@ -53,6 +53,9 @@ public struct PreviewServer: Sendable {
     public var observer: any BuildObserving
     /// Where the server's own messages go (standard error, for a terminal).
     public var log: @Sendable (String) -> Void
+    /// Where the lines that only tell how the server runs go ("Ctrl-C stops it", "stopping"):
+    /// by default with the others; `gallery serve --quiet` drops them.
+    public var status: (@Sendable (String) -> Void)?
     /// Told the URL once the server listens (standard output, so scripts can read it).
     public var announce: @Sendable (String) -> Void
     /// Called when the server, told to stop, has waited ``shutdownGrace`` for connections that
@@ -117,6 +120,7 @@ public struct PreviewServer: Sendable {
         logger.logLevel = .warning
         let announce = self.announce
         let log = self.log
+        let status = self.status ?? log
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
         let isListening = Flag()
         defer { listeningContinuation.finish() }
@@ -142,7 +146,7 @@ public struct PreviewServer: Sendable {
             let origin = Self.url(host: address.urlHost, port: port, basePath: "")
             state.update { $0.origin = origin }
             announce("Serving " + origin + state.snapshot.basePath)
-            log("serve: Ctrl-C stops it")
+            status("serve: Ctrl-C stops it")
         }
         // Shut down in reverse order: the notice first, then the pages' sockets, a rebuild under
         // way, and the server last.
@@ -150,7 +154,7 @@ public struct PreviewServer: Sendable {
         var watcher = SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild)
         watcher.reportChange = reportChange
         let group = ServiceGroup(
-            services: [server, watcher, hub, ShutdownNotice(log: log, isListening: isListening)],
+            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

@@ -69,6 +69,8 @@ struct Serve: AsyncParsableCommand {
             log: { StandardStreams.error($0 + "\n") },
             announce: { StandardStreams.output($0 + "\n") }
         )
+        // --quiet leaves out the lines that only say how the server runs.
+        if quiet { server.status = { _ in } }
         // Everything else has stopped by then: only connections that never sent a request are left.
         server.giveUpWaiting = {
             StandardStreams.error("serve: closed the connections that sent no request\n")

@@ -231,6 +231,21 @@ import Glibc
         return object["build"] as? String
     }
 
+    /// --quiet prints only warnings and errors, as the README says: not "Ctrl-C stops it" nor
+    /// "stopping"; without it both are said.
+    @Test func quietLeavesOutTheServersStatusLines() async throws {
+        let folder = try site()
+        for quiet in [true, false] {
+            let server = try await ServeProcess(in: folder.url, arguments: quiet ? ["-q"] : [])
+            _ = try await RawWebSocket(port: server.port).waitForMessage { _ in true }
+            server.signal(SIGINT)
+            #expect(await server.waitForExit() == 0)
+            let said = server.stderr.value
+            #expect(said.contains("serve: Ctrl-C stops it") != quiet && said.contains("serve: stopping") != quiet, "quiet \(quiet): \(said)")
+            #expect(server.stdout.value.hasPrefix("Serving http://127.0.0.1:"), "the address is said either way")
+        }
+    }
+
     /// A page left open while the server was down reloads only if the site changed meanwhile: the
     /// build id comes from the output, so a restarted server names an unchanged site alike.
     @Test func theBuildIdNamesTheSameSiteAlikeAcrossRestarts() async throws {
