@@ -156,6 +156,11 @@ import Testing
             #expect(run.stderr.contains("name another with --cache or [build] cache"), "\(cache)")
             #expect(!folder.exists("site/public/index.html") && !folder.exists("site/static/builds"), "\(cache)")
         }
+        // Given on the command line, the folder is named, not gallery.toml.
+        try folder.write(settings, to: "site/gallery.toml")
+        let given = try await GalleryBinary.run(["build", "--cache", "content"], in: site)
+        #expect(given.status != 0)
+        #expect(given.stderr.contains("\ncontent: error: the cache folder is content/"), "\(given.stderr)")
     }
 
     /// An absolute `[build] output` or `[build] cache` is taken as it is, as Hugo's `publishDir`,

@@ -57,8 +57,10 @@ extension BuildStep {
         let cacheProblem = { (output: URL?) in
             site.cacheConflict(cacheFolder, output: output).map { "\($0); name another with --cache or [build] cache (the default is .gallery-cache)" }
         }
+        // Named by where it was given: --cache's folder, or gallery.toml's [build] cache.
+        let cachePath = state.options.cache == nil ? site.display(site.configFile) : SiteFolder.display(cacheFolder)
         if let conflict = cacheProblem(nil) {
-            state.report(.error(conflict, path: site.display(site.configFile)), to: observer)
+            state.report(.error(conflict, path: cachePath), to: observer)
             return
         }
         let outputPath = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
@@ -67,7 +69,7 @@ extension BuildStep {
             return
         }
         if let conflict = cacheProblem(state.outputFolder) {
-            state.report(.error(conflict, path: site.display(site.configFile)), to: observer)
+            state.report(.error(conflict, path: cachePath), to: observer)
             return
         }
         var isFolder: ObjCBool = false
