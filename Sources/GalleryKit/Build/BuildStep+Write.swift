@@ -45,7 +45,12 @@ extension BuildStep {
         // Files no manifest knows of can only be there if the folder held some before: a cold
         // build into a new folder looks for none (walking 10,000 outputs costs a tenth of a second).
         let mayHoldStrays = state.options.cleanDestination || (state.previousManifest.entries.isEmpty && Self.holdsFiles(output))
-        state.summary.written = try staging.commit(into: output)
+        do {
+            state.summary.written = try staging.commit(into: output)
+        } catch let error as AtomicFile.WriteError where error.refusedBeforeWriting {
+            state.summary.outputUnchanged = true
+            throw error
+        }
         state.summary.pagesWritten = state.pagesStaged
         state.staged = nil
         let root = output.standardizedFileURL.path

@@ -42,6 +42,9 @@ public struct BuildSummary: Sendable, Hashable, Codable {
     public var succeeded = false
     /// The step the build stopped in, when it failed.
     public var failedStep: String?
+    /// Whether a failed write step stopped before it changed the output folder (a folder in it
+    /// that is a symbolic link is refused before anything moves).
+    public var outputUnchanged = false
     /// Whether the build stopped after loading because nothing had changed since the last
     /// build without findings and every output was in place (see `BuildStamp`).
     public var upToDate = false

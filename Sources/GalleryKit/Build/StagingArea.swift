@@ -128,9 +128,9 @@ public final class StagingArea: Sendable {
                 case S_IFDIR:
                     continue
                 case S_IFLNK:
-                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a symbolic link, and files written through it would land outside the output folder; remove the link (the build makes the folder), and nothing was written")
+                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a symbolic link, and files written through it would land outside the output folder; remove the link (the build makes the folder)", refusedBeforeWriting: true)
                 default:
-                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a file where the build makes a folder; remove it, and nothing was written")
+                    throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a file where the build makes a folder; remove it", refusedBeforeWriting: true)
                 }
             }
         }

@@ -124,7 +124,7 @@ public final class ConsoleReporter: BuildObserving {
         case .finished(let summary):
             if let step = summary.failedStep {
                 // Only the write step changes the output folder, and it may stop half-way.
-                let outcome = step == "write" ? "the output folder may hold some of this build's files; once that is fixed, the next build completes it" : "the output folder was not changed"
+                let outcome = step == "write" && !summary.outputUnchanged ? "the output folder may hold some of this build's files; once that is fixed, the next build completes it" : "the output folder was not changed"
                 return "build failed in step '\(step)' with \(counted(summary.errors, "error")); \(outcome)"
             }
             if quiet { return nil }

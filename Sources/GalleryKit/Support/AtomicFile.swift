@@ -22,6 +22,8 @@ public enum AtomicFile {
         /// The file did not hold the bytes the writer expected to replace, so it was left as it
         /// is (see ``AtomicFile/write(_:to:sync:permissions:replacing:)``).
         public var changedMeanwhile = false
+        /// The writer stopped before it changed anything (a build's output folder left as it was).
+        public var refusedBeforeWriting = false
 
         public var description: String { "\(path): \(reason)" }
     }
