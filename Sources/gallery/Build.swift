@@ -27,7 +27,7 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Ignore what the previous build left and write every output again.")
     var clean = false
 
-    @Flag(help: "After a good build, remove the cached thumbnails it did not use (of covers gone from the site, or of sizes, formats or qualities no longer asked for).")
+    @Flag(help: "After a good build, remove from the cache what it did not use: thumbnails (of covers gone from the site, or of sizes, formats or qualities no longer asked for) and downloaded covers no album names any more.")
     var gc = false
 
     @Flag(help: "After a good build, remove the files of the output folder it did not write (hidden ones, such as .git/, are kept).")

@@ -20,7 +20,7 @@ struct Check: ParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Option(name: .long, help: ArgumentHelp("The path part of the site's base URL, for links that start with / (default: from gallery.toml's base_url).", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("The path part of the site's base URL, for links that start with / (default: the last build's into this folder, else from gallery.toml's base_url).", valueName: "PATH"))
     var basePath: String?
 
     @Option(name: .long, help: ArgumentHelp("The URL the site is published under, as `gallery build --base-url` took it; its path is the base path.", valueName: "URL"))
