@@ -71,8 +71,12 @@ struct Import: ParsableCommand {
                     contents = try importer.read(url)
                 }
             } catch {
-                // A file that cannot be read as albums (no Artist column…) ends as a bad row does.
-                throw error.reasons.last == "nothing was imported" ? error : LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + ["nothing was imported"])
+                // A file that cannot be read as albums (no Artist column…) ends as a bad row does;
+                // --map, which only CSV takes, is said not to have been used, as after a good read.
+                let format = AlbumImporter.format(of: [], name: url.lastPathComponent)
+                let unmapped = !columns.isEmpty && format != .csv ? ["--map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it was not used: its albums need the archive's own keys (title, artist, genre, year, cover_url)"] : []
+                let reasons = error.reasons.last == "nothing was imported" ? error.reasons : error.reasons + ["nothing was imported"]
+                throw LibraryError(diagnostics: error.diagnostics, reasons: unmapped + reasons)
             }
             var (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
             let invalid = candidates.filter { !$0.problems.isEmpty }
