@@ -151,6 +151,16 @@ import Testing
         #expect(try folder.read("site/content/albums.json").contains("\"title\": \"T2\""))
     }
 
+    /// A Draft column (Hugo's, kept in an export) is left out like any other, and the note says
+    /// what that means: the row is published.
+    @Test func aDraftColumnSaysItsRowsArePublished() async throws {
+        let folder = try await starter()
+        try folder.write("Artist,Title,Genre,Year,Cover,Draft\nA,Unreleased,G,2026,covers/best-of-bowie.svg,true\n", to: "in.csv")
+        let run = try await run(["import", "in.csv", "--dry-run"], folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "note: in.csv:1: the column 'Draft' fills no field and is not imported; --map COLUMN=FIELD reads one into a field (gallery has no drafts or publish dates: every row is imported and published whatever its 'Draft' says, so leave unreleased albums out of the file)\n", "\(run.stderr)")
+    }
+
     @Test func twoMapsForOneFieldAreRefused() async throws {
         let folder = try await starter()
         try folder.write("Artist,Record,Name,Genre,Year,Cover\nA,R,N,G,1999,c.png\n", to: "in.csv")
