@@ -135,6 +135,39 @@ import Testing
         #expect(rows[4].hasSuffix("Pop    2000") && rows[6].hasSuffix("Rock   2000"), "\(rows)")
     }
 
+    /// Editions of one title (an LP, a CD, a cassette) are albums of their own when each row
+    /// gives a slug of its own: added, not skipped as duplicates, and a weekly sync with
+    /// --update updates the ones there and adds a new one, which --allow-duplicates (refused
+    /// beside --update) could not.
+    @Test func editionsWithSlugsOfTheirOwnAreAlbumsOfTheirOwn() async throws {
+        let folder = try await starter()
+        try folder.write("""
+            Title,Artist,Genre,Year,Cover,Slug,Format
+            Ghosts,Ada Kim,Jazz,2019,covers/best-of-bowie.svg,ada-kim-ghosts-lp,LP
+            Ghosts,Ada Kim,Jazz,2019,covers/best-of-bowie.svg,ada-kim-ghosts-cd,CD
+            Ghosts,Ada Kim,Jazz,2019,covers/best-of-bowie.svg,,
+
+            """, to: "editions.csv")
+        let first = try await run(["import", "editions.csv", "--map", "Format=params.format"], folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("skipped row 3 (line 4): \"Ghosts\" by Ada Kim is already row 1 (line 2) of the file"), "a row without a slug is still a duplicate: \(first.stdout)")
+        #expect(first.stdout.hasSuffix("imported 2 of 3 albums from csv editions.csv\n"), "\(first.stdout)")
+        try folder.write("""
+            Title,Artist,Genre,Year,Cover,Slug,Format
+            Ghosts,Ada Kim,Jazz,2020,covers/best-of-bowie.svg,ada-kim-ghosts-lp,LP
+            Ghosts,Ada Kim,Jazz,2019,covers/best-of-bowie.svg,ada-kim-ghosts-cd,CD
+            Ghosts,Ada Kim,Jazz,2019,covers/best-of-bowie.svg,ada-kim-ghosts-mc,MC
+
+            """, to: "editions.csv")
+        let sync = try await run(["import", "editions.csv", "--map", "Format=params.format", "--update"], folder)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("updated album 6 from row 1 (line 2): \"Ghosts\" by Ada Kim: year 2019 → 2020"), "\(sync.stdout)")
+        #expect(sync.stdout.contains("skipped row 2 (line 3): \"Ghosts\" by Ada Kim is already album 7 of the archive"), "\(sync.stdout)")
+        #expect(sync.stdout.hasSuffix("imported 1 and updated 1 of 3 albums from csv editions.csv\n"), "\(sync.stdout)")
+        let listed = try await list(folder)
+        #expect(listed.contains("ada-kim-ghosts-lp") && listed.contains("ada-kim-ghosts-cd") && listed.contains("ada-kim-ghosts-mc"), "\(listed)")
+    }
+
     /// One album, one row: the first row that is an album decides, even when it gives the
     /// album as it is, and a later row of it is skipped, not taken.
     @Test func theFirstRowOfAnAlbumDecides() async throws {

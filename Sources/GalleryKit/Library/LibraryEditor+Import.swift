@@ -78,10 +78,19 @@ extension LibraryEditor {
         return updated
     }
 
+    /// Whether two albums of one artist and title are two editions: each has a slug of its own.
+    static func areEditions(_ one: Album, _ other: Album) -> Bool {
+        guard let first = one.slug, let second = other.slug else { return false }
+        return first != second
+    }
+
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
     ///
     /// An album already present (same artist and title, ignoring case), in the archive or
-    /// earlier in the file, is reported and skipped unless `allowDuplicates`. With `update`, an
+    /// earlier in the file, is reported and skipped unless `allowDuplicates`; but a row whose
+    /// slug is no album's page address is another edition (the CD beside the LP), and is added,
+    /// when the earlier row has a slug of its own, or every such album of the archive has a row
+    /// at its own address. With `update`, an
     /// album of the archive whose fields differ in the file takes the file's values instead, in
     /// the same change; no other album's page moves (one whose derived slug would change keeps
     /// the one it had, as its own), and the album's own moves only to a slug the file gives.
@@ -101,6 +110,12 @@ extension LibraryEditor {
                 let addresses = catalogue.entries.map(\.slug)
                 let byAddress = Dictionary(addresses.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
                 var inFile: [String: AlbumImporter.Candidate] = [:]
+                // The albums of the archive that a row of the file names by their page address.
+                let addressed = Set(candidates.compactMap { candidate -> Int? in
+                    guard candidate.problems.isEmpty, let index = candidate.album.slug.flatMap({ byAddress[$0] }),
+                          Self.identity(archive.albums[index]) == Self.identity(candidate.album) else { return nil }
+                    return index
+                })
                 var claimedBy: [Int: AlbumImporter.Candidate] = [:]
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
@@ -109,11 +124,17 @@ extension LibraryEditor {
                     if candidate.problems.isEmpty {
                         let key = Self.identity(candidate.album)
                         let name = LibraryChange.name(candidate.album)
-                        if !allowDuplicates, let earlier = inFile[key] {
+                        if !allowDuplicates, let earlier = inFile[key], !Self.areEditions(candidate.album, earlier.album) {
                             report.skipped.append((candidate, "\(name) is already \(earlier.origin)\(earlier.line == nil ? "" : " of the file")", nil, []))
                             continue
                         }
-                        if !allowDuplicates, let matches = twins[key] {
+                        // A slug that is no album's page address, given while every album of the
+                        // archive with this artist and title has a row of the file at its own
+                        // address, is another edition (the CD beside the LP): added, not skipped.
+                        // With no such row, a new slug moves the album's page (with --update).
+                        let newEdition = candidate.album.slug.map { byAddress[$0] == nil } == true
+                            && (twins[key] ?? []).allSatisfy { addressed.contains($0) }
+                        if !allowDuplicates, !newEdition, let matches = twins[key] {
                             // The album the row is: the one at the slug it gives, else the only one.
                             let bySlug = candidate.album.slug.flatMap { byAddress[$0] }.flatMap { matches.contains($0) ? $0 : nil }
                             guard let index = bySlug ?? (matches.count == 1 ? matches[0] : nil) else {
@@ -138,7 +159,7 @@ extension LibraryEditor {
                             if differences.contains(where: { $0.field == "slug" }) { problems += slugs.problems(of: candidate) }
                             continue
                         }
-                        inFile[key] = candidate
+                        if inFile[key] == nil { inFile[key] = candidate }
                         report.added.append(candidate)
                     }
                     // An album at fault is checked too: it is meant to be imported once fixed.
