@@ -52,6 +52,11 @@ struct Import: ParsableCommand {
         value.allSatisfy(\.isNumber) || field.hasPrefix("params.") ? value : "\"\(value)\""
     }
 
+    /// Why `--map` did nothing: only a CSV file has columns.
+    static func unusedMap(_ shown: String, _ format: AlbumImporter.Format) -> String {
+        "--map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored"
+    }
+
     func run() throws {
         var columns: [String: String] = [:]
         for mapping in mappings {
@@ -74,7 +79,7 @@ struct Import: ParsableCommand {
                 // A file that cannot be read as albums (no Artist column…) ends as a bad row does;
                 // --map, which only CSV takes, is said not to have been used, as after a good read.
                 let format = AlbumImporter.format(of: [], name: url.lastPathComponent)
-                let unmapped = !columns.isEmpty && format != .csv ? ["--map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it was not used: its albums need the archive's own keys (title, artist, genre, year, cover_url)"] : []
+                let unmapped = !columns.isEmpty && format != .csv ? [Self.unusedMap(shown, format) + ": its albums need the archive's own keys (title, artist, genre, year, cover_url)"] : []
                 let reasons = error.reasons.last == "nothing was imported" ? error.reasons : error.reasons + ["nothing was imported"]
                 throw LibraryError(diagnostics: error.diagnostics, reasons: unmapped + reasons)
             }
@@ -90,7 +95,7 @@ struct Import: ParsableCommand {
             for warning in contents.warnings { StandardStreams.error("warning: \(warning)\n") }
             for note in contents.notes { StandardStreams.error("note: \(note)\n") }
             if !columns.isEmpty, format != .csv {
-                StandardStreams.error("warning: --map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored\n")
+                StandardStreams.error("warning: \(Self.unusedMap(shown, format))\n")
             }
             let report: LibraryEditor.ImportReport
             do throws(LibraryError) {

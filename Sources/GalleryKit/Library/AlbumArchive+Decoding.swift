@@ -131,8 +131,7 @@ private struct ArchiveDecoder {
     mutating func warnOfUnknownKeys() {
         for entry in unknownKeys {
             // Hugo's keys that keep a page unpublished: gallery publishes every album, and says so.
-            let unpublishing: Set<String> = ["draft", "publishdate", "expirydate", "publish_date", "expiry_date"]
-            let hint = unpublishing.contains(entry.key.lowercased())
+            let hint = AlbumRules.isUnpublishingName(entry.key)
                 ? ": gallery has no drafts or publish dates, so \(entry.numbers.count == 1 ? "this album is" : "these albums are") published; keep unreleased albums out of the archive until they are out"
                 : entry.key.lowercased() == "cover" || entry.key == "coverUrl"
                 ? "; did you mean \"cover_url\"?"

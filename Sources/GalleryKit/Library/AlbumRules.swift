@@ -102,6 +102,14 @@ public enum AlbumRules {
         return "is \(length) characters long; at most \(limit) (was a whole text pasted into it?)"
     }
 
+    /// Whether a key or column name is one that keeps a page unpublished in Hugo (`draft`,
+    /// `publishDate`, `expiry_date`, `Publish Date`…): gallery has none, and publishes the album,
+    /// which the import and the archive's warnings say.
+    public static func isUnpublishingName(_ name: String) -> Bool {
+        let folded = name.lowercased().filter { $0 != " " && $0 != "_" }
+        return ["draft", "drafts", "published", "publishdate", "expirydate"].contains(folded)
+    }
+
     /// A character as Unicode writes it: `U+0009`, `U+202E`.
     public static func code(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)

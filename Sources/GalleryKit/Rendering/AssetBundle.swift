@@ -122,13 +122,13 @@ public struct AssetBundle: Sendable {
         let statics = try Self.staticFiles(in: staticFolder, links: &links)
         self.warnings = links.warnings
         files += statics
-        self.staticPaths = statics.map(\.path)
+        let staticPaths = statics.map(\.path)
+        self.staticPaths = staticPaths
         self.files = files
         self.fingerprint = FastHash.combine(files.flatMap { file -> [UInt64] in
             guard case .bytes(let bytes) = file.content else { return [FastHash.hash(file.path)] }
             return [FastHash.hash(file.path), FastHash.hash(bytes)]
         })
-        let staticPaths = Set(statics.map(\.path))
         let icon = ["favicon.ico", "favicon.png", "favicon.svg"].first { staticPaths.contains($0) }
         self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js", icon: icon)
         self.placeholder = renamed["placeholder.svg"] ?? "assets/placeholder.svg"

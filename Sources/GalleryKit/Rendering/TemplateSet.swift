@@ -102,8 +102,8 @@ public struct TemplateSet: Sendable {
     /// (`album.mustache~`, `.album.mustache.swp`, `#album.mustache#`, `album.mustache.bak`).
     static func mayBeMeantAsTemplate(_ relative: String) -> Bool {
         let components = relative.split(separator: "/")
-        guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") }) else { return false }
-        if name.hasSuffix("~") || (name.hasPrefix("#") && name.hasSuffix("#")) { return false }
+        guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") }), !EditorLeftovers.contains(name) else { return false }
+        // Backups that are published elsewhere (a static/ file may be meant), not here.
         let backups: Set<String> = ["swp", "swo", "swx", "bak", "orig", "tmp"]
         return !backups.contains((String(name) as NSString).pathExtension.lowercased())
     }

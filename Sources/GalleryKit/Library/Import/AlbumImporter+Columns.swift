@@ -99,8 +99,7 @@ extension AlbumImporter {
         let names = columns.map { header[$0].isEmpty ? "column \($0 + 1) (no name)" : "'\(header[$0])'" }
         let subject = columns.count > 1 ? "the columns \(list(names)) fill" : "\(header[columns[0]].isEmpty ? "" : "the column ")\(names[0]) fills"
         // Hugo's draft and publish dates keep a page back there; here every row is published.
-        let unpublishing: Set<String> = ["draft", "drafts", "publishdate", "publish date", "expirydate", "expiry date", "published"]
-        let draft = columns.map { header[$0] }.first { unpublishing.contains($0.lowercased().trimmingCharacters(in: .whitespaces)) }
+        let draft = columns.map { header[$0] }.first { AlbumRules.isUnpublishingName($0.trimmingCharacters(in: .whitespaces)) }
         let drafts = draft.map { " (gallery has no drafts or publish dates: every row is imported and published whatever its '\($0)' says, so leave unreleased albums out of the file)" } ?? ""
         return ["\(display):1: \(subject) no field and \(columns.count > 1 ? "are" : "is") not imported; --map COLUMN=FIELD reads one into a field\(drafts)"]
     }

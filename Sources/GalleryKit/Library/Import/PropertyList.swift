@@ -28,7 +28,7 @@ struct PropertyList {
     }
 
     /// Why a file is not a property list this reader can use.
-    struct Malformed: Error, Equatable {
+    struct Malformed: Error {
         let reason: String
     }
 
