@@ -99,11 +99,18 @@ public struct SiteFolder: Sendable, Hashable {
     /// The system folder that holds `path`, where no site is built either: anything inside the
     /// folders of the system itself (`/etc/ssl`, `/usr/bin`), and the folders one level down in
     /// those that also hold web roots (`/usr/share`, `/var/lib`, a user's `/home/NAME`), whose
-    /// own subfolders (`/usr/share/nginx/html`, `/home/NAME/site`) stay allowed, as does `/var/www`.
+    /// own subfolders (`/usr/share/nginx/html`, `/home/NAME/site`) stay allowed, as does `/var/www`,
+    /// and so do the subfolders of the tmpfs scratch folders (`/dev/shm/site`, `/run/user/1000/site`).
     static func systemFolder(holding path: String) -> String? {
         let parts = path.split(separator: "/")
         guard let first = parts.first else { return nil }
         let top = "/" + first
+        // The shared-memory and per-user tmpfs folders are scratch space anyone may write to,
+        // where a site is built in RAM (as the benchmarks do): their subfolders are allowed,
+        // themselves not, as they hold other programs' files.
+        for scratch in ["/dev/shm", "/run/shm"] where path.hasPrefix(scratch + "/") { return nil }
+        if path.hasPrefix("/run/user/"), parts.count > 3 { return nil }
+        if path.hasPrefix("/run/user/"), parts.count == 3 { return path }
         let system: Set<String> = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/sys"]
         if system.contains(top) { return top }
         // One level down in the folders that also hold web roots, and the users' homes.

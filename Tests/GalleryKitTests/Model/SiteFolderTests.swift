@@ -11,12 +11,14 @@ import Testing
         ("/usr/share", "/usr/share"), ("/usr/bin", "/usr/bin"), ("/usr/local/bin", "/usr/local/bin"),
         ("/etc/ssl", "/etc"), ("/etc/nginx/sites", "/etc"), ("/bin/x", "/bin"), ("/lib/modules", "/lib"),
         ("/var/lib", "/var/lib"), ("/var/log", "/var/log"), ("/home/ada", "/home/ada"), ("/proc/1", "/proc"),
+        ("/dev/shm", "/dev"), ("/dev/null", "/dev"), ("/run/user/1000", "/run/user/1000"), ("/run/lock/x", "/run"),
     ])
     func aSystemFolderIsNoOutput(_ path: String, _ system: String) {
         #expect(SiteFolder.systemFolder(holding: path) == system, "\(path)")
     }
 
-    @Test(arguments: ["/var/www", "/var/www/html", "/usr/share/nginx/html", "/usr/local/www/site", "/home/ada/site/public", "/srv/albums", "/tmp/x", "/opt/site", "/root/site"])
+    @Test(arguments: ["/var/www", "/var/www/html", "/usr/share/nginx/html", "/usr/local/www/site", "/home/ada/site/public", "/srv/albums", "/tmp/x", "/opt/site", "/root/site",
+                           "/dev/shm/site", "/dev/shm/bench/public", "/run/shm/site", "/run/user/1000/site"])
     func aWebRootOrAProjectFolderMayBe(_ path: String) {
         #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
     }
@@ -29,5 +31,7 @@ import Testing
         #expect(refused?.hasPrefix("the output folder is inside .ssh in your home folder") == true, "\(refused ?? "allowed")")
         #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
+        // Building into RAM, as the benchmarks do.
+        #expect(site.outputConflict(URL(fileURLWithPath: "/dev/shm/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
     }
 }
