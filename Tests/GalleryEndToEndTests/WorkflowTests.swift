@@ -40,17 +40,25 @@ import Testing
         #expect(steps.contains { $0["run"] as? String == ".gallery-tool/gallery env" })
         let cache = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-cache" }
         #expect(cache?["uses"] as? String == "actions/cache@v4")
-        // A new cache is saved when what it is made from changes, not only the archive.
-        let key = (cache?["with"] as? [String: Any])?["key"] as? String ?? ""
-        #expect(key.contains("'content/albums.json'") && key.contains("'content/covers/**'") && key.contains("'gallery.toml'"), "\(key)")
+        // Every run saves its cache under a key of its own (a key is never saved over, so with
+        // one key per input a weekly --refresh's new covers were dropped), and restores the
+        // newest of the same inputs (the archive, local covers, settings), else the newest.
+        let with = cache?["with"] as? [String: Any]
+        let key = with?["key"] as? String ?? ""
+        let inputs = "gallery-cache-${{ hashFiles('content/albums.json', 'content/covers/**', 'gallery.toml') }}-"
+        #expect(key.hasPrefix(inputs) && key.contains("github.run_id") && key.contains("github.run_attempt"), "\(key)")
+        let restoreKeys = (with?["restore-keys"] as? String ?? "").split(separator: "\n").map(String.init)
+        #expect(restoreKeys == [inputs, "gallery-cache-"], "\(restoreKeys)")
         // The binary is cached per commit of GALLERY_VERSION, so a moving branch is built again.
         let tool = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-tool" }
         #expect(((tool?["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }
         #expect((upload?["with"] as? [String: Any])?["path"] as? String == "public")
-        // Covers in Git LFS are checked out as files, not pointers.
-        let checkout = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/checkout") == true }
-        #expect((checkout?["with"] as? [String: Any])?["lfs"] as? Bool == true)
+        // Covers in Git LFS are checked out as files, not pointers; checkout stops when git-lfs
+        // is missing, and the Swift images lack it, so a step before installs it.
+        let checkoutIndex = try #require(steps.firstIndex { ($0["uses"] as? String)?.hasPrefix("actions/checkout") == true })
+        #expect((steps[checkoutIndex]["with"] as? [String: Any])?["lfs"] as? Bool == true)
+        #expect(steps[..<checkoutIndex].contains { ($0["run"] as? String)?.contains("apt-get install") == true && ($0["run"] as? String)?.contains(" git-lfs ") == true })
         // A weekly run revalidates remote covers.
         #expect(triggers["schedule"] != nil)
         let deploy = (jobs["deploy"] as? [String: Any])?["steps"] as? [[String: Any]]
@@ -96,5 +104,72 @@ import Testing
         // The summary of the failed build is in the log too.
         let failure = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
         #expect(failure?["event"] as? String == "summary" && failure?["succeeded"] as? Bool == false, "\(failed.stdout)")
+    }
+
+    /// The steps that find gallery's commit and fetch its source, run against a local repository
+    /// in place of GitHub's: a tag, annotated or not, or a branch, each named exactly.
+    @Test(arguments: ["v0.1.0", "v0.2.0", "main"])
+    func itsFetchStepsPinTheCommitATagOrABranchNames(_ version: String) async throws {
+        let workflow = try await load()
+        let steps = ((workflow["jobs"] as? [String: Any])?["build"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
+        let find = try #require(steps.first { $0["name"] as? String == "Find gallery's commit" }?["run"] as? String)
+        let fetch = try #require(steps.first { $0["name"] as? String == "Fetch gallery's source" }?["run"] as? String)
+        #expect(steps.first { $0["name"] as? String == "Fetch gallery's source" }?["if"] as? String == "steps.tool.outputs.cache-hit != 'true'")
+        let folder = try TemporaryFolder()
+        let git = { (arguments: [String]) async throws -> String in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-c", "user.email=ci@example.org", "-c", "user.name=CI", "-C", folder.url.appending(path: "gallery").path] + arguments
+            let run = try await GalleryBinary.captured(process)
+            #expect(run.status == 0, "git \(arguments): \(run.stderr)")
+            return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "gallery"), withIntermediateDirectories: true)
+        _ = try await git(["init", "--quiet", "--initial-branch", "main"])
+        _ = try await git(["commit", "--quiet", "--allow-empty", "-m", "first"])
+        let first = try await git(["rev-parse", "HEAD"])
+        // An annotated tag (its own object, which ls-remote lists first) and a lightweight one.
+        _ = try await git(["tag", "--annotate", "v0.1.0", "-m", "release"])
+        _ = try await git(["tag", "v0.2.0"])
+        // A branch whose name ends as main's does, which ls-remote's pattern also matched.
+        _ = try await git(["commit", "--quiet", "--allow-empty", "-m", "feature"])
+        _ = try await git(["branch", "feature/main"])
+        let feature = try await git(["rev-parse", "HEAD"])
+        _ = try await git(["reset", "--quiet", "--hard", first])
+        _ = try await git(["commit", "--quiet", "--allow-empty", "-m", "second"])
+        let main = try await git(["rev-parse", "HEAD"])
+        #expect(Set([first, feature, main]).count == 3)
+
+        let output = folder.url.appending(path: "github-output")
+        try folder.write("", to: "github-output")
+        let temp = folder.url.appending(path: "runner-temp")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        let run = { (script: String, commit: String?) async throws -> GalleryBinary.Run in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-e", "-c", script]
+            process.currentDirectoryURL = folder.url
+            process.environment = [
+                "PATH": "/usr/bin:/bin", "HOME": folder.url.path, "GALLERY_VERSION": version, "GALLERY_REPOSITORY": "file://" + folder.url.appending(path: "gallery").path,
+                "GITHUB_OUTPUT": output.path, "RUNNER_TEMP": temp.path, "COMMIT": commit ?? "",
+            ]
+            return try await GalleryBinary.captured(process)
+        }
+        let found = try await run(find, nil)
+        #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+        let commit = try folder.read("github-output").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(commit == "commit=" + (version == "main" ? main : first))
+        let fetched = try await run(fetch, String(commit.dropFirst("commit=".count)))
+        #expect(fetched.status == 0, "\(fetched.stdout)\(fetched.stderr)")
+        #expect(FileManager.default.fileExists(atPath: temp.appending(path: "gallery/.git").path))
+        // A commit that is not what the name holds now stops the job, naming what to do.
+        let moved = try await run(fetch, feature)
+        #expect(moved.status != 0)
+        #expect(moved.stdout.contains("::error::\(version) moved while this ran; run the job again"), "\(moved.stdout)")
+        // A name that is no tag or branch.
+        try folder.write("", to: "github-output")
+        let missing = try await run(find.replacingOccurrences(of: "$GALLERY_VERSION", with: "v9"), nil)
+        #expect(missing.status != 0)
+        #expect(missing.stdout.contains("::error::gallery's repository has no branch or tag 'v9'"), "\(missing.stdout)")
     }
 }
