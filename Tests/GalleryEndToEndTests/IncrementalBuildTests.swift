@@ -144,9 +144,15 @@ import Testing
     /// With no record of the output folder (a restored public/ beside a lost cache), a deleted
     /// album's page and a stray file used to stay published without a word, even with --clean.
     /// The build now names them, and --clean-destination removes them (keeping hidden files
-    /// such as .git/).
-    @Test func filesNoBuildMadeAreNamedAndCleanDestinationRemovesThem() async throws {
+    /// such as .git/). The same when public/ is a link to the folder a web server serves, which
+    /// the walk for them did not follow: nothing was named or removed.
+    @Test(arguments: [false, true])
+    func filesNoBuildMadeAreNamedAndCleanDestinationRemovesThem(linked: Bool) async throws {
         let folder = try site(12)
+        if linked {
+            try FileManager.default.createDirectory(at: folder.url.appending(path: "www"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "public").path, withDestinationPath: "www")
+        }
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         try FileManager.default.removeItem(at: folder.url.appending(path: ".gallery-cache/builds"))
         #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
@@ -165,6 +171,7 @@ import Testing
         #expect(!folder.exists("public/stray.html") && !folder.exists("public/albums/artist-title-05"))
         #expect(folder.exists("public/.git/HEAD"))
         #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+        if linked { #expect(folder.exists("www/index.html") && !folder.exists("www/stray.html")) }
     }
 
     @Test func aDeletedOutputIsWrittenAgainAndCleanRewritesEverything() async throws {

@@ -130,4 +130,34 @@ import Testing
         #expect(try site.read("public/inside.txt") == "shared\n")
         #expect(try site.read("public/plain.txt") == "x\n")
     }
+
+    /// static/ and assets/ may themselves be links to folders in the site (a theme kept in
+    /// theme/): they are read where they lead, as templates/ is. They were walked as files and
+    /// published nothing, without a word. A link out of the site is refused as a file's is.
+    @Test func linkedStaticAndAssetsFoldersArePublishedFromInsideTheSiteOnly() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("User-agent: *\n", to: "theme/static/robots.txt")
+        try site.write("ok\n", to: "theme/static/.well-known/security.txt")
+        try site.write(".label { color: teal }\n", to: "theme/assets/label.css")
+        try? FileManager.default.removeItem(at: site.url.appending(path: "assets"))
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "static").path, withDestinationPath: "theme/static")
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "assets").path, withDestinationPath: "theme/assets")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+        #expect(try site.read("public/robots.txt") == "User-agent: *\n")
+        #expect(try site.read("public/.well-known/security.txt") == "ok\n")
+        #expect(try site.read("public/assets/label.css") == ".label { color: teal }\n")
+        // gallery check knows the linked static files as published as they are.
+        #expect(try await GalleryBinary.run(["check"], in: site.url).status == 0)
+
+        let outside = try TemporaryFolder()
+        try outside.write("secret\n", to: "id_rsa")
+        try FileManager.default.removeItem(at: site.url.appending(path: "static"))
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "static").path, withDestinationPath: outside.url.path)
+        let refused = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(refused.stderr.contains("static: warning: static/ is a symbolic link that leads outside the site folder (to "), "\(refused.stderr)")
+        #expect(!site.exists("public/id_rsa") && !site.exists("public/robots.txt"))
+    }
 }

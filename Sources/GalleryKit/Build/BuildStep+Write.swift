@@ -128,7 +128,14 @@ extension BuildStep {
     /// The files below `output` that `manifest` does not list, as paths relative to it, sorted;
     /// hidden names (and everything below a hidden folder, such as `.git/`) left out.
     static func filesNotMade(in output: URL, manifest: BuildManifest) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: output.standardizedFileURL.path) else { return [] }
+        // An output folder that is a link (public -> /srv/www) is walked as the folder it names:
+        // the walker lists a link to a folder as a file.
+        var root = output.standardizedFileURL.path
+        if let real = realpath(root, nil) {
+            root = String(cString: real)
+            free(real)
+        }
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         var strays: [String] = []
         while let path = walker.nextObject() as? String {
             let name = (path as NSString).lastPathComponent

@@ -27,8 +27,10 @@ public struct SiteFolder: Sendable, Hashable {
     /// The paths of the files in `static/` (relative to it, dot files included), which a build
     /// publishes as they are; empty when there is no such folder.
     public func staticPaths() -> Set<String> {
-        guard let walker = FileManager.default.enumerator(at: staticFolder, includingPropertiesForKeys: nil) else { return [] }
-        let base = staticFolder.standardizedFileURL.path
+        var links = LinkRule(root: root)
+        guard let folder = links.folderToWalk(staticFolder, kind: "static/"),
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        let base = folder.standardizedFileURL.path
         var paths: Set<String> = []
         for case let url as URL in walker {
             var isFolder: ObjCBool = false

@@ -47,7 +47,8 @@ public struct AssetBundle: Sendable {
 
     /// The files of `static/`, each at its own path, in path order.
     static func staticFiles(in folder: URL?, links: inout LinkRule) throws(ArchiveError) -> [OutputFile] {
-        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let folder = folder.flatMap({ links.folderToWalk($0, kind: "static/") }),
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         let base = folder.standardizedFileURL.path
         var files: [OutputFile] = []
         for case let url as URL in walker {
@@ -83,8 +84,9 @@ public struct AssetBundle: Sendable {
                 builtin.insert(name)
             }
         }
-        if let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
-            let base = folder.standardizedFileURL.path
+        if let walked = folder.flatMap({ links.folderToWalk($0, kind: "assets/") }),
+           let walker = FileManager.default.enumerator(at: walked, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let base = walked.standardizedFileURL.path
             for case let url as URL in walker {
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
@@ -144,6 +146,21 @@ struct LinkRule {
 
     init(root: URL?) {
         self.root = root.flatMap { CoverLocator.realPath($0.standardizedFileURL.path) }
+    }
+
+    /// The folder to walk for `static/` or `assets/` (`kind`): the folder itself, or where it
+    /// leads when it is a symbolic link into the site folder (the walker would take the link for
+    /// a file and find nothing, so a linked folder was published empty without a word); `nil`,
+    /// with a warning, when it leads out of the site folder, which a cloned site could use to
+    /// publish `~/.ssh`.
+    mutating func folderToWalk(_ folder: URL, kind: String) -> URL? {
+        guard (try? folder.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true else { return folder }
+        guard let target = CoverLocator.realPath(folder.path) else { return nil }
+        if let root, target != root, !target.hasPrefix(root + "/") {
+            warnings.append(.warning("\(kind) is a symbolic link that leads outside the site folder (to \(target)), so nothing in it is published; copy the folder into the site, or move what it holds there and link the other way", path: SiteFolder.display(folder)))
+            return nil
+        }
+        return URL(fileURLWithPath: target, isDirectory: true)
     }
 
     /// Whether to take `url` (a folder to walk, or a file to publish); a symbolic link that
