@@ -78,10 +78,20 @@ extension LibraryEditor {
         return updated
     }
 
-    /// Whether two albums of one artist and title are two editions: each has a slug of its own.
-    static func areEditions(_ one: Album, _ other: Album) -> Bool {
-        guard let first = one.slug, let second = other.slug else { return false }
-        return first != second
+    /// Whether a later row of one artist and title is another edition than an earlier row: it
+    /// gives a slug of its own, other than the earlier row's address (its slug, or the one it
+    /// gets). A label's sheet gives some rows a slug and leaves others empty: the CD's row with
+    /// `x-2-cd` after the LP's without one was skipped as the LP's duplicate. A row without a
+    /// slug after another of its title stays a duplicate: nothing says it is another edition.
+    static func areEditions(_ later: Album, _ earlier: Album) -> Bool {
+        guard let slug = later.slug else { return false }
+        return slug != (earlier.slug ?? Catalogue.derivedSlug(for: earlier))
+    }
+
+    /// What a row without a slug needs to be imported as another edition: a slug of its own, in
+    /// the Slug column of a CSV file (`line` given) or as `"slug"` in JSON.
+    static func editionAdvice(line: Int?) -> String {
+        line == nil ? "another edition needs a \"slug\" of its own" : "another edition needs a slug of its own in a Slug column"
     }
 
     /// Appends imported albums, as one change that `gallery undo` reverses at once.
@@ -125,7 +135,8 @@ extension LibraryEditor {
                         let key = Self.identity(candidate.album)
                         let name = LibraryChange.name(candidate.album)
                         if !allowDuplicates, let earlier = inFile[key], !Self.areEditions(candidate.album, earlier.album) {
-                            report.skipped.append((candidate, "\(name) is already \(earlier.origin)\(earlier.line == nil ? "" : " of the file")", nil, []))
+                            let advice = candidate.album.slug == nil ? "; \(Self.editionAdvice(line: candidate.line))" : ""
+                            report.skipped.append((candidate, "\(name) is already \(earlier.origin)\(earlier.line == nil ? "" : " of the file")\(advice)", nil, []))
                             continue
                         }
                         // A slug that is no album's page address, given while every album of the
@@ -140,7 +151,7 @@ extension LibraryEditor {
                             guard let index = bySlug ?? (matches.count == 1 ? matches[0] : nil) else {
                                 let at = matches.map { "\"\(addresses[$0])\"" }
                                 let which = candidate.album.slug.map { "; its slug \"\($0)\" is the page address of none of them (they are at \(AlbumImporter.list(at)))" }
-                                    ?? (update ? "; give the file a Slug column with one's slug to update it" : "")
+                                    ?? (update ? (candidate.line == nil ? "; give it the \"slug\" of the one it is to update it" : "; give its row the slug of the one it is, in a Slug column, to update it") : "")
                                 report.skipped.append((candidate, "\(name) is already albums \(AlbumNumbers.ranges(matches)) of the archive\(which)", nil, []))
                                 continue
                             }
