@@ -15,6 +15,8 @@ import Testing
         ("Title\tArtist\tYear\nHits; vol. 1\tSimon, Paul\t1999\n", "\t"),
         ("\"Title, main\";Artist;Year\nHits;Simon, Paul;1999\n", ";"),
         ("Title,Artist;Name,Year\nHits,Simon; Paul,1999\n", ","),
+        // European Excel quotes no comma in a semicolon file.
+        ("Artist;Title;Price (EUR, incl. VAT)\nSimon, Paul;Hits;12,50\n", ";"),
     ])
     func takesTheSeparatorFromTheHeaderRow(text: String, separator: Unicode.Scalar) throws {
         let table = try CSVTable(parsing: text)

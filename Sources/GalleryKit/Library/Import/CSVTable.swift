@@ -4,9 +4,9 @@ import Foundation
 /// quotes, `""` for a quote inside, line breaks inside quoted fields), remembering the line
 /// each record starts on so an import can name the row at fault.
 ///
-/// The separator is taken from the header row, as most CSV readers do: a comma if the row has
-/// one outside quotes, else a semicolon (what spreadsheet programs write in locales whose
-/// decimal mark is a comma), else a tab.
+/// The separator is taken from the header row, as most CSV readers do: the one of comma,
+/// semicolon (what spreadsheet programs write in locales whose decimal mark is a comma) and tab
+/// that the row has most often outside quotes (a comma first on a tie).
 ///
 /// Written here rather than taken from a package: the CSV packages in our mirror either report
 /// no position for a malformed file or none at all, and import errors must name the row.
@@ -129,20 +129,23 @@ public struct CSVTable: Sendable, Hashable {
         rows = Array(records.dropFirst())
     }
 
-    /// The separator of CSV text: a comma if its first record (the header) has one outside
-    /// quotes, else a semicolon if it has one, else a tab if it has one, else a comma.
+    /// The separator of CSV text: the one of comma, semicolon and tab its first record (the
+    /// header) has most often outside quotes, a comma first on a tie, and a comma when it has
+    /// none. European Excel leaves `Price (EUR, incl. VAT)` unquoted in a semicolon file, whose
+    /// one comma made the whole header one column when any comma chose the comma.
     static func separator(of text: String) -> Unicode.Scalar {
-        var found: Set<Unicode.Scalar> = []
+        var found: [Unicode.Scalar: Int] = [:]
         var inQuotes = false
         for scalar in text.unicodeScalars {
             if scalar == "\"" {
                 inQuotes.toggle()
             } else if !inQuotes {
                 if scalar == "\n" || scalar == "\r" { break }
-                if scalar == "," || scalar == ";" || scalar == "\t" { found.insert(scalar) }
+                if scalar == "," || scalar == ";" || scalar == "\t" { found[scalar, default: 0] += 1 }
             }
         }
-        return [",", ";", "\t"].first(where: found.contains) ?? ","
+        let most = found.values.max() ?? 0
+        return [",", ";", "\t"].first { most > 0 && found[$0] == most } ?? ","
     }
 
     /// The separator an Excel `sep=X` first line names, and where the next line starts.
