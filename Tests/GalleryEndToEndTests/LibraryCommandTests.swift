@@ -72,10 +72,15 @@ import Testing
         #expect(try await slugs().last == "u2-staring-at-the-sun-2")
         let archive = try folder.read("site/content/albums.json")
         let delete = try await run(["delete", "u2-staring-at-the-sun"], folder)
-        #expect(delete.stdout == "deleted album 5, \"Staring at the Sun\" by U2; album 6 keeps its page, albums/u2-staring-at-the-sun-2/, as its own slug\n")
+        #expect(delete.stdout == "deleted album 5, \"Staring at the Sun\" by U2; its namesake at albums/u2-staring-at-the-sun-2/ keeps that page as its own slug\n")
         #expect(try await slugs() == ["sting-nothing-like-the-sun-2"] + before.filter { $0 != "u2-staring-at-the-sun" } + ["u2-staring-at-the-sun-2"])
         #expect(try await run(["undo"], folder).status == 0)
         #expect(try folder.read("site/content/albums.json") == archive)
+        // Deleted with another album before it, the namesake is named by its page: a number
+        // would be one it had only between the two deletes.
+        let two = try await run(["delete", "u2-staring-at-the-sun", "1"], folder)
+        #expect(two.stdout.contains("its namesake at albums/u2-staring-at-the-sun-2/ keeps that page as its own slug"), "\(two.stdout)")
+        #expect(!two.stdout.contains("album 6") && !two.stdout.contains("album 5 keeps"), "\(two.stdout)")
     }
 
     @Test func addEditDeleteAndUndoAcrossInvocations() async throws {

@@ -52,7 +52,9 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         case .added(let index, let album): "added \(Self.name(album)) as album \(index + 1)"
         case .deleted(let index, let album, let pinned):
             "deleted album \(index + 1), \(Self.name(album))"
-                + (pinned ?? []).map { "; album \($0.index + 1) keeps its page, \(SitePlan.albumFolder(slug: $0.album.slug ?? "")), as its own slug" }.joined()
+                // Named by page, not number: in `delete 5 1` the number would be one the album
+                // had only between the two deletes.
+                + (pinned ?? []).map { "; its namesake at \(SitePlan.albumFolder(slug: $0.album.slug ?? "")) keeps that page as its own slug" }.joined()
         case .edited(let index, let before, let after) where before == after:
             "album \(index + 1), \(Self.name(after)), already has these values; nothing was changed"
         case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"

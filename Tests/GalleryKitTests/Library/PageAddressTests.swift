@@ -56,7 +56,7 @@ import Testing
         let (archive, change) = AlbumArchive(albums: twins).deleting(at: 0)
         #expect(Self.slugs(archive.albums) == ["sting-moon", "sting-sun-2", "sting-sun-3"])
         #expect(archive.albums.map(\.slug) == [nil, "sting-sun-2", "sting-sun-3"])
-        #expect(change.summary == "deleted album 1, \"Sun\" by Sting; album 2 keeps its page, albums/sting-sun-2/, as its own slug; album 3 keeps its page, albums/sting-sun-3/, as its own slug")
+        #expect(change.summary == "deleted album 1, \"Sun\" by Sting; its namesake at albums/sting-sun-2/ keeps that page as its own slug; its namesake at albums/sting-sun-3/ keeps that page as its own slug")
         // Undo gives the twins back their derived slugs: the archive is as it was.
         #expect(try archive.undoing(change).albums == twins)
         // A delete that moves nobody pins nothing: the last twin, or an album with no twin.
