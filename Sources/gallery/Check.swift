@@ -101,7 +101,7 @@ struct Check: ParsableCommand {
         }
         if !quiet {
             let base = builtFor.map { " (built for \($0), as the last build said)" } ?? ""
-            print("checked \(display)\(base): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings")
+            StandardStreams.output("checked \(display)\(base): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings\n")
         }
     }
 

@@ -18,7 +18,7 @@ struct Init: ParsableCommand {
             // The current folder needs no `cd`; a path with spaces or quotes is quoted for the shell.
             let here = folder.standardizedFileURL.path == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
             let cd = here ? "" : "cd \(shellWord(directory)) && "
-            print("Created \(SiteFolder.display(folder)) with \(written.count) files. Next: \(cd)gallery build")
+            StandardStreams.output("Created \(SiteFolder.display(folder)) with \(written.count) files. Next: \(cd)gallery build\n")
         } catch {
             Diagnostic.print([.error(error.reason, path: SiteFolder.display(folder))])
             throw ExitCode.failure

@@ -24,7 +24,7 @@ extension SiteOptions {
 func performLibraryChange(_ body: () throws(LibraryError) -> String) throws {
     do {
         // Line by line: an import reports one line per album.
-        print(try body().split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalLine() }.joined(separator: "\n"))
+        StandardStreams.output(try body().split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalLine() }.joined(separator: "\n") + "\n")
         // Out before the warnings that follow on standard error, when both go to one pipe.
         fflush(nil)
     } catch {

@@ -32,7 +32,7 @@ struct List: ParsableCommand {
             StandardStreams.error("list: no album matches \(words.map { "'\($0)'" }.joined(separator: " ")) (of \(catalogue.count)); `gallery list` shows them all\n")
             throw ExitCode.failure
         }
-        print(json ? AlbumListing.json(catalogue, search: search) : AlbumListing.table(catalogue, search: search), terminator: "")
+        StandardStreams.output(json ? AlbumListing.json(catalogue, search: search) : AlbumListing.table(catalogue, search: search))
         // As grep: a search that finds nothing exits 1, so a script can tell.
         if !search.isEmpty, found == 0 { throw ExitCode.failure }
     }

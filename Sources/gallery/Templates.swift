@@ -75,7 +75,7 @@ struct Templates: ParsableCommand {
             summary += "; kept \(count(kept.count)) that exist\(one ? "s" : ""), as \(one ? "it" : "they") may hold your changes. "
                 + "To replace \(one ? "it" : "them") with the built-in version: gallery templates \(assets ? "--assets" : kept.map(shellWord).joined(separator: " ")) --force\(siteFlag)"
         }
-        print(summary)
+        StandardStreams.output(summary + "\n")
         if !outcome.written.isEmpty {
             print("Each file replaces the built-in \(assets ? "one" : "template") of its name; delete those you do not change, so they follow gallery's updates.")
         }

@@ -64,5 +64,34 @@ import Testing
             #expect(run.status == 0, "\(command): \(run.status) \(run.stderr.prefix(300))")
         }
         #expect(try folder.read("site/content/albums.json").components(separatedBy: "\"title\": \"Z\"").count == 2, "added once")
+        // With standard output closed, the log went to whatever file took its number.
+        for file in ["site/content/albums.json", "site/public/index.html", "site/public/albums.json"] {
+            #expect(try !folder.read(file).contains("\"event\":"), "\(file)")
+        }
+    }
+
+    /// A reader that leaves (`| head -1`) no longer kills a build at its next line with SIGPIPE,
+    /// leaving the site as it was behind a green pipeline; and a log that cannot be written (a
+    /// full disk) is an error, where the build exited 0 with the log empty.
+    @Test func aReaderThatLeavesStopsNoBuildAndALostLogIsAnError() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "--site", "site", "-q"], in: folder.url).status == 0)
+        let archive = try folder.read("site/content/albums.json")
+        try folder.write(archive.replacingOccurrences(of: "\"genre\": \"Pop\"", with: "\"genre\": \"Synth-pop\""), to: "site/content/albums.json")
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let piped = try await GalleryBinary.run(["-c", "\"$0\" build --site site --log-format json | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}", GalleryBinary.url.path], in: folder.url, binary: bash)
+        #expect(piped.status == 0, "\(piped.status) \(piped.stderr)")
+        #expect(try folder.read("site/public/index.html").contains("Synth-pop"))
+        #expect(try await GalleryBinary.run(["list", "--site", "site"], in: folder.url).status == 0)
+
+        let full = try await GalleryBinary.run(["-c", "\"$0\" build --site site --clean --log-format json > /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash)
+        #expect(full.status == 1)
+        #expect(full.stderr.hasSuffix("error: some output to standard output was lost (No space left on device)\n"), "\(full.stderr)")
+        #expect(try folder.read("site/public/index.html").contains("Synth-pop"), "the site is built all the same")
+        let check = try await GalleryBinary.run(["-c", "\"$0\" check site/public > /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash)
+        #expect(check.status == 1, "\(check.stderr)")
+        // Standard error's own loss has nowhere to be told, and fails nothing.
+        #expect(try await GalleryBinary.run(["-c", "\"$0\" build --site site 2> /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash).status == 0)
     }
 }
