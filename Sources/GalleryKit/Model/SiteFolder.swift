@@ -79,15 +79,25 @@ public struct SiteFolder: Sendable, Hashable {
     public func outputConflict(_ output: URL, cache: URL) -> String? {
         let why = "whose files the build's own would overwrite"
         let path = Self.resolved(output)
-        let home = ProcessInfo.processInfo.environment["HOME"].map { Self.resolved(URL(fileURLWithPath: $0)) }
+        // An empty HOME would be the current folder.
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.hasPrefix("/") ? Self.resolved(URL(fileURLWithPath: $0)) : nil }
+        let theirs = "among whose files a build writes its own (and --clean-destination removes the rest)"
         if path == home || Self.systemFolders.contains(path) {
-            return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), among whose files a build writes its own (and --clean-destination removes the rest)"
+            return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), \(theirs)"
         }
         if let home, path.hasPrefix(home + "/."), let hidden = path.dropFirst(home.count + 1).split(separator: "/").first {
-            return "the output folder is inside \(hidden) in your home folder (your settings and keys), among whose files a build writes its own (and --clean-destination removes the rest)"
+            // The hidden folder itself, and anything in one of keys and settings; a CI agent's
+            // workspace (~/.jenkins/workspace/site/public) or a cache (~/.cache/…) is fine.
+            if path == home + "/" + hidden {
+                return "the output folder is \(hidden) in your home folder, \(theirs)"
+            }
+            if Self.keyFolders.contains(String(hidden)) {
+                return "the output folder is inside \(hidden) in your home folder (your keys and settings), \(theirs)"
+            }
         }
         if let system = Self.systemFolder(holding: path) {
-            return "the output folder is inside the system folder \(system), among whose files a build writes its own (and --clean-destination removes the rest)"
+            if system.hasPrefix("/home/") { return "the output folder is the home folder \(system), \(theirs)" }
+            return "the output folder is inside the system folder \(system), \(theirs)"
         }
         return conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
                         guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
@@ -95,30 +105,40 @@ public struct SiteFolder: Sendable, Hashable {
                         allowing: cache.appending(path: "preview"))
     }
 
+    /// The hidden folders of a home folder that hold keys and settings, in which no site is built
+    /// at any depth.
+    static let keyFolders: Set<String> = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".config", ".pki", ".netrc"]
+
     /// Folders no site is built into.
     static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var"]
 
     /// The system folder that holds `path`, where no site is built either: anything inside the
-    /// folders of the system itself (`/etc/ssl`, `/usr/bin`), and the folders one level down in
-    /// those that also hold web roots (`/usr/share`, `/var/lib`, a user's `/home/NAME`), whose
-    /// own subfolders (`/usr/share/nginx/html`, `/home/NAME/site`) stay allowed, as does `/var/www`,
-    /// and so do the subfolders of the tmpfs scratch folders (`/dev/shm/site`, `/run/user/1000/site`).
+    /// folders of the system itself (`/etc/ssl`, `/bin/x`); the system's own folders one level
+    /// down in `/usr`, `/usr/local` and `/var` (`/usr/share`, `/var/lib`), whose subfolders
+    /// (`/usr/share/nginx/html`) stay allowed, as do the others there (`/var/www`, `/var/site`,
+    /// `/usr/local/www`); and a user's home folder, `/home/NAME`. The subfolders of the tmpfs
+    /// scratch folders (`/dev/shm/site`, `/run/user/1000/site`) and of removable drives mounted
+    /// under `/run/media/USER/` are allowed.
     static func systemFolder(holding path: String) -> String? {
         let parts = path.split(separator: "/")
         guard let first = parts.first else { return nil }
         let top = "/" + first
         // The shared-memory and per-user tmpfs folders are scratch space anyone may write to,
-        // where a site is built in RAM (as the benchmarks do): their subfolders are allowed,
-        // themselves not, as they hold other programs' files.
+        // where a site is built in RAM (as the benchmarks do), and udisks mounts a USB drive in
+        // /run/media/USER/: their subfolders are allowed, themselves not.
         for scratch in ["/dev/shm", "/run/shm"] where path.hasPrefix(scratch + "/") { return nil }
-        if path.hasPrefix("/run/user/"), parts.count > 3 { return nil }
-        if path.hasPrefix("/run/user/"), parts.count == 3 { return path }
+        for perUser in ["/run/user/", "/run/media/"] where path.hasPrefix(perUser) {
+            return parts.count > 3 ? nil : parts.count == 3 ? path : nil
+        }
         let system: Set<String> = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/sys"]
         if system.contains(top) { return top }
-        // One level down in the folders that also hold web roots, and the users' homes.
-        if ["/usr", "/var", "/home"].contains(top), parts.count == 2, path != "/var/www" { return path }
-        // /usr/local holds bin/, lib/, share/ as /usr does.
-        if path.hasPrefix("/usr/local/"), parts.count == 3 { return path }
+        if parts.count == 2, top == "/home" { return path }
+        // The system's own folders in /usr, /usr/local and /var, exactly.
+        let usr: Set<String> = ["bin", "sbin", "lib", "lib32", "lib64", "libx32", "libexec", "include", "share", "src", "games", "local", "etc", "man"]
+        let variable: Set<String> = ["lib", "log", "cache", "spool", "mail", "tmp", "backups", "opt", "run", "lock", "local", "db", "empty", "crash", "account", "games", "mail", "yp", "nis"]
+        if parts.count == 2, top == "/usr", usr.contains(String(parts[1])) { return path }
+        if parts.count == 3, path.hasPrefix("/usr/local/"), usr.contains(String(parts[2])) { return path }
+        if parts.count == 2, top == "/var", variable.contains(String(parts[1])) { return path }
         return nil
     }
 

@@ -12,13 +12,16 @@ import Testing
         ("/etc/ssl", "/etc"), ("/etc/nginx/sites", "/etc"), ("/bin/x", "/bin"), ("/lib/modules", "/lib"),
         ("/var/lib", "/var/lib"), ("/var/log", "/var/log"), ("/home/ada", "/home/ada"), ("/proc/1", "/proc"),
         ("/dev/shm", "/dev"), ("/dev/null", "/dev"), ("/run/user/1000", "/run/user/1000"), ("/run/lock/x", "/run"),
+        ("/run/media/alice", "/run/media/alice"), ("/var/cache", "/var/cache"), ("/usr/local/share", "/usr/local/share"),
     ])
     func aSystemFolderIsNoOutput(_ path: String, _ system: String) {
         #expect(SiteFolder.systemFolder(holding: path) == system, "\(path)")
     }
 
     @Test(arguments: ["/var/www", "/var/www/html", "/usr/share/nginx/html", "/usr/local/www/site", "/home/ada/site/public", "/srv/albums", "/tmp/x", "/opt/site", "/root/site",
-                           "/dev/shm/site", "/dev/shm/bench/public", "/run/shm/site", "/run/user/1000/site"])
+                           "/dev/shm/site", "/dev/shm/bench/public", "/run/shm/site", "/run/user/1000/site",
+                           // A USB drive mounted by udisks; web roots of other habits.
+                           "/run/media/alice/USB/site", "/var/site", "/usr/local/www", "/srv/www/x", "/var/tmp/x"])
     func aWebRootOrAProjectFolderMayBe(_ path: String) {
         #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
     }
@@ -29,6 +32,11 @@ import Testing
         let cache = site.root.appending(path: ".gallery-cache")
         let refused = site.outputConflict(URL(fileURLWithPath: home).appending(path: ".ssh/site"), cache: cache)
         #expect(refused?.hasPrefix("the output folder is inside .ssh in your home folder") == true, "\(refused ?? "allowed")")
+        #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".cache"), cache: cache)?.hasPrefix("the output folder is .cache in your home folder") == true)
+        // A CI agent's workspace in a hidden folder, and a cache's preview in ~/.cache, are fine.
+        #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".jenkins/workspace/label/public"), cache: cache) == nil)
+        #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".cache/gallery/label/preview"), cache: cache) == nil)
+        #expect(site.outputConflict(URL(fileURLWithPath: "/home/www"), cache: cache)?.hasPrefix("the output folder is the home folder /home/www") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
         // Building into RAM, as the benchmarks do.
