@@ -168,8 +168,9 @@ extension TemplateSet {
         let sorted = unknown.keys.sorted { ($0.template, $0.position, $0.name) < ($1.template, $1.position, $1.name) }
         for name in sorted {
             guard case .site(let path) = sources[name.template]?.origin else { continue }
-            // A theme may ask for a [params] value a site leaves out: only a likely slip is told.
-            if name.owner == "site.params", Spelling.nearest(name.part, among: unknown[name] ?? []) == nil { continue }
+            // A theme may ask for a [params] value a site leaves out, as site.params.x or inside
+            // {{#site.params}}: only a likely slip is told.
+            if name.owner == "site.params" || name.amongSiteParams, Spelling.nearest(name.part, among: unknown[name] ?? []) == nil { continue }
             // Hugo's Go templates start a name with a dot (`{{ .Site.Title }}`), which Mustache
             // reads as the current value, then an empty name.
             if name.name.count > 1, name.name.hasPrefix("."), name.name.dropFirst().first?.isLetter == true {

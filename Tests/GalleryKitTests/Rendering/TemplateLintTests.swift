@@ -47,6 +47,19 @@ import Testing
         ])
     }
 
+    /// Inside `{{#site.params}}` a theme's optional param that the site leaves out stays quiet,
+    /// as `site.params.x` does (it warned for every one, failing --strict), and a slip is told.
+    @Test func aThemesOptionalParamsInsideASiteParamsSectionStayQuiet() throws {
+        let templates = try Self.templates([
+            "404": "{{<base}}{{$content}}{{#site.params}}<p>[{{shop_url}}] {{phone}} {{tagine}}</p>{{/site.params}}{{/content}}{{/base}}\n",
+        ])
+        var config = SiteConfig()
+        config.params = ["tagline": .text("Fine records"), "phone": .text("0123")]
+        let findings = templates.lint(config: config).map(\.description)
+        #expect(findings.count == 1, "\(findings)")
+        #expect(findings.first?.contains("no value is called 'tagine', so it renders empty; did you mean 'tagline'?") == true, "\(findings)")
+    }
+
     /// A tag a brace short at its start is published as text, so it is warned about at its
     /// column; inline CSS and script, and a triple mustache, are not mistaken for one.
     @Test func aTagABraceShortAtItsStartIsWarnedAbout() throws {

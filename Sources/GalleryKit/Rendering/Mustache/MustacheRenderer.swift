@@ -26,6 +26,9 @@ struct MustacheRenderer {
         var template: String
         /// Where in that template: the tag's opening delimiter.
         var position: SourcePosition
+        /// Whether the site's `[params]` were on the stack (`{{#site.params}}{{phone}}`), where
+        /// a name may be one of them that this site leaves out.
+        var amongSiteParams = false
     }
 
     /// The deepest nesting of partials, parents and block overrides, so a template that
@@ -200,7 +203,8 @@ struct MustacheRenderer {
         guard var value = found else {
             var names = Set<String>()
             for case .object(let object) in stack { names.formUnion(object.keys) }
-            note(UnknownName(name: name.description, part: first, owner: "", template: template, position: position), names)
+            let amongSiteParams = stack.contains { if case .object(let object) = $0 { (object as? ParamsContext)?.isComplete == true } else { false } }
+            note(UnknownName(name: name.description, part: first, owner: "", template: template, position: position, amongSiteParams: amongSiteParams), names)
             return
         }
         for (index, part) in name.parts.enumerated().dropFirst() {
