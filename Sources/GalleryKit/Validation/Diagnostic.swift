@@ -62,6 +62,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         Self(.warning, path: path, position: position, message: message, template: template)
     }
 
+    /// A note: worth knowing, never a reason to fail (not even with `--strict`).
+    public static func note(_ message: String, path: String, at position: SourcePosition? = nil) -> Self {
+        Self(.note, path: path, position: position, message: message)
+    }
+
     /// The finding as one line (`path:line:column: severity: message`), its text escaped for a
     /// terminal (see ``Swift/String/terminalLine()``).
     public var description: String { line.terminalLine() }
