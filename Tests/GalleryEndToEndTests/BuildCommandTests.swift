@@ -445,6 +445,11 @@ import Testing
         // Not about a file, so no path before it (it was `.: error:`).
         #expect(run.stderr.contains("\nerror: --base-url \"javascript:alert(1)\" is neither a URL nor a path that starts with /"), "\(run.stderr)")
         #expect(!site.exists("public"))
+        // An empty one is likelier a CI variable never set than a wish for relative links.
+        let empty = try await GalleryBinary.run(["build", "--base-url", ""], in: site.url)
+        #expect(empty.status != 0)
+        #expect(empty.stderr.contains("\nerror: --base-url is empty (a variable that is not set?); give the site's address"), "\(empty.stderr)")
+        #expect(!site.exists("public"))
     }
 
     @Test func sharedLinksPreviewTheAlbumWithACoverThatIsInTheSite() async throws {

@@ -36,7 +36,11 @@ extension BuildStep {
         do throws(ArchiveError) {
             var (config, warnings) = try SiteConfig.load(from: site, contents: configBytes)
             if let baseURL = state.options.baseURL {
-                if let problem = SiteConfig.baseURLProblem(baseURL) {
+                // In gallery.toml "" means /; on the command line it is likelier a CI variable
+                // that was never set, which made a site of relative links without a word.
+                if baseURL.trimmingCharacters(in: .whitespaces).isEmpty {
+                    state.report(.error("--base-url is empty (a variable that is not set?); give the site's address, such as https://example.org/albums/, or / for the top of any host, or leave the option out to use gallery.toml's base_url (\(config.baseURL))", path: ""), to: observer)
+                } else if let problem = SiteConfig.baseURLProblem(baseURL) {
                     state.report(.error("--base-url \(problem)", path: ""), to: observer)
                 } else {
                     config.baseURL = SiteConfig.normalizedBaseURL(baseURL)
