@@ -189,6 +189,12 @@ import Testing
         #expect(conditional.count == 2)
         #expect(conditional.allSatisfy { ($0["if_none_match"] as? String)?.hasPrefix("\"") == true })
         #expect(refresh.stdout.contains("\"revalidated\":2"))
+        // New artwork at the same address counts as downloaded, not as confirmed.
+        let red = try covers.read("red.svg")
+        try covers.write(red.replacingOccurrences(of: "</svg>", with: "<rect width=\"1\" height=\"1\"/></svg>"), to: "red.svg")
+        let changed = try await GalleryBinary.run(["build", "--refresh", "--log-format", "json"], in: site.url)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout.contains("\"covers\":{\"downloaded\":1,\"from_cache\":0,\"revalidated\":1,"), "\(changed.stdout.split(separator: "\n").last ?? "")")
     }
 
     /// A `--refresh` whose server no longer has a cover keeps the cached copy, and says so of
