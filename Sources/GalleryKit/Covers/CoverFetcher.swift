@@ -19,7 +19,8 @@ import NIOCore
 ///   even with `Content-Type: image/png`. Sniffing happens after the first kilobyte, so a web
 ///   page is rejected without downloading all of it.
 /// - Failed attempts are retried for timeouts, connection errors, 429 and 5xx, with back-off
-///   and the server's `Retry-After`; the slot is given back while waiting. A redirect to
+///   and the server's `Retry-After`; the slot is given back while waiting. A cover gives up
+///   after two attempts that timed out (one, when it failed in a build before). A redirect to
 ///   another host keeps the slot of the host the cover URL names.
 ///
 /// Every fetch of a URL publishes `.cover` events to the observer, ending in exactly one of
@@ -135,6 +136,16 @@ public final class CoverFetcher: CoverFetching {
         let host = url.host?.lowercased() ?? ""
         observer.receive(.cover(.queued(url: key)))
         var attempts = 0
+        // A silent server costs a whole timeout per attempt (30 s by default): a cover tries at
+        // most two that time out, and one when it failed in a build before, so a stalled URL no
+        // longer adds two minutes to every build. Other faults that may pass (a 503, a refused
+        // or dropped connection) answer at once and keep every retry.
+        var timeouts = 0
+        let failedBefore = await cache.lastFailure(for: url) != nil
+        let timeoutLimit = cached == nil && failedBefore ? 1 : 2
+        func willRetry(_ error: CoverDownloadError) -> Bool {
+            error.isRetryable && attempts <= policy.retries && !(error.isTimeout && timeouts >= timeoutLimit)
+        }
         while true {
             await gate.acquire(host: host)
             let outcome: Result<CoverResponse, CoverDownloadError>
@@ -144,6 +155,7 @@ public final class CoverFetcher: CoverFetching {
                 outcome = await attempt(url, revalidating: cached)
             }
             attempts += 1
+            if case .failure(let error) = outcome, error.isTimeout { timeouts += 1 }
             // How the cover ended, for the host's count: not an attempt that is tried again, nor
             // a skip, which says nothing new of the host. Told before the slot is given back, so
             // the cover admitted to it knows (it was let in first, and tried a third cover).
@@ -152,7 +164,7 @@ public final class CoverFetcher: CoverFetching {
                 await gate.settled(host, timedOut: false)
             case .failure(.hostUnresponsive):
                 break
-            case .failure(let error) where !(error.isRetryable && attempts <= policy.retries):
+            case .failure(let error) where !willRetry(error):
                 await gate.settled(host, timedOut: error.isTimeout)
             case .failure:
                 break
@@ -162,7 +174,7 @@ public final class CoverFetcher: CoverFetching {
             case .success(let response):
                 return await store(response, for: url, replacing: cached)
             case .failure(let error):
-                guard error.isRetryable, attempts <= policy.retries, !Task.isCancelled else {
+                guard willRetry(error), !Task.isCancelled else {
                     if let cached, let cover = await cache.cover(for: url) {
                         return keep(cover, of: cached, because: error.reason(attempts: attempts))
                     }

@@ -87,6 +87,27 @@ import Testing
         }
     }
 
+    /// A silent server costs a whole timeout per attempt: a cover tries at most two that time
+    /// out, whatever the retries allow (a stalled URL cost 4 × 30 s on every build), and one
+    /// when it failed in a build before; a quick fault keeps every retry.
+    @Test func timeoutsAreTriedTwiceAndOnceAfterAnEarlierBuildFailed() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/stall.png") { _ in [.pause(.seconds(2))] + .response(.ok, [("Content-Type", "image/png")], body: image) }
+            var policy = CoverTestRig.fastPolicy
+            policy.readTimeout = .milliseconds(200)
+            policy.retries = 3
+            let first = try #require(await rig.fetch("/stall.png", policy: policy).reason)
+            #expect(first.hasPrefix("timed out after 0.2 s without data (gave up after 2 attempts)"), "\(first)")
+            #expect(rig.server.requests(to: "/stall.png") == 2)
+            // The next build, whose cache remembers the failure, waits once.
+            let second = try #require(await rig.fetch("/stall.png", policy: policy).reason)
+            #expect(second.hasPrefix("timed out after 0.2 s without data;"), "\(second)")
+            #expect(rig.server.requests(to: "/stall.png") == 3)
+            rig.expectNothingStored()
+        }
+    }
+
     /// A host that has stopped answering is given up after two of its covers in a row time out:
     /// its other covers fail at once, saying why, instead of costing minutes each (hours for a
     /// supplier's catalogue). The next build tries the host again.
