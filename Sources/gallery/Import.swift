@@ -156,6 +156,17 @@ struct Import: ParsableCommand {
             if skipInvalid, !invalid.isEmpty {
                 lines.append("left out \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults (--skip-invalid; each is named above)")
             }
+            // A file that is most of the catalogue (a weekly sync) says which albums of the archive
+            // it no longer has: a title renamed in the sheet is added as a new album, and the old
+            // one stayed published without a word. A file of a few new albums says nothing.
+            let unmatched = report.unmatched
+            if !unmatched.isEmpty, report.archiveCount - unmatched.count >= (report.archiveCount + 1) / 2 {
+                let named = unmatched.prefix(5).map { "album \($0.index + 1), \(LibraryChange.name($0.album))" }.joined(separator: "; ")
+                    + (unmatched.count > 5 ? "; and \(unmatched.count - 5) more" : "")
+                let (they, them) = unmatched.count == 1 ? ("it", "it") : ("they", "them")
+                let delete = unmatched.count <= 50 ? "; if \(they) left the catalogue, `gallery delete \(unmatched.map { String($0.index + 1) }.joined(separator: " "))` removes \(them)" : ""
+                lines.append("\(unmatched.count) album\(unmatched.count == 1 ? " of the archive is" : "s of the archive are") in no row of the file (a title or artist changed in it is another album): \(named)\(delete)")
+            }
             lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(shown)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")
         }

@@ -235,4 +235,20 @@ import Testing
         #expect(json.stdout.hasSuffix("imported 2 of 3 albums from json export.json\n"), "\(json.stdout)")
         #expect(try await list(folder).contains(" lbl-2503-cd "))
     }
+
+    /// A weekly sync of the whole catalogue says which albums of the archive no row has any
+    /// more: a title renamed in the sheet is added as a new album, and the old one stayed
+    /// published without a word. A file of a few new albums says nothing of the rest.
+    @Test func aSyncNamesTheAlbumsTheFileNoLongerHas() async throws {
+        let folder = try await starter()
+        let renamed = Self.catalogue.replacingOccurrences(of: "Nothing Like The Sun,Sting", with: "Nothing Like The Sun (Remastered),Sting")
+        try folder.write(renamed, to: "in.csv")
+        let sync = try await run(["import", "in.csv", "--update", "--dry-run"], folder)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("would add row 3 (line 4) as album 6: \"Nothing Like The Sun (Remastered)\" by Sting"), "\(sync.stdout)")
+        #expect(sync.stdout.contains("\n1 album of the archive is in no row of the file (a title or artist changed in it is another album): album 3, \"Nothing Like The Sun\" by Sting; if it left the catalogue, `gallery delete 3` removes it\n"), "\(sync.stdout)")
+        try folder.write("Title,Artist,Genre,Year,Cover\nNew One,Someone,Pop,2024,covers/its-my-life.svg\n", to: "new.csv")
+        let few = try await run(["import", "new.csv", "--dry-run"], folder)
+        #expect(few.status == 0 && !few.stdout.contains("in no row of the file"), "\(few.stdout)")
+    }
 }

@@ -16,6 +16,12 @@ extension LibraryEditor {
         public var pinned: [(index: Int, slug: String)] = []
         /// The change recorded in the undo history (`nil` when nothing was added or updated).
         public var change: LibraryChange?
+        /// The albums of the archive that no row of the file is (by artist and title, or by
+        /// slug), by index, and the archive's size: for a weekly sync of the whole catalogue,
+        /// those that left it, or were renamed in it (a renamed title is added as a new album).
+        public var unmatched: [(index: Int, album: Album)] = []
+        /// How many albums the archive held before the import.
+        public var archiveCount = 0
     }
 
     /// A field in which an imported album differs from the album of the archive it matches.
@@ -126,6 +132,12 @@ extension LibraryEditor {
                           Self.identity(archive.albums[index]) == Self.identity(candidate.album) else { return nil }
                     return index
                 })
+                let fileIdentities = Set(candidates.map { Self.identity($0.album) })
+                let fileSlugs = Set(candidates.compactMap(\.album.slug))
+                report.archiveCount = archive.albums.count
+                report.unmatched = archive.albums.indices.filter {
+                    !fileIdentities.contains(Self.identity(archive.albums[$0])) && !fileSlugs.contains(addresses[$0])
+                }.map { ($0, archive.albums[$0]) }
                 var claimedBy: [Int: AlbumImporter.Candidate] = [:]
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
