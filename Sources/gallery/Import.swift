@@ -25,7 +25,7 @@ struct Import: ParsableCommand {
     @Flag(help: "Show what would change, and write nothing.")
     var dryRun = false
 
-    @Flag(help: "Leave out the rows with faults of their own (an empty or wrong year, an empty field), naming each, and import the rest.")
+    @Flag(help: "Leave out the rows of a CSV file with faults of their own (an empty or wrong year, an empty field), naming each, and import the rest.")
     var skipInvalid = false
 
     func validate() throws {
@@ -81,7 +81,11 @@ struct Import: ParsableCommand {
                 let format = AlbumImporter.format(of: [], name: url.lastPathComponent)
                 let unmapped = !columns.isEmpty && format != .csv ? [Self.unusedMap(shown, format) + ": its albums need the archive's own keys (title, artist, genre, year, cover_url)"] : []
                 let reasons = error.reasons.last == "nothing was imported" ? error.reasons : error.reasons + ["nothing was imported"]
-                throw LibraryError(diagnostics: error.diagnostics, reasons: unmapped + reasons)
+                // A JSON file's faults are the whole file's: --skip-invalid, which leaves out
+                // rows, was silently of no use.
+                let skipping = skipInvalid && format == .json && !error.diagnostics.isEmpty
+                    ? ["--skip-invalid leaves out CSV rows with faults; a JSON file is read whole, so fix the albums named above"] : []
+                throw LibraryError(diagnostics: error.diagnostics, reasons: unmapped + reasons + skipping)
             }
             var (format, candidates, blankRows) = (contents.format, contents.candidates, contents.blankRows)
             let invalid = candidates.filter { !$0.problems.isEmpty }

@@ -63,8 +63,8 @@ struct Templates: ParsableCommand {
             throw ExitCode.failure
         }
         let folder = site.display(assets ? site.assets : site.templates)
-        for path in outcome.written { print("wrote \(folder)/\(path)") }
-        for path in outcome.kept { print("kept \(folder)/\(path): it exists") }
+        for path in outcome.written { StandardStreams.output("wrote \(folder)/\(path)\n") }
+        for path in outcome.kept { StandardStreams.output("kept \(folder)/\(path): it exists\n") }
         let noun = assets ? "file" : "template"
         let count = { (n: Int) in "\(n) \(noun)\(n == 1 ? "" : "s")" }
         var summary = outcome.written.isEmpty ? "Wrote no \(noun)" : "Wrote \(count(outcome.written.count)) into \(folder)/"
@@ -77,7 +77,7 @@ struct Templates: ParsableCommand {
         }
         StandardStreams.output(summary + "\n")
         if !outcome.written.isEmpty {
-            print("Each file replaces the built-in \(assets ? "one" : "template") of its name; delete those you do not change, so they follow gallery's updates.")
+            StandardStreams.output("Each file replaces the built-in \(assets ? "one" : "template") of its name; delete those you do not change, so they follow gallery's updates.\n")
         }
     }
 }

@@ -65,6 +65,11 @@ import Testing
         #expect(skipped.stdout.hasSuffix("left out 1 row with faults (--skip-invalid; each is named above)\nimported 2 of 2 albums from csv in.csv\n"), "\(skipped.stdout)")
         #expect(try folder.read("site/content/albums.json").contains("\"title\": \"F\""))
         #expect(try !folder.read("site/content/albums.json").contains("\"title\": \"D\""))
+        // A JSON file is read whole: the flag says it cannot help, where it was silently no use.
+        try folder.write(#"[{"title": "X", "artist": "Y", "genre": "Pop", "year": "2024", "cover_url": "covers/x.jpg"}]"#, to: "in.json")
+        let json = try await run(["import", "in.json", "--skip-invalid"], folder)
+        #expect(json.status != 0)
+        #expect(json.stderr.hasSuffix("error: nothing was imported\nerror: --skip-invalid leaves out CSV rows with faults; a JSON file is read whole, so fix the albums named above\n"), "\(json.stderr)")
     }
 
     /// A row with the wrong number of fields is one fault; the rows around it are still checked.

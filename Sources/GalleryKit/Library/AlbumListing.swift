@@ -35,8 +35,9 @@ public enum AlbumListing {
     }
 
     /// The albums `gallery list WORD...` shows: those where every word is found in the slug,
-    /// artist, title, genre or year, ignoring case, accents and width (`beyonce` finds
-    /// Beyoncé, `ｐｏｐ` Pop). No words finds every album.
+    /// artist, title, genre, year or a param's value (a label's catalogue number), ignoring
+    /// case, accents and width (`beyonce` finds Beyoncé, `ｐｏｐ` Pop, `istanbul` and `ıstanbul`
+    /// İstanbul). No words finds every album.
     public struct Search: Sendable {
         let words: [String]
 
@@ -50,14 +51,24 @@ public enum AlbumListing {
         public func matches(_ entry: Catalogue.Entry) -> Bool {
             guard !words.isEmpty else { return true }
             let album = entry.album
-            let text = Self.folded([entry.slug, album.artist, album.title, album.genre, String(album.year)].joined(separator: "\u{0}"))
+            let params = album.params.compactMap { param -> String? in
+                switch param.value {
+                case .text(let text), .number(let text): text
+                case .flag: nil
+                }
+            }
+            let text = Self.folded(([entry.slug, album.artist, album.title, album.genre, String(album.year)] + params).joined(separator: "\u{0}"))
             return words.allSatisfy { text.contains($0) }
         }
 
-        /// Lowercase, without accents, narrow forms of wide ones, Greek's final sigma as `σ`.
+        /// Lowercase, without accents, narrow forms of wide ones, Greek's final sigma as `σ`, and
+        /// Turkish's dotless `ı` as `i` (the `I` of `Istanbul` lowercases to `i`, so a search
+        /// for `ıstanbul` found nothing).
         static func folded(_ text: String) -> String {
-            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX")).lowercased()
-            return folded.unicodeScalars.contains("\u{03C2}") ? folded.replacingOccurrences(of: "\u{03C2}", with: "\u{03C3}") : folded
+            var folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX")).lowercased()
+            if folded.unicodeScalars.contains("\u{03C2}") { folded = folded.replacingOccurrences(of: "\u{03C2}", with: "\u{03C3}") }
+            if folded.unicodeScalars.contains("\u{0131}") { folded = folded.replacingOccurrences(of: "\u{0131}", with: "i") }
+            return folded
         }
     }
 }

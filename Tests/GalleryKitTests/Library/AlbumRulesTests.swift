@@ -84,6 +84,23 @@ import Testing
         #expect(AlbumListing.table(catalogue, search: AlbumListing.Search(["rós"])).split(separator: "\n").last?.hasPrefix("3  ") == true)
     }
 
+    /// A label looks a release up by its catalogue number, a param; and Turkish's dotless ı at a
+    /// word's start finds the I of Istanbul, as it did in the middle of one.
+    @Test func aSearchFindsParamsAndTurkishDotlessI() {
+        let catalogue = Catalogue(albums: [
+            Album(title: "Istanbul", artist: "Işın Karaca", genre: "Pop", year: 2001, coverURL: "c", extras: [Album.Extra(key: "params", json: #"{"catno":"LBL-0200","sealed":true,"copies":12}"#)]),
+            Album(title: "Other", artist: "B", genre: "Pop", year: 2002, coverURL: "c"),
+        ])
+        func numbers(_ words: [String]) -> [Int] {
+            catalogue.entries.filter(AlbumListing.Search(words).matches).map { $0.index + 1 }
+        }
+        #expect(numbers(["LBL-0200"]) == [1])
+        #expect(numbers(["lbl", "0200"]) == [1])
+        #expect(numbers(["ıstanbul"]) == [1])
+        #expect(numbers(["işın"]) == [1])
+        #expect(numbers(["true"]) == [], "a flag is no text to find")
+    }
+
     @Test func acceptsRightToLeftTextItsMarksAndOtherScripts() {
         for text in ["Björk", "שלום\u{200F} 2", "\u{627}\u{644}\u{641}\u{646}\u{200E} (live)", "東京事変", "👩‍🎤", "AC/DC & Friends", "Sigur Rós"] {
             #expect(AlbumRules.characterProblem(text) == nil, "\(text)")
