@@ -66,6 +66,17 @@ extension BuildStep {
             }
         }
         for path in gone.sorted() { remove(path) }
+        // An album page that goes breaks the links to it: named, as a title changed by hand in
+        // the archive moves its album's page with nothing else to say so.
+        let pagesGone = gone.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
+        if !pagesGone.isEmpty {
+            let named = pagesGone.prefix(5).map { String($0.dropLast("index.html".count)) }.joined(separator: ", ") + (pagesGone.count > 5 ? " and \(pagesGone.count - 5) more" : "")
+            let one = pagesGone.count == 1
+            state.report(.note(
+                "removed \(one ? "the album page" : "\(pagesGone.count) album pages") \(named), as no album has \(one ? "its" : "their") address any more; links to \(one ? "it" : "them") now find the 404 page (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)",
+                path: SiteFolder.display(output)
+            ), to: observer)
+        }
         // Files no manifest knows of: a build that has no record of the folder (its manifest
         // lost, or never written for this path) cannot tell a deleted album's page from the rest.
         if mayHoldStrays {
