@@ -187,4 +187,41 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("warning: --map reads the columns of a CSV file; fine.json is json, so it is ignored"), "\(imported.stderr)")
     }
+
+    /// A fault many rows share is told for its first three rows and then counted: a back
+    /// catalogue of 1,551 rows without artwork gave 1,551 lines, in which the year the label
+    /// could fix was lost. An empty cover says how artwork not ready yet is done.
+    @Test func aFaultManyRowsShareIsCountedAfterThreeAndTheOthersStayVisible() async throws {
+        let folder = try await starter()
+        let rows = (1...9).map { "Artist \($0),Title \($0),Pop,\($0 == 5 ? "" : "2000"),\($0 == 5 ? "covers/x.jpg" : "")" }
+        try folder.write("Artist,Title,Genre,Year,Cover\n" + rows.joined(separator: "\n") + "\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status != 0)
+        let empty = "cover is empty; fill it in (for artwork not ready yet, name one shared image, such as covers/coming-soon.jpg)"
+        #expect(run.stderr == """
+            error: in.csv:2: row 1: \(empty)
+            error: in.csv:3: row 2: \(empty)
+            error: in.csv:4: row 3: \(empty)
+            error: in.csv: and 5 more rows: \(empty)
+            error: in.csv:6: row 5: year is empty; fill it in
+            error: nothing was imported
+            error: import with --skip-invalid to leave out the 9 rows with faults and import the rest
+
+            """, "\(run.stderr)")
+    }
+
+    /// A cover named as on Windows, or in another case than its file, is told so by add (and
+    /// the build), where both said only that the file does not exist.
+    @Test func aWindowsPathOrAnotherCaseIsToldSo() async throws {
+        let folder = try await starter()
+        let add = ["add", "--artist", "A", "--genre", "Pop", "--year", "2000", "--title"]
+        let slash = try await run(add + ["One", "--cover", "covers\\its-my-life.svg"], folder)
+        #expect(slash.stderr.contains("does not exist yet; a path separates its folders with /, not \\: write covers/its-my-life.svg;"), "\(slash.stderr)")
+        let drive = try await run(add + ["Two", "--cover", "C:\\Users\\me\\red.jpg"], folder)
+        #expect(drive.stderr.contains("is a path on a Windows computer: copy the image into content/covers/"), "\(drive.stderr)")
+        let cased = try await run(add + ["Three", "--cover", "covers/Its-My-Life.svg"], folder)
+        #expect(cased.stderr.contains("does not exist yet; its-my-life.svg is there, a name that differs in case, which counts here"), "\(cased.stderr)")
+        let build = try await run(["build"], folder)
+        #expect(build.stderr.contains("no such file (site/content/covers/Its-My-Life.svg); its-my-life.svg is there, a name that differs in case"), "\(build.stderr)")
+    }
 }

@@ -126,7 +126,9 @@ public enum AlbumRules {
         for (field, path) in texts where before?[keyPath: path] != album[keyPath: path] {
             let value = album[keyPath: path]
             if isBlank(value) {
-                problems.append(Problem(field: field, reason: "is empty; fill it in"))
+                // Artwork that is not ready yet is common in a back catalogue.
+                let advice = field == "cover_url" ? " (for artwork not ready yet, name one shared image, such as covers/coming-soon.jpg)" : ""
+                problems.append(Problem(field: field, reason: "is empty; fill it in\(advice)"))
             } else if let reason = lengthProblem(value, field: field) {
                 problems.append(Problem(field: field, reason: reason))
             } else if field != "cover_url", let reason = characterProblem(value) {

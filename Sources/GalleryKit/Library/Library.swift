@@ -102,6 +102,25 @@ public struct Library: Sendable {
         }
     }
 
+    /// Why a cover file that is not there may have been meant otherwise, after its name: a
+    /// Windows path (`C:\\Users\\…`, `covers\\red.jpg`), or a file whose name differs only in
+    /// case (names are case-sensitive here, not on a Mac or Windows); `nil` when neither.
+    static func missingCoverHint(_ coverURL: String, file: URL) -> String? {
+        let bytes = Array(coverURL.utf8)
+        if bytes.count > 2, bytes[1] == UInt8(ascii: ":"), bytes[0] < 0x80, Character(Unicode.Scalar(bytes[0])).isLetter {
+            return "; '\(coverURL)' is a path on a Windows computer: copy the image into content/covers/ and name it covers/NAME (with /)"
+        }
+        if coverURL.contains("\\") {
+            return "; a path separates its folders with /, not \\: write \(coverURL.replacingOccurrences(of: "\\", with: "/"))"
+        }
+        let folder = file.deletingLastPathComponent()
+        let name = file.lastPathComponent.lowercased()
+        if let other = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.first(where: { $0.lowercased() == name }) {
+            return "; \(other) is there, a name that differs in case, which counts here: write it as the file is named"
+        }
+        return nil
+    }
+
     /// Reads and checks a cover file inside the site folder.
     static func localCover(at file: URL, url: String) -> Result<Cover, CoverFailure> {
         let data: Data
@@ -110,7 +129,7 @@ public struct Library: Sendable {
         } catch {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder)
-            let reason = !exists ? "no such file (\(SiteFolder.display(file))); check the path, which is relative to content/"
+            let reason = !exists ? "no such file (\(SiteFolder.display(file)))\(Self.missingCoverHint(url, file: file) ?? "; check the path, which is relative to content/")"
                 : isFolder.boolValue ? "\(SiteFolder.display(file)) is a folder, not an image; name the image file in it"
                 : "cannot read \(SiteFolder.display(file)): \(String(cString: strerror(access(file.path, R_OK) == 0 ? EIO : errno))); check its permissions"
             return .failure(CoverFailure(url: url, reason: reason))

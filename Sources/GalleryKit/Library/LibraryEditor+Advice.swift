@@ -45,7 +45,7 @@ extension LibraryEditor {
     func coverProblem(_ coverURL: String) -> (what: String, until: String)? {
         switch CoverLocator(site: site).locate(coverURL) {
         case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
-            return ("\(site.display(file)) does not exist yet", "it does")
+            return ("\(site.display(file)) does not exist yet\(Library.missingCoverHint(coverURL, file: file) ?? "")", "it does")
         case .success(.file(let file)) where (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true:
             return ("\(site.display(file)) is a folder, not an image", "cover_url names an image")
         case .failure(let refusal):

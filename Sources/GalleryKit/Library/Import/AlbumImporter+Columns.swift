@@ -21,7 +21,7 @@ extension AlbumImporter {
         var mistakes = choices.filter { !Self.isField($0.value) }.map { column, field in
             field.hasPrefix("params.")
                 ? "--map \(column)=\(field): \(Album.paramNameProblem(String(field.dropFirst(7))) ?? "")"
-                : "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", ")), or params.NAME for one of the album's own fields (a shop's price: --map \(Self.shellWord("\(column)=params.\(Self.paramName(column))")))"
+                : "--map \(column)=\(field): '\(field)' is not a field; use one of \(Self.fields.joined(separator: ", ")), or params.NAME for one of the album's own fields (--map \(Self.shellWord("\(column)=params.\(Album.paramNameProblem(field) == nil ? field : Self.paramName(column))")))"
         }
         let mapsByField = Dictionary(grouping: choices.filter { Self.isField($0.value) }, by: \.value)
         mistakes += (Self.fields + Set(mapsByField.keys.filter { $0.hasPrefix("params.") }).sorted()).compactMap { field in
