@@ -517,6 +517,13 @@ import Testing
         #expect(run.stderr.contains("nowhere.png"))
         #expect(run.stderr.contains("alt"))
         #expect(run.stderr.contains("albums/missing/"))
+        // In the JSON log, the template's file and line come apart too, for a CI annotation.
+        let json = try await GalleryBinary.run(["build", "--log-format", "json"], in: site.url)
+        let finding = try #require(json.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { $0["event"] as? String == "diagnostic" && $0["severity"] as? String == "error" }, "\(json.stdout)")
+        #expect(finding["template"] as? String == "templates/404.mustache:1", "\(finding)")
+        #expect(finding["template_file"] as? String == "templates/404.mustache" && finding["template_line"] as? Int == 1, "\(finding)")
+        #expect(finding["path"] as? String == "public/404.html", "\(finding)")
     }
 
     /// A browser reads the pages as HTML, where `<IMG>` is an image, `<A HREF>` a link and `ID`

@@ -43,6 +43,12 @@ public final class JSONLogReporter: BuildObserving {
     /// The JSON object for an event, or `nil` for one a log leaves out: byte counts of downloads
     /// in progress would flood it (the finished download says how many), and so would each
     /// thumbnail settling (each cover's `thumbnailed` or `failed` event says it).
+    /// `templates/partials/tile.mustache:1` as its file and line.
+    static func templateParts(_ template: String?) -> (file: String, line: Int)? {
+        guard let template, let colon = template.lastIndex(of: ":"), let line = Int(template[template.index(after: colon)...]) else { return nil }
+        return (String(template[..<colon]), line)
+    }
+
     static func line(for event: BuildEvent) -> String? {
         switch event {
         case .stepStarted(let index, let count, let name):
@@ -55,6 +61,9 @@ public final class JSONLogReporter: BuildObserving {
                 ("line", diagnostic.position.map { "\($0.line)" } ?? "null"),
                 ("column", diagnostic.position.map { "\($0.column)" } ?? "null"),
                 ("message", q(diagnostic.message)), ("template", diagnostic.template.map(q) ?? "null"),
+                // The template's file and line apart, for a CI annotation on the file to fix.
+                ("template_file", templateParts(diagnostic.template).map { q($0.file) } ?? "null"),
+                ("template_line", templateParts(diagnostic.template).map { "\($0.line)" } ?? "null"),
                 ("other_pages", "\(diagnostic.otherPages)"),
             ])
         case .coversPlanned(let remote):
