@@ -141,10 +141,19 @@ public struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             members.append(JSONNode.Member(key: key, position: keyPosition, value: value))
+            let (afterValue, valueLine) = (position, line)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file inside an object; '}' was expected") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            // Told where the fix goes: a comma left out at the end of a line is found on the next
+            // line's key, and a quote inside a title ends the text early.
+            if line > valueLine, bytes[index] == UInt8(ascii: "\"") {
+                throw SyntaxError(position: afterValue, message: "',' was expected after the value of \"\(key)\" (a comma missing at the end of the line?)")
+            }
+            if case .string = value.value, line == valueLine {
+                throw SyntaxError(position: afterValue, message: "',' or '}' was expected after the text of \"\(key)\"; a quote inside a text is written \\\" (\"Tom \\\"Big\\\" Jerry\")")
+            }
             throw error("',' or '}' was expected")
         }
     }
@@ -162,10 +171,14 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
+            let (afterValue, valueLine) = (position, line)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file inside an array; ']' was expected") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            if line > valueLine, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "\"") {
+                throw SyntaxError(position: afterValue, message: "',' was expected after this value of the list (a comma missing at the end of the line?)")
+            }
             throw error("',' or ']' was expected")
         }
     }

@@ -40,6 +40,17 @@ import Testing
             "content/albums.json:1:27: error: malformed JSON: unexpected end of file; a value was expected",
         ])
         #expect(errors("{'version': 1}").first?.contains("1:2: error: malformed JSON: an object key in double quotes was expected") == true)
+        // Where the fix goes: a comma left out at a line's end, not the next line's key; a quote
+        // inside a title, not the word after it; a comma left out between albums.
+        #expect(errors("{\"version\": 1,\n\"albums\": [{\"title\": \"A\",\n\"genre\": \"Pop\"\n\"year\": 1999}]}") == [
+            "content/albums.json:3:15: error: malformed JSON: ',' was expected after the value of \"genre\" (a comma missing at the end of the line?)",
+        ])
+        #expect(errors("{\"version\": 1, \"albums\": [{\"title\": \"Tom \"Big\" Jerry\"}]}") == [
+            "content/albums.json:1:43: error: malformed JSON: ',' or '}' was expected after the text of \"title\"; a quote inside a text is written \\\" (\"Tom \\\"Big\\\" Jerry\")",
+        ])
+        #expect(errors("{\"version\": 1, \"albums\": [\n  {\"title\": \"A\"}\n  {\"title\": \"B\"}]}") == [
+            "content/albums.json:2:17: error: malformed JSON: ',' was expected after this value of the list (a comma missing at the end of the line?)",
+        ])
     }
 
     @Test func missingAndEmptyFieldsNameTheAlbum() {
