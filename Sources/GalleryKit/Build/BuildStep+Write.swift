@@ -94,7 +94,9 @@ extension BuildStep {
         state.summary.removed = removed
         // Before the stamp, which holds the cover index's time and size.
         if state.options.gc { await removeUnusedCovers(&state, observer: observer) }
-        if state.diagnostics.isEmpty, let inputs = state.inputDigest, let watched = state.coverStamps, let plan = state.plan {
+        // A build with a warning runs in full again, to show it again; a note (a page removed,
+        // words left English) is said once, or by the load step each time, and stops nothing.
+        if state.diagnostics.allSatisfy({ $0.severity == .note }), let inputs = state.inputDigest, let watched = state.coverStamps, let plan = state.plan {
             let summary = state.summary
             state.manifest.stamp = BuildStamp(inputs: inputs, watched: watched, counts: .init(
                 albums: summary.albums, pages: plan.pages.count, coversLocal: summary.coversLocal,

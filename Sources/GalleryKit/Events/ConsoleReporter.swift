@@ -134,7 +134,9 @@ public final class ConsoleReporter: BuildObserving {
             if summary.thumbnailsMade > 0 { text += ", \(counted(summary.thumbnailsMade, "thumbnail")) made" }
             let cacheFilesRemoved = summary.thumbnailsRemoved + summary.coversRemoved
             if cacheFilesRemoved > 0 { text += ", \(counted(cacheFilesRemoved, "unused cache file")) removed" }
-            if summary.coversFailed > 0 { text += ", \(counted(summary.coversFailed, "cover")) missing" }
+            // Albums, not covers: 300 albums that share a missing cover are 300 placeholders,
+            // where the progress line counts the one cover.
+            if summary.coversFailed > 0 { text += ", \(counted(summary.coversFailed, "album")) without a cover" }
             if summary.warnings > 0 { text += ", \(counted(summary.warnings, "warning"))" }
             if summary.upToDate { text += " (nothing changed since the last build)" }
             return text + String(format: " in %.2f s", seconds)

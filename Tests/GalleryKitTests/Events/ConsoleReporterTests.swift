@@ -33,8 +33,8 @@ private final class Terminal: Sendable {
     }
 
     @Test(arguments: [
-        (1, "built 1 album: 1 file written, 29 unchanged, 1 thumbnail made, 1 cover missing, 1 warning in ", "with 1 error;"),
-        (2, "built 2 albums: 2 files written, 29 unchanged, 2 thumbnails made, 2 covers missing, 2 warnings in ", "with 2 errors;"),
+        (1, "built 1 album: 1 file written, 29 unchanged, 1 thumbnail made, 1 album without a cover, 1 warning in ", "with 1 error;"),
+        (2, "built 2 albums: 2 files written, 29 unchanged, 2 thumbnails made, 2 albums without a cover, 2 warnings in ", "with 2 errors;"),
     ])
     func theSummaryCountsInTheSingularAndThePlural(count: Int, built: String, failed: String) throws {
         var summary = BuildSummary()
