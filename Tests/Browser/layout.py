@@ -14,6 +14,7 @@ Each check prints `ok NAME` or `FAIL NAME: why`; the exit status is 1 if any fai
 - A right-to-left site's page is `dir="rtl"`, and its strip still reads and scrolls left to
   right: End selects the last album and scrolls the strip to its right end; below it, the album
   page's previous link is on the right and the next on the left, their arrows mirrored.
+- A value in the other direction (a Hebrew title on the German site) sits by its label.
 """
 import json
 import sys
@@ -113,6 +114,20 @@ def rings_have_room_with_a_small_padding(driver):
     assert found["current"] > found["neighbour"], f"a neighbour is drawn over the rings: {found}"
 
 
+def a_value_in_the_other_direction_sits_by_its_label(driver):
+    """The German (left-to-right) site's album of a Hebrew title: its value in the details table
+    starts by its label, not at the far side of its cell (dir="auto" made its start the right)."""
+    albums = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
+    hebrew = next(a for a in albums if a["title"] == "שלום עליכם")
+    driver.get(BASE + hebrew["url"])
+    report.wait(lambda: driver.execute_script("return !!document.querySelector('#details td[data-field=title]');"), "the details", DEADLINE)
+    gap = driver.execute_script("""
+        var td = document.querySelector('#details td[data-field=title]'), range = document.createRange();
+        range.selectNodeContents(td);
+        return range.getBoundingClientRect().left - td.getBoundingClientRect().left;""")
+    assert 0 <= gap < 4, f"the Hebrew title starts {gap:.0f} px from its cell's start, away from its label"
+
+
 def main():
     narrow = chromium(320)
     wide = chromium(1280)
@@ -122,6 +137,7 @@ def main():
             report.run(forced_colours_tell_focus_from_the_selection, wide),
             report.run(a_right_to_left_page_keeps_its_strip_left_to_right, wide),
             report.run(rings_have_room_with_a_small_padding, wide),
+            report.run(a_value_in_the_other_direction_sits_by_its_label, wide),
         ]
     finally:
         narrow.quit()
