@@ -224,4 +224,18 @@ import Testing
         let build = try await run(["build"], folder)
         #expect(build.stderr.contains("no such file (site/content/covers/Its-My-Life.svg); its-my-life.svg is there, a name that differs in case"), "\(build.stderr)")
     }
+
+    /// add warns of a cover the build will refuse for its size (read from its header against
+    /// [thumbnails] max_pixels), as it warns of one that is no image; it said nothing.
+    @Test func addWarnsOfACoverTooLargeForTheBuild() async throws {
+        let folder = try await starter()
+        let config = try folder.read("site/gallery.toml")
+        try folder.write(config.replacingOccurrences(of: "max_pixels = 67108864", with: "max_pixels = 1000"), to: "site/gallery.toml")
+        let add = try await run(["add", "--title", "Huge", "--artist", "A", "--genre", "Pop", "--year", "2000", "--cover", "covers/its-my-life.svg"], folder)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stderr.contains("warning: album 6's cover site/content/covers/its-my-life.svg: the image is 600×600 pixels, more than [thumbnails] max_pixels (1000) allows"), "\(add.stderr)")
+        try folder.write(config, to: "site/gallery.toml")
+        let fine = try await run(["add", "--title", "Fine", "--artist", "A", "--genre", "Pop", "--year", "2000", "--cover", "covers/its-my-life.svg"], folder)
+        #expect(fine.status == 0 && !fine.stderr.contains("warning"), "\(fine.stderr)")
+    }
 }

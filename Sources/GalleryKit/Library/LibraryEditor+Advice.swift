@@ -52,13 +52,28 @@ extension LibraryEditor {
             return ("cannot be used: \(refusal.reason)", "it is changed")
         case .success(.file(let file)):
             // The build reads the first bytes the same way, and refuses such a file.
-            guard let head = Self.headIfNotAnImage(file) else { return nil }
+            guard let head = Self.headIfNotAnImage(file) else { return pixelProblem(file) }
             if let known = NotACover.identify(head) {
                 return ("\(site.display(file)) is \(known.what)", "cover_url names a JPEG, PNG, WebP, GIF or SVG image; \(known.advice)")
             }
             return ("\(site.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image", "cover_url names an image")
         case .success:
             return nil
+        }
+    }
+
+    /// Why the build would refuse an image file for its size, read from its header (as the build
+    /// reads it, before decoding a pixel) against `[thumbnails] max_pixels`; `nil` when it fits,
+    /// or cannot be told here (no libvips, an unreadable file or settings: the build says why).
+    private func pixelProblem(_ file: URL) -> (what: String, until: String)? {
+        guard Thumbnailer.libraryProblem == nil, let data = try? Data(contentsOf: file),
+              let (width, height) = try? Thumbnailer.dimensions(of: Array(data)) else { return nil }
+        let limit = (try? SiteConfig.load(from: site).config.thumbnails.maxPixels) ?? SiteConfig.Thumbnails().maxPixels
+        do throws(ThumbnailError) {
+            try Thumbnailer(maxPixels: limit).check(width: width, height: height)
+            return nil
+        } catch {
+            return ("\(site.display(file)): \(error.description)", "it is smaller")
         }
     }
 
