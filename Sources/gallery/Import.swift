@@ -52,7 +52,6 @@ struct Import: ParsableCommand {
         value.allSatisfy(\.isNumber) || field.hasPrefix("params.") ? value : "\"\(value)\""
     }
 
-    /// Why `--map` did nothing: only a CSV file has columns.
     /// The rows' faults with each fault that many rows share told for its first three rows and
     /// then counted: 1,551 rows without artwork were 1,551 lines, in which the other faults
     /// were lost.
@@ -82,6 +81,7 @@ struct Import: ParsableCommand {
         return lines
     }
 
+    /// Why `--map` did nothing: only a CSV file has columns.
     static func unusedMap(_ shown: String, _ format: AlbumImporter.Format) -> String {
         "--map reads the columns of a CSV file; \(shown) is \(format.rawValue), so it is ignored"
     }
@@ -132,7 +132,7 @@ struct Import: ParsableCommand {
             }
             let report: LibraryEditor.ImportReport
             do throws(LibraryError) {
-                report = try editor.importAlbums(candidates, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
+                report = try editor.importAlbums(candidates, leftOut: skipInvalid ? invalid : [], allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
             } catch {
                 let hint = !skipInvalid && !invalid.isEmpty ? ["import with --skip-invalid to leave out the \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults and import the rest"] : []
                 throw LibraryError(diagnostics: error.diagnostics, reasons: Self.condensed(error.reasons) + hint)

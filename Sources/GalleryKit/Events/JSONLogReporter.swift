@@ -40,15 +40,15 @@ public final class JSONLogReporter: BuildObserving {
         lock.withLock { _ in write(line + "\n") }
     }
 
-    /// The JSON object for an event, or `nil` for one a log leaves out: byte counts of downloads
-    /// in progress would flood it (the finished download says how many), and so would each
-    /// thumbnail settling (each cover's `thumbnailed` or `failed` event says it).
     /// `templates/partials/tile.mustache:1` as its file and line.
     static func templateParts(_ template: String?) -> (file: String, line: Int)? {
         guard let template, let colon = template.lastIndex(of: ":"), let line = Int(template[template.index(after: colon)...]) else { return nil }
         return (String(template[..<colon]), line)
     }
 
+    /// The JSON object for an event, or `nil` for one a log leaves out: byte counts of downloads
+    /// in progress would flood it (the finished download says how many), and so would each
+    /// thumbnail settling (each cover's `thumbnailed` or `failed` event says it).
     static func line(for event: BuildEvent) -> String? {
         switch event {
         case .stepStarted(let index, let count, let name):

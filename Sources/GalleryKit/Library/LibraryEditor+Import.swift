@@ -115,7 +115,10 @@ extension LibraryEditor {
     ///   ``AlbumImporter/Candidate/problems``, every slug that is already an album's page
     ///   address in the archive, and every slug an earlier album in the file has, then
     ///   `nothing was imported`: a file with any fault imports nothing.
-    public func importAlbums(_ candidates: [AlbumImporter.Candidate], allowDuplicates: Bool, update: Bool = false, dryRun: Bool) throws(LibraryError) -> ImportReport {
+    ///
+    /// `leftOut` are rows of the file left out of the import (`--skip-invalid`): still rows of
+    /// the file, so their albums are not among those it no longer has.
+    public func importAlbums(_ candidates: [AlbumImporter.Candidate], leftOut: [AlbumImporter.Candidate] = [], allowDuplicates: Bool, update: Bool = false, dryRun: Bool) throws(LibraryError) -> ImportReport {
         var report = ImportReport(added: [], skipped: [], change: nil)
         let change: LibraryChange
         do throws(LibraryError) {
@@ -132,8 +135,8 @@ extension LibraryEditor {
                           Self.identity(archive.albums[index]) == Self.identity(candidate.album) else { return nil }
                     return index
                 })
-                let fileIdentities = Set(candidates.map { Self.identity($0.album) })
-                let fileSlugs = Set(candidates.compactMap(\.album.slug))
+                let fileIdentities = Set((candidates + leftOut).map { Self.identity($0.album) })
+                let fileSlugs = Set((candidates + leftOut).compactMap(\.album.slug))
                 report.archiveCount = archive.albums.count
                 report.unmatched = archive.albums.indices.filter {
                     !fileIdentities.contains(Self.identity(archive.albums[$0])) && !fileSlugs.contains(addresses[$0])

@@ -86,13 +86,15 @@ public struct SiteFolder: Sendable, Hashable {
             return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), \(theirs)"
         }
         if let home, path.hasPrefix(home + "/."), let hidden = path.dropFirst(home.count + 1).split(separator: "/").first {
-            // The hidden folder itself, and anything in one of keys and settings; a CI agent's
-            // workspace (~/.jenkins/workspace/site/public) or a cache (~/.cache/…) is fine.
-            if path == home + "/" + hidden {
-                return "the output folder is \(hidden) in your home folder, \(theirs)"
-            }
-            if Self.keyFolders.contains(String(hidden)) {
-                return "the output folder is inside \(hidden) in your home folder (your keys and settings), \(theirs)"
+            // The hidden folders hold settings, keys and profiles (~/.local/share/keyrings, a
+            // browser's): no output there, but for the site's own folders when the site itself
+            // is in one (a CI agent's workspace, ~/.jenkins/workspace/site/public) and the
+            // cache's (serve's preview in a cache in ~/.cache); never in those of keys.
+            let site = Self.resolved(root), cacheFolder = Self.resolved(cache)
+            let ownFolder = path.hasPrefix(site + "/") || path.hasPrefix(cacheFolder + "/")
+            if path == home + "/" + hidden || Self.keyFolders.contains(String(hidden)) || !ownFolder {
+                let what = path == home + "/" + hidden ? "is \(hidden)" : "is inside \(hidden)"
+                return "the output folder \(what) in your home folder (settings, keys and profiles), \(theirs)"
             }
         }
         if let system = Self.systemFolder(holding: path) {
@@ -106,7 +108,7 @@ public struct SiteFolder: Sendable, Hashable {
     }
 
     /// The hidden folders of a home folder that hold keys and settings, in which no site is built
-    /// at any depth.
+    /// at any depth, not even one whose site folder is there.
     static let keyFolders: Set<String> = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".config", ".pki", ".netrc"]
 
     /// Folders no site is built into.

@@ -33,9 +33,17 @@ import Testing
         let refused = site.outputConflict(URL(fileURLWithPath: home).appending(path: ".ssh/site"), cache: cache)
         #expect(refused?.hasPrefix("the output folder is inside .ssh in your home folder") == true, "\(refused ?? "allowed")")
         #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".cache"), cache: cache)?.hasPrefix("the output folder is .cache in your home folder") == true)
-        // A CI agent's workspace in a hidden folder, and a cache's preview in ~/.cache, are fine.
-        #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".jenkins/workspace/label/public"), cache: cache) == nil)
-        #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: ".cache/gallery/label/preview"), cache: cache) == nil)
+        // Settings, keyrings and browser profiles: what --clean-destination would remove.
+        for path in [".local/share/keyrings", ".mozilla/firefox/x.default", ".jenkins/workspace/label/public"] {
+            #expect(site.outputConflict(URL(fileURLWithPath: home).appending(path: path), cache: cache)?.contains("in your home folder (settings, keys and profiles)") == true, "\(path)")
+        }
+        // A site in a CI agent's workspace in a hidden folder builds its own public/, and a
+        // cache in ~/.cache holds serve's preview.
+        let agent = SiteFolder(root: URL(fileURLWithPath: home).appending(path: ".jenkins/workspace/label"))
+        #expect(agent.outputConflict(agent.root.appending(path: "public"), cache: agent.root.appending(path: ".gallery-cache")) == nil)
+        let xdg = URL(fileURLWithPath: home).appending(path: ".cache/gallery/label")
+        #expect(site.outputConflict(xdg.appending(path: "preview"), cache: xdg) == nil)
+        #expect(agent.outputConflict(URL(fileURLWithPath: home).appending(path: ".ssh/label"), cache: agent.root.appending(path: ".gallery-cache")) != nil)
         #expect(site.outputConflict(URL(fileURLWithPath: "/home/www"), cache: cache)?.hasPrefix("the output folder is the home folder /home/www") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
