@@ -84,14 +84,17 @@ extension LibraryEditor {
         return updated
     }
 
-    /// Whether a later row of one artist and title is another edition than an earlier row: it
-    /// gives a slug of its own, other than the earlier row's address (its slug, or the one it
-    /// gets). A label's sheet gives some rows a slug and leaves others empty: the CD's row with
-    /// `x-2-cd` after the LP's without one was skipped as the LP's duplicate. A row without a
-    /// slug after another of its title stays a duplicate: nothing says it is another edition.
+    /// The page address a row names: its slug, or the one its artist and title give.
+    static func address(_ album: Album) -> String {
+        album.slug ?? Catalogue.derivedSlug(for: album)
+    }
+
+    /// Whether two rows of one artist and title are two editions: they name two page addresses.
+    /// A label's sheet gives some rows a slug and leaves others empty: the CD's row with `x-2-cd`
+    /// beside the LP's without one, in either order, are two albums; two rows without a slug
+    /// name one address, and are one album.
     static func areEditions(_ later: Album, _ earlier: Album) -> Bool {
-        guard let slug = later.slug else { return false }
-        return slug != (earlier.slug ?? Catalogue.derivedSlug(for: earlier))
+        address(later) != address(earlier)
     }
 
     /// What a row without a slug needs to be imported as another edition: a slug of its own, in
@@ -128,13 +131,26 @@ extension LibraryEditor {
                 let twins = Dictionary(grouping: archive.albums.indices, by: { Self.identity(archive.albums[$0]) })
                 let addresses = catalogue.entries.map(\.slug)
                 let byAddress = Dictionary(addresses.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                var inFile: [String: AlbumImporter.Candidate] = [:]
-                // The albums of the archive that a row of the file names by their page address.
-                let addressed = Set(candidates.compactMap { candidate -> Int? in
+                var inFile: [String: [AlbumImporter.Candidate]] = [:]
+                // The albums of the archive that a row of the file names by its slug.
+                let bySlugRow = Set(candidates.compactMap { candidate -> Int? in
                     guard candidate.problems.isEmpty, let index = candidate.album.slug.flatMap({ byAddress[$0] }),
                           Self.identity(archive.albums[index]) == Self.identity(candidate.album) else { return nil }
                     return index
                 })
+                // The album a row names by its address: the one at its slug, or, for a row
+                // without one, the one at the address its artist and title give when every
+                // other album of them is named by a row's slug (the LP's row beside the CD's
+                // x-2-cd). Twins without slugs in the file stay unknown: a row could be either,
+                // and updating the wrong one would be worse than none.
+                func named(_ candidate: AlbumImporter.Candidate) -> Int? {
+                    guard let index = byAddress[Self.address(candidate.album)],
+                          Self.identity(archive.albums[index]) == Self.identity(candidate.album) else { return nil }
+                    if candidate.album.slug != nil { return index }
+                    let others = twins[Self.identity(candidate.album)] ?? []
+                    return others.allSatisfy { $0 == index || bySlugRow.contains($0) } ? index : nil
+                }
+                let addressed = Set(candidates.filter { $0.problems.isEmpty }.compactMap(named))
                 let fileIdentities = Set((candidates + leftOut).map { Self.identity($0.album) })
                 let fileSlugs = Set((candidates + leftOut).compactMap(\.album.slug))
                 report.archiveCount = archive.albums.count
@@ -149,20 +165,21 @@ extension LibraryEditor {
                     if candidate.problems.isEmpty {
                         let key = Self.identity(candidate.album)
                         let name = LibraryChange.name(candidate.album)
-                        if !allowDuplicates, let earlier = inFile[key], !Self.areEditions(candidate.album, earlier.album) {
+                        if !allowDuplicates, let earlier = inFile[key]?.first(where: { !Self.areEditions(candidate.album, $0.album) }) {
                             let advice = candidate.album.slug == nil ? "; \(Self.editionAdvice(line: candidate.line))" : ""
                             report.skipped.append((candidate, "\(name) is already \(earlier.origin)\(earlier.line == nil ? "" : " of the file")\(advice)", nil, []))
                             continue
                         }
-                        // A slug that is no album's page address, given while every album of the
-                        // archive with this artist and title has a row of the file at its own
-                        // address, is another edition (the CD beside the LP): added, not skipped.
-                        // With no such row, a new slug moves the album's page (with --update).
-                        let newEdition = candidate.album.slug.map { byAddress[$0] == nil } == true
+                        // An address that is no album's, named while every album of the archive
+                        // with this artist and title has a row of the file at its own address, is
+                        // another edition (the CD beside the LP): added, not skipped. With no such
+                        // row, a new slug moves the album's page (with --update).
+                        let newEdition = byAddress[Self.address(candidate.album)] == nil
                             && (twins[key] ?? []).allSatisfy { addressed.contains($0) }
                         if !allowDuplicates, !newEdition, let matches = twins[key] {
-                            // The album the row is: the one at the slug it gives, else the only one.
-                            let bySlug = candidate.album.slug.flatMap { byAddress[$0] }.flatMap { matches.contains($0) ? $0 : nil }
+                            // The album the row is: the one at the address it names (the LP's row
+                            // without a slug names the LP's), else the only one.
+                            let bySlug = named(candidate).flatMap { matches.contains($0) ? $0 : nil }
                             guard let index = bySlug ?? (matches.count == 1 ? matches[0] : nil) else {
                                 let at = matches.map { "\"\(addresses[$0])\"" }
                                 let which = candidate.album.slug.map { "; its slug \"\($0)\" is the page address of none of them (they are at \(AlbumImporter.list(at)))" }
@@ -185,7 +202,7 @@ extension LibraryEditor {
                             if differences.contains(where: { $0.field == "slug" }) { problems += slugs.problems(of: candidate) }
                             continue
                         }
-                        if inFile[key] == nil { inFile[key] = candidate }
+                        inFile[key, default: []].append(candidate)
                         report.added.append(candidate)
                     }
                     // An album at fault is checked too: it is meant to be imported once fixed.
