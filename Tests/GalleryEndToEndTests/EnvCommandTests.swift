@@ -94,4 +94,26 @@ import Testing
         // Standard error's own loss has nowhere to be told, and fails nothing.
         #expect(try await GalleryBinary.run(["-c", "\"$0\" build --site site 2> /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash).status == 0)
     }
+
+    /// A standard output its parent left non-blocking (a pipe drained slowly) is waited on, as a
+    /// blocking one is: past 64 KB the writes failed with EAGAIN, and the rest was lost.
+    @Test func aNonBlockingOutputIsWaitedOnNotCutShort() async throws {
+        let folder = try Fixture.site((0..<1500).map { Fixture.album(String(format: "A title long enough to fill a pipe %04d", $0), "Artist") })
+        let script = """
+            import fcntl, os, subprocess, sys, time
+            r, w = os.pipe()
+            fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)
+            p = subprocess.Popen([sys.argv[1], "list"], stdout=w)
+            os.close(w)
+            time.sleep(1)
+            data = b""
+            while chunk := os.read(r, 65536):
+                data += chunk
+            print(p.wait(), len(data))
+            """
+        let python = try await GalleryBinary.run(["python3", "-c", script, GalleryBinary.url.path], in: folder.url, binary: URL(fileURLWithPath: "/usr/bin/env"))
+        let plain = try await GalleryBinary.run(["list"], in: folder.url)
+        #expect(plain.stdout.utf8.count > 100_000)
+        #expect(python.stdout == "0 \(plain.stdout.utf8.count)\n", "\(python.stdout) \(python.stderr)")
+    }
 }

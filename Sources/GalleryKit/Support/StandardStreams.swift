@@ -51,6 +51,13 @@ public enum StandardStreams {
             while left > 0 {
                 let written = Glibc.write(descriptor, next, left)
                 if written < 0, errno == EINTR { continue }
+                // A stream its parent left non-blocking (a pipe a reader drains slowly) is full
+                // for now: wait until it takes more, as a blocking write would.
+                if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, 1000)
+                    continue
+                }
                 guard written > 0 else {
                     // Standard error's own loss has nowhere to be told.
                     let code = written < 0 ? errno : ENOSPC
