@@ -17,6 +17,8 @@ import Testing
         ("Title,Artist;Name,Year\nHits,Simon; Paul,1999\n", ","),
         // European Excel quotes no comma in a semicolon file.
         ("Artist;Title;Price (EUR, incl. VAT)\nSimon, Paul;Hits;12,50\n", ";"),
+        // A spreadsheet's trailing empty cells separate no columns.
+        ("Title,Artist,Year\t\t\t\nHits,\"Simon, Paul\",1999\n", ","),
     ])
     func takesTheSeparatorFromTheHeaderRow(text: String, separator: Unicode.Scalar) throws {
         let table = try CSVTable(parsing: text)

@@ -134,18 +134,33 @@ public struct CSVTable: Sendable, Hashable {
     /// none. European Excel leaves `Price (EUR, incl. VAT)` unquoted in a semicolon file, whose
     /// one comma made the whole header one column when any comma chose the comma.
     static func separator(of text: String) -> Unicode.Scalar {
+        let found = separatorCounts(of: text)
+        let most = found.values.max() ?? 0
+        return [",", ";", "\t"].first { most > 0 && found[$0] == most } ?? ","
+    }
+
+    /// How often the header holds each of comma, semicolon and tab outside quotes; those that
+    /// only end the line (a spreadsheet's trailing empty cells, `Title,Artist\t\t\t`) are not
+    /// counted, as they separate no columns.
+    static func separatorCounts(of text: String) -> [Unicode.Scalar: Int] {
         var found: [Unicode.Scalar: Int] = [:]
+        var pending: [Unicode.Scalar: Int] = [:]
         var inQuotes = false
         for scalar in text.unicodeScalars {
             if scalar == "\"" {
                 inQuotes.toggle()
             } else if !inQuotes {
                 if scalar == "\n" || scalar == "\r" { break }
-                if scalar == "," || scalar == ";" || scalar == "\t" { found[scalar, default: 0] += 1 }
+                if scalar == "," || scalar == ";" || scalar == "\t" {
+                    pending[scalar, default: 0] += 1
+                    continue
+                }
+                if scalar == " " { continue }
             }
+            found.merge(pending, uniquingKeysWith: +)
+            pending.removeAll()
         }
-        let most = found.values.max() ?? 0
-        return [",", ";", "\t"].first { most > 0 && found[$0] == most } ?? ","
+        return found
     }
 
     /// The separator an Excel `sep=X` first line names, and where the next line starts.
