@@ -19,12 +19,12 @@ import Testing
 
     /// Runs a step's `run:` script as Actions' bash does, in `site`, with Pages' base URL of a
     /// project site.
-    func runStep(_ script: String, in site: URL) async throws -> GalleryBinary.Run {
+    func runStep(_ script: String, in site: URL, output: URL? = nil) async throws -> GalleryBinary.Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-euo", "pipefail", "-c", script]
         process.currentDirectoryURL = site
-        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin"]
+        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin", "GITHUB_OUTPUT": output?.path ?? "/dev/null"]
         return try await GalleryBinary.captured(process)
     }
 
@@ -38,17 +38,20 @@ import Testing
         let build = try #require(jobs["build"] as? [String: Any])
         let steps = try #require(build["steps"] as? [[String: Any]])
         #expect(steps.contains { $0["run"] as? String == ".gallery-tool/gallery env" })
-        let cache = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-cache" }
-        #expect(cache?["uses"] as? String == "actions/cache@v4")
-        // Every run saves its cache under a key of its own (a key is never saved over, so with
-        // one key per input a weekly --refresh's new covers were dropped), and restores the
-        // newest of the same inputs (the archive, local covers, settings), else the newest.
-        let with = cache?["with"] as? [String: Any]
-        let key = with?["key"] as? String ?? ""
-        let inputs = "gallery-cache-${{ hashFiles('content/albums.json', 'content/covers/**', 'gallery.toml') }}-"
-        #expect(key.hasPrefix(inputs) && key.contains("github.run_id") && key.contains("github.run_attempt"), "\(key)")
-        let restoreKeys = (with?["restore-keys"] as? String ?? "").split(separator: "\n").map(String.init)
-        #expect(restoreKeys == [inputs, "gallery-cache-"], "\(restoreKeys)")
+        // The newest cache of the same inputs (the archive, local covers, settings) is restored,
+        // else the newest; the build's cache is saved under a key of its own (a key is never
+        // saved over, so with one key per input a weekly --refresh's new covers were dropped),
+        // and only when the summary says the build changed it (every run uploaded it all).
+        let inputs = "gallery-cache-${{ hashFiles('content/albums.json', 'content/covers/**', 'gallery.toml') }}"
+        let restore = try #require(steps.first { $0["uses"] as? String == "actions/cache/restore@v4" })
+        let restoreKeys = ((restore["with"] as? [String: Any])?["restore-keys"] as? String ?? "").split(separator: "\n").map(String.init)
+        #expect((restore["with"] as? [String: Any])?["path"] as? String == ".gallery-cache")
+        #expect(restoreKeys == [inputs + "-", "gallery-cache-"], "\(restoreKeys)")
+        let save = try #require(steps.first { $0["uses"] as? String == "actions/cache/save@v4" })
+        let key = (save["with"] as? [String: Any])?["key"] as? String ?? ""
+        #expect(key.hasPrefix(inputs + "-") && key.contains("github.run_id") && key.contains("github.run_attempt"), "\(key)")
+        #expect(save["if"] as? String == "always() && steps.build.outputs.cache-changed == 'true'")
+        #expect(steps.firstIndex { $0["id"] as? String == "build" }.map { steps.index(after: $0) } == steps.firstIndex { $0["uses"] as? String == "actions/cache/save@v4" })
         // The binary is cached per commit of GALLERY_VERSION, so a moving branch is built again.
         let tool = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-tool" }
         #expect(((tool?["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
@@ -74,11 +77,18 @@ import Testing
         let site = folder.url.appending(path: "site")
         try FileManager.default.createDirectory(at: site.appending(path: ".gallery-tool"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: site.appending(path: ".gallery-tool/gallery"), withDestinationURL: GalleryBinary.url)
-        let run = try await runStep(script, in: site)
+        let outputs = folder.url.appending(path: "github-output")
+        try folder.write("", to: "github-output")
+        let run = try await runStep(script, in: site, output: outputs)
         #expect(run.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(summary?["event"] as? String == "summary")
         #expect(summary?["succeeded"] as? Bool == true)
+        // A first build made thumbnails: the cache is saved. The next one changes nothing in it.
+        #expect(try folder.read("github-output") == "cache-changed=true\n")
+        try folder.write("", to: "github-output")
+        #expect(try await runStep(script, in: site, output: outputs).status == 0)
+        #expect(try folder.read("github-output") == "", "an unchanged cache is not saved again")
         let notFound = try folder.read("site/public/404.html")
         #expect(notFound.contains("href=\"/albums/assets/gallery."))
         #expect(try folder.read("site/public/sitemap.xml").contains("<loc>https://someone.github.io/albums/albums/sting-nothing-like-the-sun/</loc>"))

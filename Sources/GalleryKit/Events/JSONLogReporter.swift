@@ -109,6 +109,9 @@ public final class JSONLogReporter: BuildObserving {
                 ("removed", "\(summary.coversRemoved)"),
             ])),
             ("thumbnails", object([("made", "\(summary.thumbnailsMade)"), ("cached", "\(summary.thumbnailsCached)"), ("removed", "\(summary.thumbnailsRemoved)")])),
+            // Whether the cache holds covers or thumbnails it did not before, or lost some: a CI
+            // job saves it only then, rather than uploading the same covers on every run.
+            ("cache_changed", "\(summary.coversDownloaded + summary.coversRemoved + summary.thumbnailsMade + summary.thumbnailsRemoved > 0)"),
             ("warnings", "\(summary.warnings)"),
             ("errors", "\(summary.errors)"),
             ("timings", timings),
