@@ -238,4 +238,17 @@ import Testing
         let fine = try await run(["add", "--title", "Fine", "--artist", "A", "--genre", "Pop", "--year", "2000", "--cover", "covers/its-my-life.svg"], folder)
         #expect(fine.status == 0 && !fine.stderr.contains("warning"), "\(fine.stderr)")
     }
+
+    /// A hand edit that breaks the archive's JSON is told where the fix goes, with the copy the
+    /// last library command kept to compare with.
+    @Test func aBrokenArchiveNamesTheBackupToCompareWith() async throws {
+        let folder = try await starter()
+        #expect(try await run(["add", "--title", "Kept", "--artist", "A", "--genre", "Pop", "--year", "2000", "--cover", "covers/its-my-life.svg"], folder).status == 0)
+        let archive = try folder.read("site/content/albums.json")
+        try folder.write(archive.replacingOccurrences(of: "\"genre\": \"Pop\",", with: "\"genre\": \"Pop\""), to: "site/content/albums.json")
+        let build = try await run(["build"], folder)
+        #expect(build.status != 0)
+        #expect(build.stderr.contains("site/content/albums.json:7:21: error: malformed JSON: ',' was expected after the value of \"genre\" (a comma missing at the end of the line?)"), "\(build.stderr)")
+        #expect(build.stderr.contains("site/content/albums.json: note: site/content/albums.json.bak is the archive before the last library command changed it, a version that was read well: `diff site/content/albums.json.bak site/content/albums.json` shows the lines changed since"), "\(build.stderr)")
+    }
 }

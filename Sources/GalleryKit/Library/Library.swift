@@ -75,8 +75,17 @@ public struct Library: Sendable {
 
     /// The albums with their slugs, from archive bytes already read (``ArchiveStore/read()``).
     public func catalogue(decoding bytes: [UInt8]) throws(ArchiveError) -> (catalogue: Catalogue, warnings: [Diagnostic]) {
-        let (archive, warnings) = try AlbumArchive.decode(bytes, path: store.displayPath)
-        return (Catalogue(albums: archive.albums, positions: archive.positions), warnings)
+        do throws(ArchiveError) {
+            let (archive, warnings) = try AlbumArchive.decode(bytes, path: store.displayPath)
+            return (Catalogue(albums: archive.albums, positions: archive.positions), warnings)
+        } catch {
+            // A hand edit that broke the file: the copy a command kept is a good version to
+            // compare with (the archive before the last library command).
+            guard error.diagnostics.contains(where: { $0.message.hasPrefix("malformed JSON") }),
+                  FileManager.default.fileExists(atPath: store.backup.path) else { throw error }
+            let backup = SiteFolder.display(store.backup)
+            throw ArchiveError(error.diagnostics + [.note("\(backup) is the archive before the last library command changed it, a version that was read well: `diff \(backup) \(store.displayPath)` shows the lines changed since", path: store.displayPath)])
+        }
     }
 
     /// The cover of an album, from a file in the site folder, the cover cache or the network.
