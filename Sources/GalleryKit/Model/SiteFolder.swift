@@ -109,7 +109,7 @@ public struct SiteFolder: Sendable, Hashable {
 
     /// The hidden folders of a home folder that hold keys and settings, in which no site is built
     /// at any depth, not even one whose site folder is there.
-    static let keyFolders: Set<String> = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".config", ".pki", ".netrc"]
+    static let keyFolders: Set<String> = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".config", ".pki"]
 
     /// Folders no site is built into.
     static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var"]
@@ -137,7 +137,7 @@ public struct SiteFolder: Sendable, Hashable {
         if parts.count == 2, top == "/home" { return path }
         // The system's own folders in /usr, /usr/local and /var, exactly.
         let usr: Set<String> = ["bin", "sbin", "lib", "lib32", "lib64", "libx32", "libexec", "include", "share", "src", "games", "local", "etc", "man"]
-        let variable: Set<String> = ["lib", "log", "cache", "spool", "mail", "tmp", "backups", "opt", "run", "lock", "local", "db", "empty", "crash", "account", "games", "mail", "yp", "nis"]
+        let variable: Set<String> = ["lib", "log", "cache", "spool", "mail", "tmp", "backups", "opt", "run", "lock", "local", "db", "empty", "crash", "account", "games", "yp", "nis"]
         if parts.count == 2, top == "/usr", usr.contains(String(parts[1])) { return path }
         if parts.count == 3, path.hasPrefix("/usr/local/"), usr.contains(String(parts[2])) { return path }
         if parts.count == 2, top == "/var", variable.contains(String(parts[1])) { return path }
