@@ -120,8 +120,13 @@ import Testing
             try FileManager.default.createDirectory(at: site.url.appending(path: link).deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: link).path, withDestinationPath: target)
         }
+        // Into the site's .git, whose config can hold a CI job's token.
+        try site.write("[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n", to: ".git/config")
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "static/git-config").path, withDestinationPath: "../.git/config")
         let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("static/git-config: warning: this static file is a symbolic link into the site's .git, whose files are never published"), "\(run.stderr)")
+        #expect(!site.exists("public/git-config"))
         #expect(run.stderr.contains("static/leak.txt: warning: this static file is a symbolic link that leads outside the site folder (to "), "\(run.stderr)")
         #expect(run.stderr.contains("static/outdir: warning: this static file is a symbolic link that leads outside the site folder"), "\(run.stderr)")
         #expect(run.stderr.contains("static/shared: warning: this static file is a symbolic link to a folder, which gallery does not follow"), "\(run.stderr)")
@@ -159,5 +164,12 @@ import Testing
         #expect(refused.status == 0, "\(refused.stderr)")
         #expect(refused.stderr.contains("static: warning: static/ is a symbolic link that leads outside the site folder (to "), "\(refused.stderr)")
         #expect(!site.exists("public/id_rsa") && !site.exists("public/robots.txt"))
+        // Nor into the site's .git.
+        try site.write("[core]\n", to: ".git/config")
+        try FileManager.default.removeItem(at: site.url.appending(path: "static"))
+        try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: "static").path, withDestinationPath: ".git")
+        let git = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(git.stderr.contains("static: warning: static/ is a symbolic link into the site's .git, whose files are never published"), "\(git.stderr)")
+        #expect(!site.exists("public/config"))
     }
 }

@@ -138,7 +138,8 @@ public struct AssetBundle: Sendable {
 }
 
 /// Which symbolic links in `assets/` and `static/` a build follows: links to files inside the
-/// site folder; the others are left out, each with a warning.
+/// site folder, but not in its hidden folders (`.git`, the cache); the others are left out,
+/// each with a warning.
 struct LinkRule {
     /// The site folder's real path (`nil`: follow every link to a file).
     let root: String?
@@ -146,6 +147,13 @@ struct LinkRule {
 
     init(root: URL?) {
         self.root = root.flatMap { CoverLocator.realPath($0.standardizedFileURL.path) }
+    }
+
+    /// The hidden folder of the site a link's target lies in (`.git`, the cache), where nothing is
+    /// published from: `.git/config` can hold a CI job's token. `nil` for any other target.
+    private func hiddenFolder(holding target: String) -> String? {
+        guard let root, target.hasPrefix(root + "/") else { return nil }
+        return target.dropFirst(root.count + 1).split(separator: "/").first { $0.hasPrefix(".") }.map(String.init)
     }
 
     /// The folder to walk for `static/` or `assets/` (`kind`): the folder itself, or where it
@@ -160,6 +168,10 @@ struct LinkRule {
             warnings.append(.warning("\(kind) is a symbolic link that leads outside the site folder (to \(target)), so nothing in it is published; copy the folder into the site, or move what it holds there and link the other way", path: SiteFolder.display(folder)))
             return nil
         }
+        if let hidden = hiddenFolder(holding: target) {
+            warnings.append(.warning("\(kind) is a symbolic link into the site's \(hidden), whose files are never published (.git/config can hold a token), so nothing in it is published", path: SiteFolder.display(folder)))
+            return nil
+        }
         return URL(fileURLWithPath: target, isDirectory: true)
     }
 
@@ -170,6 +182,10 @@ struct LinkRule {
         let target = CoverLocator.realPath(url.path) ?? url.path
         if let root, target != root, !target.hasPrefix(root + "/") {
             warnings.append(.warning("this \(kind) is a symbolic link that leads outside the site folder (to \(target)), so it is not published; copy the file into the site if it is meant to be", path: SiteFolder.display(url)))
+            return false
+        }
+        if let hidden = hiddenFolder(holding: target) {
+            warnings.append(.warning("this \(kind) is a symbolic link into the site's \(hidden), whose files are never published (.git/config can hold a token), so it is not published", path: SiteFolder.display(url)))
             return false
         }
         if isFolder {
