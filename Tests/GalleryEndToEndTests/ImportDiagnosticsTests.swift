@@ -251,4 +251,18 @@ import Testing
         #expect(build.stderr.contains("site/content/albums.json:7:21: error: malformed JSON: ',' was expected after the value of \"genre\" (a comma missing at the end of the line?)"), "\(build.stderr)")
         #expect(build.stderr.contains("site/content/albums.json: note: site/content/albums.json.bak is the archive before the last library command changed it, a version that was read well: `diff site/content/albums.json.bak site/content/albums.json` shows the lines changed since"), "\(build.stderr)")
     }
+
+    /// A header that holds two kinds of separator says which one it was read by, also when
+    /// that left the columns unfound, which is when it matters.
+    @Test func theSeparatorChosenIsToldWhenTheColumnsAreNotFound() async throws {
+        let folder = try await starter()
+        try folder.write("Title;Artist;Genre;Year;Cover;Formats (LP, CD, MC, DL, SACD, 8-track)\nA;B;Pop;2000;covers/x.jpg;LP\n", to: "in.csv")
+        let run = try await run(["import", "in.csv"], folder)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("no column for artist"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: in.csv:1: read as separated by commas, which the header has most often (5, against 5 semicolons); an Excel first line sep=X names the separator outright"), "\(run.stderr)")
+        try folder.write("sep=;\n" + (try folder.read("in.csv")), to: "in.csv")
+        let named = try await self.run(["import", "in.csv", "--dry-run"], folder)
+        #expect(named.status == 0, "\(named.stderr)")
+    }
 }

@@ -90,8 +90,10 @@ public struct SiteFolder: Sendable, Hashable {
             // browser's): no output there, but for the site's own folders when the site itself
             // is in one (a CI agent's workspace, ~/.jenkins/workspace/site/public) and the
             // cache's (serve's preview in a cache in ~/.cache); never in those of keys.
-            let site = Self.resolved(root), cacheFolder = Self.resolved(cache)
-            let ownFolder = path.hasPrefix(site + "/") || path.hasPrefix(cacheFolder + "/")
+            // The site or cache must itself be in that hidden folder: a site that is the home
+            // folder would otherwise make every hidden folder its own.
+            let site = Self.resolved(root), cacheFolder = Self.resolved(cache), inHidden = home + "/" + hidden + "/"
+            let ownFolder = (site.hasPrefix(inHidden) && path.hasPrefix(site + "/")) || ((cacheFolder + "/").hasPrefix(inHidden) && path.hasPrefix(cacheFolder + "/"))
             if path == home + "/" + hidden || Self.keyFolders.contains(String(hidden)) || !ownFolder {
                 let what = path == home + "/" + hidden ? "is \(hidden)" : "is inside \(hidden)"
                 return "the output folder \(what) in your home folder (settings, keys and profiles), \(theirs)"

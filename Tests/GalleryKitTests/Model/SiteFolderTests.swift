@@ -44,6 +44,12 @@ import Testing
         let xdg = URL(fileURLWithPath: home).appending(path: ".cache/gallery/label")
         #expect(site.outputConflict(xdg.appending(path: "preview"), cache: xdg) == nil)
         #expect(agent.outputConflict(URL(fileURLWithPath: home).appending(path: ".ssh/label"), cache: agent.root.appending(path: ".gallery-cache")) != nil)
+        // A site that is the home folder (HOME=/app in a container) owns no hidden folder but
+        // its cache: its preview is fine, a keyring is not.
+        let app = SiteFolder(root: URL(fileURLWithPath: home))
+        let appCache = app.root.appending(path: ".gallery-cache")
+        #expect(app.outputConflict(appCache.appending(path: "preview"), cache: appCache) == nil)
+        #expect(app.outputConflict(URL(fileURLWithPath: home).appending(path: ".local/share/keyrings"), cache: appCache) != nil)
         #expect(site.outputConflict(URL(fileURLWithPath: "/home/www"), cache: cache)?.hasPrefix("the output folder is the home folder /home/www") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)

@@ -172,7 +172,22 @@ public struct AlbumImporter: Sendable {
         } catch {
             throw LibraryError("\(display):\(error.line): malformed CSV: \(error.message)")
         }
-        let choice = try columnFields(table.header, display: display)
+        // A header that holds more than one kind of separator is read by the one it has most
+        // often: said, so a file read the wrong way is told at once, and with the columns it
+        // then lacks when it was.
+        let counts = CSVTable.separatorCounts(of: text).filter { $0.value > 0 }
+        var separatorNote: String?
+        if counts.count > 1, CSVTable.separatorDirective(Substring(text).unicodeScalars) == nil {
+            let word = { (separator: Unicode.Scalar) in String(CSVTable.name(of: separator).dropFirst(2)) }
+            let others = counts.filter { $0.key != table.separator }.map { "\($0.value) \(word($0.key))\($0.value == 1 ? "" : "s")" }.sorted().joined(separator: " and ")
+            separatorNote = "\(display):1: read as separated by \(word(table.separator))s, which the header has most often (\(counts[table.separator] ?? 0), against \(others)); an Excel first line sep=X names the separator outright"
+        }
+        let choice: ColumnChoice
+        do throws(LibraryError) {
+            choice = try columnFields(table.header, display: display)
+        } catch {
+            throw LibraryError(diagnostics: error.diagnostics, reasons: error.reasons + (separatorNote.map { [$0] } ?? []))
+        }
         let columns = choice.columns
         var candidates: [Candidate] = []
         var blankRows: [String] = []
@@ -210,16 +225,7 @@ public struct AlbumImporter: Sendable {
             }
             candidates.append(Candidate(album: album, name: origin, line: row.line, location: location, problems: rowProblems.map { "\(location): \($0)" }))
         }
-        // A header that holds more than one kind of separator is read by the one it has most
-        // often: said, so a file read the wrong way is told at once.
-        let counts = CSVTable.separatorCounts(of: text).filter { $0.value > 0 }
-        var notes = choice.notes
-        if counts.count > 1, CSVTable.separatorDirective(Substring(text).unicodeScalars) == nil {
-            let word = { (separator: Unicode.Scalar) in String(CSVTable.name(of: separator).dropFirst(2)) }
-            let others = counts.filter { $0.key != table.separator }.map { "\($0.value) \(word($0.key))\($0.value == 1 ? "" : "s")" }.sorted().joined(separator: " and ")
-            notes.insert("\(display):1: read as separated by \(word(table.separator))s, which the header has most often (\(counts[table.separator] ?? 0), against \(others)); an Excel first line sep=X names the separator outright", at: 0)
-        }
-        return Contents(format: .csv, candidates: candidates, blankRows: blankRows, warnings: choice.warnings, notes: notes)
+        return Contents(format: .csv, candidates: candidates, blankRows: blankRows, warnings: choice.warnings, notes: (separatorNote.map { [$0] } ?? []) + choice.notes)
     }
 
     /// Why a row's fields cannot be matched to the header's columns, or `nil` if they can.
