@@ -156,6 +156,21 @@ struct LinkRule {
         return target.dropFirst(root.count + 1).split(separator: "/").first { $0.hasPrefix(".") }.map(String.init)
     }
 
+    /// Whether the symbolic link `link` (named in messages as `subject`) is refused for where it
+    /// leads: out of the site folder, or into one of its hidden folders; with a warning that ends
+    /// in `outcome`, and for a link out of the site, in what to do instead.
+    private mutating func refuses(_ link: URL, leadingTo target: String, as subject: String, _ outcome: String, else advice: String) -> Bool {
+        if let root, target != root, !target.hasPrefix(root + "/") {
+            warnings.append(.warning("\(subject) is a symbolic link that leads outside the site folder (to \(target)), \(outcome); \(advice)", path: SiteFolder.display(link)))
+            return true
+        }
+        if let hidden = hiddenFolder(holding: target) {
+            warnings.append(.warning("\(subject) is a symbolic link into the site's \(hidden), whose files are never published (.git/config can hold a token), \(outcome)", path: SiteFolder.display(link)))
+            return true
+        }
+        return false
+    }
+
     /// The folder to walk for `static/` or `assets/` (`kind`): the folder itself, or where it
     /// leads when it is a symbolic link into the site folder (the walker would take the link for
     /// a file and find nothing, so a linked folder was published empty without a word); `nil`,
@@ -163,15 +178,8 @@ struct LinkRule {
     /// publish `~/.ssh`.
     mutating func folderToWalk(_ folder: URL, kind: String) -> URL? {
         guard (try? folder.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true else { return folder }
-        guard let target = CoverLocator.realPath(folder.path) else { return nil }
-        if let root, target != root, !target.hasPrefix(root + "/") {
-            warnings.append(.warning("\(kind) is a symbolic link that leads outside the site folder (to \(target)), so nothing in it is published; copy the folder into the site, or move what it holds there and link the other way", path: SiteFolder.display(folder)))
-            return nil
-        }
-        if let hidden = hiddenFolder(holding: target) {
-            warnings.append(.warning("\(kind) is a symbolic link into the site's \(hidden), whose files are never published (.git/config can hold a token), so nothing in it is published", path: SiteFolder.display(folder)))
-            return nil
-        }
+        guard let target = CoverLocator.realPath(folder.path),
+              !refuses(folder, leadingTo: target, as: kind, "so nothing in it is published", else: "copy the folder into the site, or move what it holds there and link the other way") else { return nil }
         return URL(fileURLWithPath: target, isDirectory: true)
     }
 
@@ -180,14 +188,7 @@ struct LinkRule {
     mutating func allows(_ url: URL, isFolder: Bool, kind: String) -> Bool {
         guard (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true else { return true }
         let target = CoverLocator.realPath(url.path) ?? url.path
-        if let root, target != root, !target.hasPrefix(root + "/") {
-            warnings.append(.warning("this \(kind) is a symbolic link that leads outside the site folder (to \(target)), so it is not published; copy the file into the site if it is meant to be", path: SiteFolder.display(url)))
-            return false
-        }
-        if let hidden = hiddenFolder(holding: target) {
-            warnings.append(.warning("this \(kind) is a symbolic link into the site's \(hidden), whose files are never published (.git/config can hold a token), so it is not published", path: SiteFolder.display(url)))
-            return false
-        }
+        if refuses(url, leadingTo: target, as: "this \(kind)", "so it is not published", else: "copy the file into the site if it is meant to be") { return false }
         if isFolder {
             warnings.append(.warning("this \(kind) is a symbolic link to a folder, which gallery does not follow, so nothing in it is published; link the files one by one, or copy the folder", path: SiteFolder.display(url)))
             return false
