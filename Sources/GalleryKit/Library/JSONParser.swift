@@ -57,6 +57,17 @@ public struct JSONParser {
         SyntaxError(position: position, message: message)
     }
 
+    /// Where the parser was, to tell a fault there later: the position is worked out only if one is.
+    private typealias Mark = (index: Int, line: Int, lineStart: Int)
+
+    private var mark: Mark { (index, line, lineStart) }
+
+    /// An error at `mark` rather than here (after a value: where a missing comma goes).
+    private mutating func error(_ message: String, at mark: Mark) -> SyntaxError {
+        (index, line, lineStart) = mark
+        return error(message)
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -141,18 +152,18 @@ public struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             members.append(JSONNode.Member(key: key, position: keyPosition, value: value))
-            let (afterValue, valueLine) = (position, line)
+            let afterValue = mark
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file inside an object; '}' was expected") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
             // Told where the fix goes: a comma left out at the end of a line is found on the next
             // line's key, and a quote inside a title ends the text early.
-            if line > valueLine, bytes[index] == UInt8(ascii: "\"") {
-                throw SyntaxError(position: afterValue, message: "',' was expected after the value of \"\(key)\" (a comma missing at the end of the line?)")
+            if line > afterValue.line, bytes[index] == UInt8(ascii: "\"") {
+                throw error("',' was expected after the value of \"\(key)\" (a comma missing at the end of the line?)", at: afterValue)
             }
-            if case .string = value.value, line == valueLine {
-                throw SyntaxError(position: afterValue, message: "',' or '}' was expected after the text of \"\(key)\"; a quote inside a text is written \\\" (\"Tom \\\"Big\\\" Jerry\")")
+            if case .string = value.value, line == afterValue.line {
+                throw error("',' or '}' was expected after the text of \"\(key)\"; a quote inside a text is written \\\" (\"Tom \\\"Big\\\" Jerry\")", at: afterValue)
             }
             throw error("',' or '}' was expected")
         }
@@ -171,13 +182,13 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            let (afterValue, valueLine) = (position, line)
+            let afterValue = mark
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file inside an array; ']' was expected") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-            if line > valueLine, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "\"") {
-                throw SyntaxError(position: afterValue, message: "',' was expected after this value of the list (a comma missing at the end of the line?)")
+            if line > afterValue.line, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "\"") {
+                throw error("',' was expected after this value of the list (a comma missing at the end of the line?)", at: afterValue)
             }
             throw error("',' or ']' was expected")
         }

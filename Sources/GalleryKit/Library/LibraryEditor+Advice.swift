@@ -33,7 +33,7 @@ extension LibraryEditor {
                 notes.append("album \(number)'s page moves from \(SitePlan.albumFolder(slug: old[index])) to \(SitePlan.albumFolder(slug: new[index])), so links to the old address will break; `gallery edit \(number) --slug \(old[index])` keeps the old one")
             }
         }
-        if before?.coverURL != album.coverURL, let problem = coverProblem(album.coverURL) {
+        if before?.coverURL != album.coverURL, let problem = coverProblem(album.coverURL, maxPixels: maxPixels) {
             notes.append("album \(number)'s cover \(problem.what); the album shows a placeholder until \(problem.until)")
         }
         return notes
@@ -42,7 +42,8 @@ extension LibraryEditor {
     /// What is wrong with a cover the build will not find or will refuse, and until when the
     /// album shows a placeholder; `nil` for a cover that is there, or remote (the build fetches
     /// it).
-    func coverProblem(_ coverURL: String) -> (what: String, until: String)? {
+    /// `maxPixels` is the site's `[thumbnails] max_pixels` (``maxPixels``), read once by the caller.
+    func coverProblem(_ coverURL: String, maxPixels: Int) -> (what: String, until: String)? {
         switch CoverLocator(site: site).locate(coverURL) {
         case .success(.file(let file)) where !FileManager.default.fileExists(atPath: file.path):
             return ("\(site.display(file)) does not exist yet\(Library.missingCoverHint(coverURL, file: file) ?? "")", "it does")
@@ -52,7 +53,7 @@ extension LibraryEditor {
             return ("cannot be used: \(refusal.reason)", "it is changed")
         case .success(.file(let file)):
             // The build reads the first bytes the same way, and refuses such a file.
-            guard let head = Self.headIfNotAnImage(file) else { return pixelProblem(file) }
+            guard let head = Self.headIfNotAnImage(file) else { return pixelProblem(file, limit: maxPixels) }
             if let known = NotACover.identify(head) {
                 return ("\(site.display(file)) is \(known.what)", "cover_url names a JPEG, PNG, WebP, GIF or SVG image; \(known.advice)")
             }
@@ -65,16 +66,21 @@ extension LibraryEditor {
     /// Why the build would refuse an image file for its size, read from its header (as the build
     /// reads it, before decoding a pixel) against `[thumbnails] max_pixels`; `nil` when it fits,
     /// or cannot be told here (no libvips, an unreadable file or settings: the build says why).
-    private func pixelProblem(_ file: URL) -> (what: String, until: String)? {
+    private func pixelProblem(_ file: URL, limit: Int) -> (what: String, until: String)? {
         guard Thumbnailer.libraryProblem == nil, let data = try? Data(contentsOf: file),
               let (width, height) = try? Thumbnailer.dimensions(of: Array(data)) else { return nil }
-        let limit = (try? SiteConfig.load(from: site).config.thumbnails.maxPixels) ?? SiteConfig.Thumbnails().maxPixels
         do throws(ThumbnailError) {
             try Thumbnailer(maxPixels: limit).check(width: width, height: height)
             return nil
         } catch {
             return ("\(site.display(file)): \(error.description)", "it is smaller")
         }
+    }
+
+    /// The site's `[thumbnails] max_pixels`, as the build will read it (the default when
+    /// `gallery.toml` cannot be read: the build says why).
+    var maxPixels: Int {
+        (try? SiteConfig.load(from: site).config.thumbnails.maxPixels) ?? SiteConfig.Thumbnails().maxPixels
     }
 
     /// A file's first 4 KB when they are none of the image formats a cover may be; `nil` for an
@@ -87,7 +93,7 @@ extension LibraryEditor {
     }
 
     /// The cover problems of albums an import appended or gave a new cover (see
-    /// ``coverProblem(_:)``), one line per cover, however many albums share it:
+    /// ``coverProblem(_:maxPixels:)``), one line per cover, however many albums share it:
     /// `albums 7, 9–12 (5): cover … does not exist yet`.
     public func importAdvice(for report: ImportReport) -> [String] {
         guard case .imported(let placed, let updated)? = report.change else { return [] }
@@ -98,8 +104,10 @@ extension LibraryEditor {
             if byCover[item.album.coverURL] == nil { order.append(item.album.coverURL) }
             byCover[item.album.coverURL, default: []].append(item.index)
         }
+        // gallery.toml read once for the import, not once a cover.
+        let limit = maxPixels
         return order.compactMap { url in
-            guard let problem = coverProblem(url), let indices = byCover[url] else { return nil }
+            guard let problem = coverProblem(url, maxPixels: limit), let indices = byCover[url] else { return nil }
             let who = indices.count == 1 ? "album \(indices[0] + 1)'s cover" : "the cover of albums \(AlbumNumbers.ranges(indices)) (\(indices.count))"
             return "\(who) \(problem.what); \(indices.count == 1 ? "the album shows" : "they show") a placeholder until \(problem.until)"
         }

@@ -175,10 +175,10 @@ public struct AlbumImporter: Sendable {
         // A header that holds more than one kind of separator is read by the one it has most
         // often: said, so a file read the wrong way is told at once, and with the columns it
         // then lacks when it was.
-        let counts = CSVTable.separatorCounts(of: text).filter { $0.value > 0 }
+        let counts = table.separatorCounts.filter { $0.value > 0 }
         var separatorNote: String?
-        if counts.count > 1, CSVTable.separatorDirective(Substring(text).unicodeScalars) == nil {
-            let word = { (separator: Unicode.Scalar) in String(CSVTable.name(of: separator).dropFirst(2)) }
+        if counts.count > 1 {
+            let word = CSVTable.plainName(of:)
             let others = counts.filter { $0.key != table.separator }.map { "\($0.value) \(word($0.key))\($0.value == 1 ? "" : "s")" }.sorted().joined(separator: " and ")
             separatorNote = "\(display):1: read as separated by \(word(table.separator))s, which the header has most often (\(counts[table.separator] ?? 0), against \(others)); an Excel first line sep=X names the separator outright"
         }

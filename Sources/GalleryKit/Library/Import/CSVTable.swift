@@ -31,11 +31,14 @@ public struct CSVTable: Sendable, Hashable {
     public var header: [String]
     /// The field separator, found in the header row: `,`, `;` or a tab.
     public var separator: Unicode.Scalar
+    /// How often the header holds each kind of separator between columns, which chose
+    /// ``separator``; empty when a `sep=` line named it.
+    public var separatorCounts: [Unicode.Scalar: Int] = [:]
     /// The records after the header (blank lines skipped). A record may have more or fewer
     /// fields than the header: that is the reader's to report, beside the rows' other faults.
     public var rows: [Row]
 
-    /// Parses CSV text whose first record is a header, separated as ``separator(of:)`` finds.
+    /// Parses CSV text whose first record is a header, separated as ``separator(counts:)`` finds.
     ///
     /// A first line `sep=;` (what Excel writes, and reads, to name the separator) names it and
     /// is no record; the header is then on line 2.
@@ -49,7 +52,8 @@ public struct CSVTable: Sendable, Hashable {
             scalars = scalars[directive.rest...]
             line = 2
         } else {
-            separator = Self.separator(of: String(scalars))
+            separatorCounts = Self.separatorCounts(of: String(scalars))
+            separator = Self.separator(counts: separatorCounts)
         }
         self.separator = separator
         var records: [Row] = []
@@ -129,12 +133,11 @@ public struct CSVTable: Sendable, Hashable {
         rows = Array(records.dropFirst())
     }
 
-    /// The separator of CSV text: the one of comma, semicolon and tab its first record (the
-    /// header) has most often outside quotes, a comma first on a tie, and a comma when it has
-    /// none. European Excel leaves `Price (EUR, incl. VAT)` unquoted in a semicolon file, whose
+    /// The separator the header's counts (``separatorCounts(of:)``) point to: the one of comma,
+    /// semicolon and tab it has most often outside quotes, a comma first on a tie, and a comma
+    /// when it has none. European Excel leaves `Price (EUR, incl. VAT)` unquoted in a semicolon file, whose
     /// one comma made the whole header one column when any comma chose the comma.
-    static func separator(of text: String) -> Unicode.Scalar {
-        let found = separatorCounts(of: text)
+    static func separator(counts found: [Unicode.Scalar: Int]) -> Unicode.Scalar {
         let most = found.values.max() ?? 0
         return [",", ";", "\t"].first { most > 0 && found[$0] == most } ?? ","
     }
@@ -176,10 +179,15 @@ public struct CSVTable: Sendable, Hashable {
 
     /// A separator as messages name it: `a comma`, `a semicolon`, `a tab`.
     static func name(of separator: Unicode.Scalar) -> String {
+        "a " + plainName(of: separator)
+    }
+
+    /// A separator's name alone: `comma`, `semicolon`, `tab`.
+    static func plainName(of separator: Unicode.Scalar) -> String {
         switch separator {
-        case ";": "a semicolon"
-        case "\t": "a tab"
-        default: "a comma"
+        case ";": "semicolon"
+        case "\t": "tab"
+        default: "comma"
         }
     }
 }
