@@ -192,6 +192,79 @@ import Testing
         #expect(clean.stderr.contains("\(again.count) files written, 0 unchanged"))
     }
 
+    /// After an edit the SVG strip and the data file are spliced: the lines of unchanged albums
+    /// copied from the files in place, the others made again. What that writes must be what a
+    /// full build writes, whatever changed: a title, the album the strip opens on (the only tile
+    /// with a highlight), an album added, the site's title (in the strip's head).
+    @Test func editsSpliceTheStripAndTheDataFileToTheBytesOfAFullBuild() async throws {
+        let folder = try site(30)
+        let maps = { try FileManager.default.contentsOfDirectory(atPath: folder.url.appending(path: ".gallery-cache/builds").path).filter { $0.hasSuffix(".segments") } }
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        #expect(try maps().count == 1, "the build keeps a map of the strip and the data file")
+        func expectAsAFullBuild(_ what: Comment) async throws {
+            let clean = try await GalleryBinary.run(["build", "-q", "--clean", "--output", "full"], in: folder.url)
+            #expect(clean.status == 0, "\(clean.stderr)")
+            for path in ["carousel.svg", "albums.json", "index.html"] {
+                #expect(try Data(contentsOf: folder.url.appending(path: "public/\(path)")) == Data(contentsOf: folder.url.appending(path: "full/\(path)")), "\(path) after \(what)")
+            }
+            #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+        }
+        let edits: [(arguments: [String], what: Comment)] = [
+            (["edit", "15", "--title", "Renamed & <b>", "--slug", "artist-title-14"], "a title"),
+            (["edit", "1", "--title", "Ünïcode 🎸 first", "--slug", "artist-title-00"], "the first album's title, whose tile has the highlight"),
+            (["edit", "30", "--artist", "Someone Else", "--slug", "artist-title-29"], "the last album's artist"),
+            (["add", "--title", "New", "--artist", "Artist", "--genre", "Pop", "--year", "2001", "--cover", "covers/a.svg"], "an album added"),
+        ]
+        for edit in edits {
+            let run = try await GalleryBinary.run(edit.arguments, in: folder.url)
+            #expect(run.status == 0, "\(run.stderr)")
+            let before = try folder.inodes()
+            #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+            let changed = TemporaryFolder.changed(before, try folder.inodes())
+            #expect(changed.isSuperset(of: ["carousel.svg", "albums.json"]), "\(changed)")
+            try await expectAsAFullBuild(edit.what)
+        }
+        try folder.write("title = \"Another title\"\n" + String(decoding: try Data(contentsOf: folder.url.appending(path: "gallery.toml")), as: UTF8.self), to: "gallery.toml")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        try await expectAsAFullBuild("the site's title changed")
+    }
+
+    /// A splice copies bytes from the file in place, so it must be the file the last build
+    /// wrote: one changed by hand (here keeping its size, which is all that tells an unchanged
+    /// output) or a map that is damaged is not spliced from, and the file is made in full.
+    @Test func aStripChangedByHandOrADamagedMapIsMadeInFull() async throws {
+        let folder = try site(20)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let strip = folder.url.appending(path: "public/carousel.svg")
+        let original = try String(contentsOf: strip, encoding: .utf8)
+        #expect(original.contains("Title 03 by Artist"))
+        try folder.write(original.replacingOccurrences(of: "Title 03 by Artist", with: "Title XX by Artist"), to: "public/carousel.svg")
+        #expect(try await GalleryBinary.run(["edit", "10", "--title", "Renamed", "--slug", "artist-title-09"], in: folder.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let rebuilt = try String(contentsOf: strip, encoding: .utf8)
+        #expect(rebuilt.contains("Title 03 by Artist") && !rebuilt.contains("Title XX"), "the hand-made change was spliced into the strip")
+        #expect(rebuilt.contains("Renamed by Artist"))
+
+        let builds = folder.url.appending(path: ".gallery-cache/builds")
+        for name in try FileManager.default.contentsOfDirectory(atPath: builds.path) where name.hasSuffix(".segments") {
+            let file = builds.appending(path: name)
+            let bytes = try Data(contentsOf: file)
+            // Cut short, then its keys scrambled past the header: neither may give a wrong file.
+            try bytes.prefix(bytes.count / 2).write(to: file)
+            #expect(try await GalleryBinary.run(["edit", "11", "--title", "Cut", "--slug", "artist-title-10"], in: folder.url).status == 0)
+            #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+            var scrambled = try Data(contentsOf: file)
+            for index in stride(from: 200, to: scrambled.count, by: 7) { scrambled[index] ^= 0x5A }
+            try scrambled.write(to: file)
+            #expect(try await GalleryBinary.run(["edit", "12", "--title", "Scrambled", "--slug", "artist-title-11"], in: folder.url).status == 0)
+            #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        }
+        #expect(try await GalleryBinary.run(["build", "-q", "--clean", "--output", "full"], in: folder.url).status == 0)
+        for path in ["carousel.svg", "albums.json"] {
+            #expect(try Data(contentsOf: folder.url.appending(path: "public/\(path)")) == Data(contentsOf: folder.url.appending(path: "full/\(path)")), "\(path)")
+        }
+    }
+
     @Test func cleanBuildsOfTheSameInputAreByteIdentical() async throws {
         let albums = (0..<40).map { Fixture.album("Título \($0) & <b>", "Ärtist \($0 % 7)") }
         let folder = try Fixture.site(albums, config: "[carousel]\nindex_page_size = 15\n")

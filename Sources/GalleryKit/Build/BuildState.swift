@@ -47,6 +47,10 @@ public struct BuildState: Sendable {
     var strictCoverErrors = 0
     /// What this build's output folder holds when it is done (after `render`).
     public var manifest = BuildManifest()
+    /// Where each album's segment lies in the strip and the data file, as this build made them
+    /// and as the previous build left them (see ``SegmentedFile``).
+    var segmentMaps = SegmentMaps()
+    var previousSegmentMaps = SegmentMaps()
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
     /// Every finding so far.

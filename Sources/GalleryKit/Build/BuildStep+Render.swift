@@ -49,14 +49,24 @@ extension BuildStep {
         // How the validate step names the output folder, for a page named in a message.
         let outputFolder = SiteFolder.display(state.outputFolder)
         let keys = await pageKeys
+        // Where each album's line lies in the strip and the data file as the last build wrote them.
+        let segmentMapsFile = SegmentMaps.file(for: BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder))
+        let previousMaps = state.options.clean ? SegmentMaps() : SegmentMaps.load(from: segmentMapsFile)
+        state.previousSegmentMaps = previousMaps
 
         // Made from every album (or a chunk of them), and skipped like pages when their key says
         // nothing they show has changed: at 10k albums they are most of a no-op rebuild's work.
         let (title, text, language) = (config.title, config.text, config.language)
         let baseURL = config.baseURL
         var generated = [
-            GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: CarouselSVG.keyTag), check: .svg) { CarouselSVG.render(plan: plan, images: images, title: title, text: text, language: language) },
-            GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2, withParams: true), check: nil) { DataFile.render(plan: plan, images: images) },
+            GeneratedFile(path: SiteFiles.carousel, key: keys.key(forGenerated: CarouselSVG.keyTag), check: .svg, segments: .init(
+                file: CarouselSVG.segmented(plan: plan, images: images, title: title, text: text, language: language),
+                context: keys.context(forGenerated: CarouselSVG.keyTag), keys: keys.albums
+            )),
+            GeneratedFile(path: SiteFiles.data, key: keys.key(forGenerated: 2, withParams: true), check: nil, segments: .init(
+                file: DataFile.segmented(plan: plan, images: images),
+                context: keys.context(forGenerated: 2, withParams: true), keys: keys.albumsWithParams
+            )),
             GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
         ]
         for (k, path) in chunks.enumerated() {
@@ -93,19 +103,39 @@ extension BuildStep {
                 case .generated(let file):
                     if let entry = ledger.inPlace(file.path, key: file.key) {
                         batch.record(file.path, .inPlace(entry))
+                        if let map = previousMaps.maps[file.path], map.outputHash == entry.outputHash { batch.segmentMaps.append((file.path, map)) }
                         continue
                     }
-                    let bytes = file.render()
+                    let bytes: [UInt8]
+                    var layout: (head: Int, lengths: [UInt32])?
+                    // A splice's remade segments passed the check already.
+                    var checked = false
+                    if let segments = file.segments {
+                        if let spliced = Self.splice(file, segments, maps: previousMaps, ledger: ledger, validator: validator) {
+                            (bytes, layout, checked) = (spliced.bytes, (spliced.head, spliced.lengths), true)
+                        } else {
+                            let made = segments.file.render()
+                            (bytes, layout) = (made.bytes, (made.head, made.lengths))
+                        }
+                    } else {
+                        bytes = file.render()
+                    }
                     let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
+                    if let segments = file.segments, let layout {
+                        batch.segmentMaps.append((file.path, SegmentMap(
+                            outputHash: outcome.entry.outputHash, context: segments.context, head: layout.head,
+                            tail: segments.file.tail.count, keys: segments.keys, lengths: layout.lengths
+                        )))
+                    }
                     // Bytes the output folder already holds were checked when they were written.
-                    if case .changed = outcome {
+                    if case .changed = outcome, !checked {
                         switch file.check {
                         case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
                         case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
                         case nil: break
                         }
-                        try staging.stage(bytes, as: file.path)
                     }
+                    if case .changed = outcome { try staging.stage(bytes, as: file.path) }
                     batch.record(file.path, outcome)
                 }
             }
@@ -142,9 +172,31 @@ extension BuildStep {
             }
         }
         state.manifest = total.manifest()
+        state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later })
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.pagesStaged = pages.count - total.pagesUnchanged
+    }
+}
+
+extension BuildStep {
+    /// A file of segments made from the one in the output folder, its unchanged albums' segments
+    /// copied, when the previous build's map of it holds: same context and number of albums,
+    /// the file's bytes those the manifest and the map recorded, same head and tail. An SVG
+    /// strip's remade tiles are checked between its head and tail; any finding, and the file
+    /// is made and checked in full, so findings point into the whole file.
+    static func splice(_ file: GeneratedFile, _ segments: GeneratedFile.Segments, maps: SegmentMaps, ledger: OutputLedger, validator: PageValidator) -> (bytes: [UInt8], head: Int, lengths: [UInt32])? {
+        guard let map = maps.maps[file.path], map.context == segments.context,
+              let entry = ledger.previous.entries[file.path], entry.outputHash == map.outputHash,
+              let old = ledger.contents(file.path), old.count == entry.size, FastHash.hash(old) == entry.outputHash,
+              let spliced = segments.file.splice(old: old, map: map, keys: segments.keys) else { return nil }
+        let findings: [Diagnostic] = switch file.check {
+        case .svg: validator.validateSVG(spliced.remade, path: file.path)
+        case .wellFormed: validator.validateWellFormed(spliced.remade, path: file.path)
+        case nil: []
+        }
+        guard findings.isEmpty else { return nil }
+        return (spliced.bytes, map.head, spliced.lengths)
     }
 }
 
@@ -171,8 +223,27 @@ struct GeneratedFile: Sendable {
     var key: UInt64
     /// Its check; `nil` for JSON.
     var check: Check?
-    /// Makes its bytes.
+    /// Made as a head, a segment per album and a tail (spliced after an edit), or `nil`.
+    var segments: Segments?
+    /// Makes its bytes (for a file of segments, all of them).
     var render: @Sendable () -> [UInt8]
+
+    /// A file of segments, with the keys that tell which to make again.
+    struct Segments: Sendable {
+        var file: SegmentedFile
+        /// The key of everything the file shows but the albums' own values.
+        var context: UInt64
+        /// Each album's key: what its segment shows.
+        var keys: [UInt64]
+    }
+
+    init(path: String, key: UInt64, check: Check?, segments: Segments) {
+        self.init(path: path, key: key, check: check, segments: segments) { segments.file.render().bytes }
+    }
+
+    init(path: String, key: UInt64, check: Check?, segments: Segments? = nil, render: @escaping @Sendable () -> [UInt8]) {
+        (self.path, self.key, self.check, self.segments, self.render) = (path, key, check, segments, render)
+    }
 }
 
 /// What one batch of outputs came to: manifest entries, findings and the unchanged count.
@@ -186,6 +257,8 @@ struct RenderBatch: Sendable {
     var laterFindings: [Diagnostic] = []
     var unchanged = 0
     var pagesUnchanged = 0
+    /// The segment maps of the files of segments, made or kept.
+    var segmentMaps: [(String, SegmentMap)] = []
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
@@ -204,6 +277,7 @@ struct RenderBatch: Sendable {
         laterFindings += other.laterFindings
         unchanged += other.unchanged
         pagesUnchanged += other.pagesUnchanged
+        segmentMaps += other.segmentMaps
     }
 
     /// The manifest of every output recorded; of a path recorded twice, the later entry.

@@ -108,6 +108,12 @@ extension BuildStep {
         if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile)
         }
+        // Beside it, a map of the strip and the data file that the next build splices after an
+        // edit; one that does not describe what is now in place is simply not used.
+        if state.segmentMaps != state.previousSegmentMaps {
+            let file = SegmentMaps.file(for: manifestFile)
+            do { try state.segmentMaps.save(to: file) } catch { unlink(file.path) }
+        }
         // The manifest now tells the truth of every output.
         unlink(journal.path)
         try BuildManifest.recordBaseURL(state.config.baseURL, for: output, cache: state.cacheFolder)

@@ -29,6 +29,13 @@ struct OutputLedger: Sendable {
         case unchanged(BuildManifest.Entry)
         /// New or different bytes to write.
         case changed(BuildManifest.Entry)
+
+        /// The record of the output.
+        var entry: BuildManifest.Entry {
+            switch self {
+            case .inPlace(let entry), .unchanged(let entry), .changed(let entry): entry
+            }
+        }
     }
 
     /// Whether an output with this input key can be skipped without rendering it.
@@ -44,6 +51,11 @@ struct OutputLedger: Sendable {
             return .unchanged(entry)
         }
         return .changed(entry)
+    }
+
+    /// An output file's bytes now, or `nil` if there is none.
+    func contents(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: root + "/" + path).map { Array($0) }
     }
 
     /// The size of an output file now, or `nil` if there is none.

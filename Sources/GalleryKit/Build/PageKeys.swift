@@ -72,6 +72,17 @@ struct PageKeys: Sendable {
         return FastHash.combine([global, 100, tag] + albums[range] + (withParams ? Array(params[range]) : []))
     }
 
+    /// The key of everything a file made from every album shows but the albums' own values
+    /// (see ``SegmentedFile``).
+    func context(forGenerated tag: UInt64, withParams: Bool = false) -> UInt64 {
+        FastHash.combine([global, 200, tag, withParams ? 1 : 0])
+    }
+
+    /// Each album's key with its params: what its entry in the data file shows.
+    var albumsWithParams: [UInt64] {
+        zip(albums, params).map { FastHash.combine([$0, $1]) }
+    }
+
     /// The key of the sitemap, which lists the pages' URLs: a retitled album leaves it alone.
     var sitemap: UInt64 {
         FastHash.combine([global, 100, 3, slugs])

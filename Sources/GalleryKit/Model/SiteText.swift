@@ -110,8 +110,8 @@ public struct SiteText: Sendable, Hashable {
 
 /// Text with `{name}` placeholders: a `{` followed by letters and underscores and a `}`. Any
 /// other brace is text.
-struct TextPattern {
-    enum Part {
+struct TextPattern: Sendable {
+    enum Part: Sendable {
         case text(Substring)
         case slot(String)
     }

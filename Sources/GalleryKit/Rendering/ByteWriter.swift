@@ -40,6 +40,14 @@ struct ByteWriter {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// How many bytes were written.
+    var count: Int { bytes.count }
+
+    /// Writes bytes as they are.
+    mutating func write(bytes other: some Collection<UInt8>) {
+        bytes.append(contentsOf: other)
+    }
+
     /// Appends what another writer wrote.
     mutating func write(_ other: ByteWriter) {
         bytes += other.bytes

@@ -38,25 +38,33 @@ public enum DataFile {
 
     /// Renders the data file; paths are relative to the output folder.
     public static func render(plan: SitePlan, images: [TileImage]) -> [UInt8] {
-        let metrics = plan.layout.metrics
-        var json = ByteWriter(capacity: 160 + plan.catalogue.count * 240)
-        json.write("{\"version\":1,\"count\":")
-        json.write(plan.catalogue.count)
-        json.write(",\"initial\":")
-        json.write(plan.initialIndex)
-        json.write(",\"layout\":{\"padding\":")
-        json.write(metrics.padding)
-        json.write(",\"dimension\":")
-        json.write(metrics.dimension)
-        json.write(",\"offset\":")
-        json.write(metrics.offset)
-        json.write("},\n\"albums\":[")
-        for entry in plan.catalogue.entries {
-            json.write(entry.index == 0 ? "\n" : ",\n")
-            Self.entry(entry, image: images[entry.index], to: &json)
-        }
-        json.write("\n]}\n")
-        return json.bytes
+        segmented(plan: plan, images: images).render().bytes
+    }
+
+    /// The data file as a head (through `"albums":[`), an entry per album (its separator first)
+    /// and a tail, so a build after an edit remakes only the entries that changed
+    /// (``SegmentedFile``).
+    static func segmented(plan: SitePlan, images: [TileImage]) -> SegmentedFile {
+        let entries = plan.catalogue.entries
+        let (count, initial, metrics) = (plan.catalogue.count, plan.initialIndex, plan.layout.metrics)
+        return SegmentedFile(count: entries.count, capacity: 160 + entries.count * 240, head: {
+            var json = ByteWriter(capacity: 160)
+            json.write("{\"version\":1,\"count\":")
+            json.write(count)
+            json.write(",\"initial\":")
+            json.write(initial)
+            json.write(",\"layout\":{\"padding\":")
+            json.write(metrics.padding)
+            json.write(",\"dimension\":")
+            json.write(metrics.dimension)
+            json.write(",\"offset\":")
+            json.write(metrics.offset)
+            json.write("},\n\"albums\":[")
+            return json.bytes
+        }, segment: { index, json in
+            json.write(index == 0 ? "\n" : ",\n")
+            entry(entries[index], image: images[index], to: &json)
+        }, tail: Array("\n]}\n".utf8))
     }
 
     private static func entry(_ entry: Catalogue.Entry, image: TileImage, to json: inout ByteWriter) {

@@ -1,0 +1,197 @@
+import Foundation
+
+/// A file made from every album as a head, one segment per album and a tail: the SVG strip and
+/// the data file, each a few megabytes at 10k albums, in which a retitled album changes one line.
+///
+/// Made in full, it also gives where each album's segment lies (a ``SegmentMap``, kept in the
+/// cache). With the previous build's map and the file it describes, a build after an edit copies
+/// the unchanged albums' segments from the file in place and makes only the others; the strip
+/// is then checked as its head, its remade tiles and its tail, as the rest passed the checks
+/// when it was written.
+struct SegmentedFile: Sendable {
+    /// How many segments (albums) it has.
+    let count: Int
+    /// About how many bytes it takes, to make room for them at once.
+    let capacity: Int
+    /// Makes the head.
+    let head: @Sendable () -> [UInt8]
+    /// Writes segment `index` (with any separator before it).
+    let segment: @Sendable (_ index: Int, _ writer: inout ByteWriter) -> Void
+    /// The tail.
+    let tail: [UInt8]
+
+    /// The whole file, and each segment's length.
+    func render() -> (bytes: [UInt8], head: Int, lengths: [UInt32]) {
+        var writer = ByteWriter(capacity: capacity)
+        writer.write(bytes: head())
+        let head = writer.count
+        var lengths: [UInt32] = []
+        lengths.reserveCapacity(count)
+        for index in 0..<count {
+            let start = writer.count
+            segment(index, &writer)
+            lengths.append(UInt32(writer.count - start))
+        }
+        writer.write(bytes: tail)
+        return (writer.bytes, head, lengths)
+    }
+
+    /// The file made again from `old`, the bytes `map` describes, with the segments whose key is
+    /// unchanged copied from it.
+    struct Splice {
+        /// The new file.
+        var bytes: [UInt8]
+        /// Each segment's length in it.
+        var lengths: [UInt32]
+        /// The head, the segments made again and the tail: what a check needs to see.
+        var remade: [UInt8]
+        /// How many segments were made again.
+        var remadeCount: Int
+    }
+
+    /// The file spliced from `old`, or `nil` when `map` does not describe `old` with this head,
+    /// tail and number of segments (then it is made in full).
+    func splice(old: [UInt8], map: SegmentMap, keys: [UInt64]) -> Splice? {
+        guard keys.count == count, map.keys.count == count, map.lengths.count == count,
+              map.head >= 0, map.head <= old.count, map.tail == tail.count, map.tail <= old.count - map.head,
+              old[(old.count - map.tail)...].elementsEqual(tail) else { return nil }
+        let newHead = head()
+        guard newHead.count == map.head, old[..<map.head].elementsEqual(newHead) else { return nil }
+        var total = map.head + map.tail
+        for length in map.lengths { total += Int(length) }
+        guard total == old.count else { return nil }
+
+        var writer = ByteWriter(capacity: old.count + 1024)
+        var remade = ByteWriter(capacity: 4096)
+        writer.write(bytes: newHead)
+        remade.write(bytes: newHead)
+        var lengths = map.lengths
+        var remadeCount = 0
+        var offset = map.head
+        old.withUnsafeBufferPointer { old in
+            for index in 0..<count {
+                let length = Int(map.lengths[index])
+                if keys[index] == map.keys[index] {
+                    writer.write(bytes: UnsafeBufferPointer(rebasing: old[offset..<(offset + length)]))
+                } else {
+                    let start = remade.count
+                    segment(index, &remade)
+                    writer.write(bytes: remade.bytes[start...])
+                    lengths[index] = UInt32(remade.count - start)
+                    remadeCount += 1
+                }
+                offset += length
+            }
+        }
+        writer.write(bytes: tail)
+        remade.write(bytes: tail)
+        return Splice(bytes: writer.bytes, lengths: lengths, remade: remade.bytes, remadeCount: remadeCount)
+    }
+}
+
+/// Where each album's segment lies in a ``SegmentedFile`` as a build wrote it, and the key of
+/// what each segment shows.
+struct SegmentMap: Sendable, Equatable {
+    /// The hash of the bytes it describes (``FastHash``), as the build manifest records it.
+    var outputHash: UInt64
+    /// The key of everything but the albums' own values (settings, count, layout): a map of
+    /// another context is not used.
+    var context: UInt64
+    /// The head's length.
+    var head: Int
+    /// The tail's length.
+    var tail: Int
+    /// Each album's key.
+    var keys: [UInt64]
+    /// Each album's segment length.
+    var lengths: [UInt32]
+}
+
+/// The segment maps of an output folder's segmented files, by path, kept beside its build
+/// manifest (`builds/HASH.segments`): a binary file, as at 10k albums each map holds 10,000
+/// keys and lengths, and any doubt about it (a foreign or cut file) leaves it unused.
+struct SegmentMaps: Sendable, Equatable {
+    var maps: [String: SegmentMap] = [:]
+
+    static let magic = Array("gallery-segments 1\n".utf8)
+
+    /// The file beside a build manifest.
+    static func file(for manifest: URL) -> URL {
+        manifest.deletingPathExtension().appendingPathExtension("segments")
+    }
+
+    /// The maps in a file; none when it is missing or not one.
+    static func load(from url: URL) -> SegmentMaps {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return SegmentMaps() }
+        return parse(Array(data)) ?? SegmentMaps()
+    }
+
+    /// The file's bytes: the magic line, then per map (sorted by path) the path's length and
+    /// bytes, the output hash, the context, head and tail lengths, the count, the keys and the
+    /// lengths, and last the hash of everything before it; little-endian.
+    func encoded() -> [UInt8] {
+        var bytes = Self.magic
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        for (path, map) in maps.sorted(by: { $0.key < $1.key }) {
+            let name = Array(path.utf8)
+            append(UInt32(name.count))
+            bytes += name
+            append(map.outputHash)
+            append(map.context)
+            append(UInt64(map.head))
+            append(UInt64(map.tail))
+            append(UInt64(map.keys.count))
+            map.keys.forEach { append($0) }
+            map.lengths.forEach { append($0) }
+        }
+        // Last, the hash of all before it: a damaged map could otherwise cut a file at the wrong places.
+        append(FastHash.hash(bytes))
+        return bytes
+    }
+
+    /// Reads `encoded()`'s bytes; `nil` for anything else.
+    static func parse(_ file: [UInt8]) -> SegmentMaps? {
+        guard file.starts(with: magic), file.count >= magic.count + 8 else { return nil }
+        let bytes = Array(file.dropLast(8))
+        let check = file.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: file.count - 8, as: UInt64.self)) }
+        guard FastHash.hash(bytes) == check else { return nil }
+        var offset = magic.count
+        func read<T: FixedWidthInteger>(_: T.Type) -> T? {
+            guard offset + MemoryLayout<T>.size <= bytes.count else { return nil }
+            let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+            offset += MemoryLayout<T>.size
+            return value
+        }
+        var result = SegmentMaps()
+        while offset < bytes.count {
+            guard let nameLength = read(UInt32.self), offset + Int(nameLength) <= bytes.count else { return nil }
+            let path = String(decoding: bytes[offset..<(offset + Int(nameLength))], as: UTF8.self)
+            offset += Int(nameLength)
+            guard let outputHash = read(UInt64.self), let context = read(UInt64.self),
+                  let head = read(UInt64.self).flatMap(Int.init(exactly:)), let tail = read(UInt64.self).flatMap(Int.init(exactly:)),
+                  let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 12) else { return nil }
+            var keys: [UInt64] = []
+            keys.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let key = read(UInt64.self) else { return nil }
+                keys.append(key)
+            }
+            var lengths: [UInt32] = []
+            lengths.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let length = read(UInt32.self) else { return nil }
+                lengths.append(length)
+            }
+            result.maps[path] = SegmentMap(outputHash: outputHash, context: context, head: head, tail: tail, keys: keys, lengths: lengths)
+        }
+        return result
+    }
+
+    /// Writes the maps atomically (made again by a full render if lost).
+    func save(to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(encoded(), to: url, sync: false)
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import GalleryKit
+
+/// The SVG strip and the data file are spliced after an edit: the segments of unchanged albums
+/// copied from the file in place. A splice must give exactly the bytes of a full render, remake
+/// only what changed, and refuse a map that does not describe the file.
+@Suite struct SegmentedFileTests {
+    static func plan(_ albums: [Album]) -> (SitePlan, [TileImage]) {
+        let plan = SitePlan(catalogue: Catalogue(albums: albums), carousel: .init(window: 2, indexPageSize: 4))
+        return (plan, plan.catalogue.entries.map { TileImage(src: "covers/\($0.index).webp") })
+    }
+
+    static func albums(count: Int = 12) -> [Album] {
+        (1...count).map { Album(title: "Title \($0)", artist: "Artist", genre: "Pop", year: 2001, coverURL: "c.png", slug: "album-\($0)") }
+    }
+
+    /// The files of segments of a catalogue, with the keys a build gives their segments.
+    static func files(_ albums: [Album], title: String = "Albums") throws -> [(name: String, file: SegmentedFile, keys: [UInt64])] {
+        let (plan, images) = plan(albums)
+        let keys = PageKeys(plan: plan, config: SiteConfig(), templates: try TemplateSet.load(overridesIn: nil), assets: AssetPaths(css: "a.css", js: "a.js"), placeholder: "p.svg", images: images)
+        return [
+            ("strip", CarouselSVG.segmented(plan: plan, images: images, title: title, text: SiteText(), language: "en"), keys.albums),
+            ("data", DataFile.segmented(plan: plan, images: images), keys.albumsWithParams),
+        ]
+    }
+
+    static func map(of made: (bytes: [UInt8], head: Int, lengths: [UInt32]), file: SegmentedFile, keys: [UInt64]) -> SegmentMap {
+        SegmentMap(outputHash: FastHash.hash(made.bytes), context: 1, head: made.head, tail: file.tail.count, keys: keys, lengths: made.lengths)
+    }
+
+    @Test func theSegmentsMakeTheFileAndTheirLengthsAddUp() throws {
+        let (plan, images) = Self.plan(Self.albums())
+        for (name, file, _) in try Self.files(Self.albums()) {
+            let made = file.render()
+            #expect(made.head + made.lengths.reduce(0) { $0 + Int($1) } + file.tail.count == made.bytes.count, "\(name)")
+            #expect(made.lengths.count == 12)
+        }
+        // The files gallery has always written: the segments change how they are made, not what.
+        let strip = try Self.files(Self.albums())[0].file.render().bytes
+        #expect(strip == CarouselSVG.render(plan: plan, images: images, title: "Albums"))
+        let text = String(decoding: strip, as: UTF8.self)
+        #expect(text.hasPrefix("<?xml") && text.hasSuffix("</g>\n</svg>\n"))
+        #expect(text.components(separatedBy: "<a href=").count == 13)
+        #expect(try Self.files(Self.albums())[1].file.render().bytes == DataFile.render(plan: plan, images: images))
+    }
+
+    @Test(arguments: [0, 5, 11])
+    func aSpliceRemakesOnlyTheChangedSegmentsAndGivesTheFullRendersBytes(changed index: Int) throws {
+        var edited = Self.albums()
+        edited[index].title = "Another & <longer> title 🎸"
+        edited[index].extras = [Album.Extra(key: "params", json: #"{"price":"12.50"}"#)]
+        let before = try Self.files(Self.albums()), after = try Self.files(edited)
+        for ((name, old, oldKeys), (_, new, newKeys)) in zip(before, after) {
+            let made = old.render()
+            let spliced = try #require(new.splice(old: made.bytes, map: Self.map(of: made, file: old, keys: oldKeys), keys: newKeys), "\(name)")
+            let full = new.render()
+            #expect(spliced.bytes == full.bytes, "\(name)")
+            #expect(spliced.lengths == full.lengths, "\(name)")
+            #expect(spliced.remadeCount == 1, "\(name)")
+            // What a check sees: the head, the one remade segment and the tail.
+            var segment = ByteWriter(capacity: 0)
+            new.segment(index, &segment)
+            #expect(spliced.remade == new.head() + segment.bytes + new.tail, "\(name)")
+        }
+    }
+
+    @Test func theRemadeTilesBetweenTheStripsHeadAndTailPassTheStripsChecks() throws {
+        var edited = Self.albums()
+        edited[3].title = "Retitled"
+        let old = try Self.files(Self.albums())[0], new = try Self.files(edited)[0]
+        let made = old.file.render()
+        let spliced = try #require(new.file.splice(old: made.bytes, map: Self.map(of: made, file: old.file, keys: old.keys), keys: new.keys))
+        let outputs = Set((1...12).map { "albums/album-\($0)/index.html" } + (0..<12).map { "covers/\($0).webp" })
+        let validator = PageValidator(outputPaths: outputs)
+        #expect(validator.validateSVG(spliced.remade, path: "carousel.svg").isEmpty)
+        #expect(validator.validateSVG(spliced.bytes, path: "carousel.svg").isEmpty)
+        // And a remade tile that breaks them is found there.
+        #expect(!PageValidator(outputPaths: []).validateSVG(spliced.remade, path: "carousel.svg").isEmpty)
+    }
+
+    @Test func aMapThatDoesNotDescribeTheFileIsNotSplicedFrom() throws {
+        let (_, old, keys) = try Self.files(Self.albums())[0]
+        let made = old.render()
+        let map = Self.map(of: made, file: old, keys: keys)
+        #expect(old.splice(old: made.bytes, map: map, keys: keys) != nil)
+        // Another site title: the head differs.
+        let retitled = try Self.files(Self.albums(), title: "Other")[0]
+        #expect(retitled.file.splice(old: made.bytes, map: map, keys: retitled.keys) == nil)
+        // One album more or fewer.
+        for count in [11, 13] {
+            let other = try Self.files(Self.albums(count: count))[0]
+            #expect(other.file.splice(old: made.bytes, map: map, keys: other.keys) == nil, "\(count) albums")
+        }
+        // Lengths that do not add up to the file, a cut file, another tail.
+        var long = map
+        long.lengths[2] += 1
+        #expect(old.splice(old: made.bytes, map: long, keys: keys) == nil)
+        #expect(old.splice(old: Array(made.bytes.dropLast(3)), map: map, keys: keys) == nil)
+        var tail = map
+        tail.tail += 1
+        #expect(old.splice(old: made.bytes, map: tail, keys: keys) == nil)
+    }
+
+    @Test func mapsAreReadBackAndADamagedFileGivesNone() throws {
+        let maps = SegmentMaps(maps: [
+            "carousel.svg": SegmentMap(outputHash: 7, context: 9, head: 300, tail: 13, keys: [1, 2, .max], lengths: [10, 0, .max]),
+            "albums.json": SegmentMap(outputHash: 1, context: 2, head: 3, tail: 4, keys: [], lengths: []),
+        ])
+        let bytes = maps.encoded()
+        #expect(SegmentMaps.parse(bytes) == maps)
+        #expect(SegmentMaps.parse(Array(bytes.dropLast())) == nil)
+        #expect(SegmentMaps.parse(Array(bytes.prefix(bytes.count / 2))) == nil)
+        for index in [SegmentMaps.magic.count + 10, bytes.count / 2, bytes.count - 1] {
+            var damaged = bytes
+            damaged[index] ^= 1
+            #expect(SegmentMaps.parse(damaged) == nil, "byte \(index) flipped")
+        }
+        #expect(SegmentMaps.parse(Array("gallery-manifest 3\n".utf8)) == nil)
+        #expect(SegmentMaps.parse(SegmentMaps().encoded()) == SegmentMaps())
+    }
+}
