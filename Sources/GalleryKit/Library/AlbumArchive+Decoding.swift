@@ -12,6 +12,16 @@ extension AlbumArchive {
     /// - Returns: The archive and any warnings (unknown keys).
     /// - Throws: ``ArchiveError`` with every error and warning found.
     public static func decode(_ bytes: [UInt8], path: String) throws(ArchiveError) -> (archive: AlbumArchive, warnings: [Diagnostic]) {
+        // An archive of the usual shape is read straight into albums; anything else (or
+        // anything wrong) by the full decoder, which gives the same albums or says what is wrong.
+        if let albums = ArchiveFastPath.read(bytes) {
+            return (AlbumArchive(albums: albums.map(\.album), positions: albums.map(\.position)), [])
+        }
+        return try decodeInFull(bytes, path: path)
+    }
+
+    /// Decodes and checks an archive through a tree of its JSON: every key, every fault.
+    static func decodeInFull(_ bytes: [UInt8], path: String) throws(ArchiveError) -> (archive: AlbumArchive, warnings: [Diagnostic]) {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ArchiveError([.error("the archive is empty; it should hold {\"version\": 1, \"albums\": [...]}", path: path)])
         }
