@@ -121,28 +121,42 @@ extension BuildStep {
         state.outputLock = OutputLock(manifest: manifestFile) {
             observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
         }
-        state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)
+        var digest: UInt64?
         if !state.diagnostics.containsErrors, let templates = state.templates, let assets = state.assets {
-            let digest = BuildStamp.digest(
+            digest = BuildStamp.digest(
                 version: GalleryVersion.current, config: configBytes, archive: archive,
                 templates: templates.fingerprint, assets: assets.fingerprint, baseURL: state.options.baseURL,
                 analytics: state.options.analytics
             )
             state.inputDigest = digest
-            // --gc needs the thumbnails step to know what is used, --clean-destination the write step.
-            if !state.options.clean, !state.options.gc, !state.options.cleanDestination, state.options.fetchMode != .refresh, let stamp = state.previousManifest.stamp,
-               await stamp.holds(inputs: digest, manifest: state.previousManifest, outputRoot: state.outputFolder.standardizedFileURL.path) {
-                stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
-                return
+        }
+        func decode(_ state: inout BuildState) {
+            do throws(ArchiveError) {
+                let (catalogue, warnings) = try library.catalogue(decoding: archive)
+                state.catalogue = catalogue
+                state.summary.albums = catalogue.count
+                warnings.forEach { state.report($0, to: observer) }
+            } catch {
+                error.diagnostics.forEach { state.report($0, to: observer) }
             }
         }
-        do throws(ArchiveError) {
-            let (catalogue, warnings) = try library.catalogue(decoding: archive)
-            state.catalogue = catalogue
-            state.summary.albums = catalogue.count
-            warnings.forEach { state.report($0, to: observer) }
-        } catch {
-            error.diagnostics.forEach { state.report($0, to: observer) }
+        // --gc needs the thumbnails step to know what is used, --clean-destination the write step.
+        let mayStop = !state.options.clean && !state.options.gc && !state.options.cleanDestination && state.options.fetchMode != .refresh
+        guard let digest, mayStop, BuildManifest.stampInputs(in: manifestFile) == digest else {
+            // No stamp can hold (an edit): the manifest (10k lines at 10k albums) is read
+            // beside the albums rather than before them.
+            let (output, cache) = (state.outputFolder, state.cacheFolder)
+            async let manifest = BuildManifest.load(for: output, cache: cache)
+            decode(&state)
+            state.previousManifest = await manifest
+            return
         }
+        state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)
+        if let stamp = state.previousManifest.stamp,
+           await stamp.holds(inputs: digest, manifest: state.previousManifest, outputRoot: state.outputFolder.standardizedFileURL.path) {
+            stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
+            return
+        }
+        decode(&state)
     }
 }

@@ -36,6 +36,28 @@ import Testing
         #expect(text.hasSuffix("\nffffffffffffffff\t0\tffffffffffffffff\tmax.html\n0000000000000000\t0\t0000000000000000\tzero.html\n"))
     }
 
+    /// A build reads the stamp's inputs alone first: when they differ from its own, the stamp
+    /// cannot hold, and the whole manifest is read while the albums are decoded.
+    @Test func theStampsInputsAreReadFromTheFirstLinesAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "builds/x.manifest")
+        var manifest = Self.sample(count: 50)
+        try manifest.save(to: file)
+        #expect(BuildManifest.stampInputs(in: file) == manifest.stamp?.inputs)
+        manifest.stamp?.inputs = 0xF
+        try manifest.save(to: file)
+        #expect(BuildManifest.stampInputs(in: file) == 0xF)
+        manifest.stamp = nil
+        try manifest.save(to: file)
+        #expect(BuildManifest.stampInputs(in: file) == nil)
+        for text in ["", "gallery-manifest 3\n/stamp\t00000000000000ff", "gallery-manifest 2\n/stamp\t00000000000000ff\t1\t2\t3\t4\t5\n", "gallery-manifest 3\n/stamp\t0000000000000xff\t1\n"] {
+            try Data(text.utf8).write(to: file)
+            #expect(BuildManifest.stampInputs(in: file) == nil, "\(text)")
+        }
+        #expect(BuildManifest.stampInputs(in: folder.appending(path: "none.manifest")) == nil)
+    }
+
     @Test func aPathThatCannotBeKeptOnOneLineLeavesNoStamp() {
         var manifest = Self.sample(count: 3)
         manifest.stamp?.watched["/site/content/covers/new\nline.png"] = FileStamp(size: 1, modified: 2, changed: 3, inode: 4)
