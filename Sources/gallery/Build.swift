@@ -72,6 +72,18 @@ struct Build: AsyncParsableCommand {
         options.cache = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
         let state = await BuildPipeline().run(options, observer: observer)
+        // The process ends now: the albums, plan and manifest are left to the system rather than
+        // freed object by object (about 5 ms of every build of 10k albums).
+        _ = Unmanaged.passRetained(KeptUntilExit(state))
         if !state.summary.succeeded { throw ExitCode.failure }
+    }
+}
+
+/// A value kept alive until the process exits, so its memory is never freed piece by piece.
+private final class KeptUntilExit<Value>: Sendable where Value: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }
