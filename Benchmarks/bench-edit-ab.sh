@@ -2,7 +2,7 @@
 # One-album edits rebuilt by two (or more) gallery binaries side by side: for telling whether a
 # change made rebuilds faster, when the machine's noise is larger than the change.
 #
-#   Benchmarks/bench-edit-ab.sh [--rounds R] [--albums N] BINARY BINARY...
+#   Benchmarks/bench-edit-ab.sh [--rounds R] [--albums N] [--index-page-size K] BINARY BINARY...
 #
 # Environment:
 #   BENCH_DIR  where the sites go (default: /dev/shm/gallery-bench/edit-ab)
@@ -14,22 +14,26 @@
 # time, the CPU time (user + system) and the load, render and write steps from the JSON summary,
 # and writes Benchmarks/results/edit-ab-<date>.json. Build the binaries to compare first, e.g.
 # `git stash; swift build -c release; cp .build/release/gallery /dev/shm/gallery-old; git stash pop`.
+# The generated site carries the whole strip on its index page (as the Hugo site of the other
+# benchmarks does); --index-page-size K sets [carousel] index_page_size (300 is the default).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 rounds=16
 albums=10000
+page_size=
 binaries=()
 while (($#)); do
     case "$1" in
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
         --albums) albums=${2:?--albums needs a number}; shift 2 ;;
+        --index-page-size) page_size=${2:?--index-page-size needs a number}; shift 2 ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) binaries+=("$1"); shift ;;
     esac
 done
-for number in "$rounds" "$albums"; do
+for number in "$rounds" "$albums" ${page_size:+"$page_size"}; do
     [[ $number =~ ^[1-9][0-9]*$ ]] || { echo "bench-edit-ab.sh: '$number' is not a positive whole number" >&2; exit 2; }
 done
 ((${#binaries[@]} >= 2)) || { echo "bench-edit-ab.sh: give two or more gallery binaries to compare" >&2; exit 2; }
@@ -42,6 +46,7 @@ bench_dir=${BENCH_DIR:-/dev/shm/gallery-bench/edit-ab}
 rm -rf "$bench_dir"
 mkdir -p "$bench_dir" "$here/results"
 python3 "$here/generate-site.py" "$albums" "$bench_dir/generated" >&2
+[[ -z $page_size ]] || sed -i "s/^index_page_size = .*/index_page_size = $page_size/" "$bench_dir/generated/gallery/gallery.toml"
 for i in "${!binaries[@]}"; do
     cp -r "$bench_dir/generated/gallery" "$bench_dir/site$i"
     "${binaries[$i]}" build --site "$bench_dir/site$i" --output "$bench_dir/out$i" --quiet >/dev/null
@@ -68,9 +73,9 @@ PY
     done
 done
 
-python3 - "$results" "$here/results" "$albums" "$rounds" "${binaries[@]}" <<'PY'
+python3 - "$results" "$here/results" "$albums" "$rounds" "${page_size:-whole strip}" "${binaries[@]}" <<'PY'
 import collections, datetime, json, os, statistics, sys
-path, out, albums, rounds, binaries = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
+path, out, albums, rounds, page_size, binaries = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6:]
 runs = collections.defaultdict(list)
 for line in open(path):
     index, times, summary = line.rstrip("\n").split("\t")
@@ -78,7 +83,7 @@ for line in open(path):
     summary = json.loads(summary)
     steps = summary["timings"]
     runs[int(index)].append({"wall": wall, "cpu": user + system, "load": steps["load"], "render": steps["render"], "write": steps["write"], "written": summary["files"]["written"]})
-print(f"{albums} albums, one album retitled, {rounds} rounds, load average {os.getloadavg()[0]:.2f}; medians in seconds")
+print(f"{albums} albums (index page size: {page_size}), one album retitled, {rounds} rounds, load average {os.getloadavg()[0]:.2f}; medians in seconds")
 print(f"{'binary':<40} {'wall':>7} {'cpu':>7} {'load':>7} {'render':>7} {'write':>7} {'written':>8}")
 report = []
 for index, binary in enumerate(binaries):
@@ -88,6 +93,6 @@ for index, binary in enumerate(binaries):
 stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 target = os.path.join(out, f"edit-ab-{stamp}.json")
 with open(target, "w") as f:
-    json.dump({"albums": albums, "rounds": rounds, "load_average": os.getloadavg()[0], "results": report}, f, indent=2)
+    json.dump({"albums": albums, "index_page_size": page_size, "rounds": rounds, "load_average": os.getloadavg()[0], "results": report}, f, indent=2)
 print(f"wrote {target}")
 PY

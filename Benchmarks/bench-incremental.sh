@@ -3,7 +3,7 @@
 # one-album edit (a title in the middle of the archive), gallery against Hugo on the equivalent
 # site, side by side in one run.
 #
-#   Benchmarks/bench-incremental.sh [--runs R] [N]
+#   Benchmarks/bench-incremental.sh [--runs R] [--index-page-size K] [N]
 #
 # Environment:
 #   GALLERY_BIN  the gallery binary (default: .build/release/gallery at the repo root)
@@ -20,6 +20,11 @@
 # stamp; "gallery-noop-touched" times the full no-op that runs when the covers' times changed
 # (as in a fresh CI checkout), after touching them. Prints medians and ratios (hugo/gallery)
 # and writes Benchmarks/results/incremental-<date>.json.
+#
+# Both sites carry the whole strip on their index page; --index-page-size K sets gallery's
+# [carousel] index_page_size instead (300 is the default a site gets), so its index is split
+# into pages of K tiles. The Hugo site keeps its one index page: its rebuild is a full build
+# either way.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,14 +32,16 @@ root=$(cd "$here/.." && pwd)
 
 runs=5
 n=10000
+page_size=
 while (($#)); do
     case "$1" in
         --runs) runs=${2:?--runs needs a number}; shift 2 ;;
+        --index-page-size) page_size=${2:?--index-page-size needs a number}; shift 2 ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) n=$1; shift ;;
     esac
 done
-for number in "$runs" "$n"; do
+for number in "$runs" "$n" ${page_size:+"$page_size"}; do
     [[ $number =~ ^[1-9][0-9]*$ ]] || { echo "bench-incremental.sh: '$number' is not a positive whole number" >&2; exit 2; }
 done
 gallery_bin=${GALLERY_BIN:-$root/.build/release/gallery}
@@ -47,6 +54,7 @@ command -v "$hugo_bin" >/dev/null || { echo "bench-incremental.sh: Hugo is not i
 rm -rf "$bench_dir"
 mkdir -p "$bench_dir" "$here/results"
 python3 "$here/generate-site.py" "$n" "$bench_dir" >&2
+[[ -z $page_size ]] || sed -i "s/^index_page_size = .*/index_page_size = $page_size/" "$bench_dir/gallery/gallery.toml"
 export HUGO_CACHEDIR="$bench_dir/hugo-cache"
 results=$bench_dir/results.tsv
 : >"$results"
@@ -106,9 +114,9 @@ done
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 - "$results" "$n" "$runs" "$here/results/incremental-$stamp.json" "$commit" "$("$hugo_bin" version | head -1)" <<'PY'
+python3 - "$results" "$n" "$runs" "$here/results/incremental-$stamp.json" "$commit" "$("$hugo_bin" version | head -1)" "${page_size:-whole strip}" <<'PY'
 import json, os, statistics, sys
-path, n, runs, output, commit, hugo = sys.argv[1:7]
+path, n, runs, output, commit, hugo, page_size = sys.argv[1:8]
 times, written = {}, {}
 for line in open(path):
     tool, micros, files = line.rstrip("\n").split("\t")
@@ -116,7 +124,7 @@ for line in open(path):
     if files:
         written.setdefault(tool, []).append(int(files))
 medians = {tool: statistics.median(values) for tool, values in times.items()}
-print(f"{n} albums, {runs} runs, load average {os.getloadavg()[0]:.2f}")
+print(f"{n} albums (gallery's index page size: {page_size}), {runs} runs, load average {os.getloadavg()[0]:.2f}")
 print(f"{'rebuild':<16}{'median s':>10}{'files written':>15}")
 for tool in sorted(medians):
     files = f"{statistics.median(written[tool]):.0f}" if tool in written else "all"
@@ -124,7 +132,7 @@ for tool in sorted(medians):
 ratios = {kind: medians[f"hugo-{kind}"] / medians[f"gallery-{kind}"] for kind in ("noop", "edit")}
 for kind, ratio in ratios.items():
     print(f"hugo/gallery {kind}: {ratio:.1f}")
-json.dump({"albums": int(n), "runs": int(runs), "seconds": times, "files_written": written, "medians": medians,
+json.dump({"albums": int(n), "index_page_size": page_size, "runs": int(runs), "seconds": times, "files_written": written, "medians": medians,
            "ratios": ratios, "commit": commit, "hugo": hugo, "load_average": os.getloadavg()},
           open(output, "w"), indent=1, sort_keys=True)
 print(f"wrote {output}")
