@@ -134,8 +134,8 @@ public struct BuildManifest: Sendable, Hashable {
     /// Parsed byte by byte: at 10k albums a no-op rebuild reads 10k lines, and splitting them
     /// into strings took a tenth of its time.
     public static func load(from url: URL) -> BuildManifest {
-        guard let data = try? Data(contentsOf: url) else { return BuildManifest() }
-        return parse(Array(data)) ?? BuildManifest()
+        guard let bytes = FileBytes.contents(of: url.path) else { return BuildManifest() }
+        return parse(bytes) ?? BuildManifest()
     }
 
     /// The inputs digest of a manifest file's stamp, from its first line after the header

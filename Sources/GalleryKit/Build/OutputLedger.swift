@@ -55,7 +55,7 @@ struct OutputLedger: Sendable {
 
     /// An output file's bytes now, or `nil` if there is none.
     func contents(_ path: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: root + "/" + path).map { Array($0) }
+        FileBytes.contents(of: root + "/" + path)
     }
 
     /// The size of an output file now, or `nil` if there is none.

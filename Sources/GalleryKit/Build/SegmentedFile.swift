@@ -122,8 +122,8 @@ struct SegmentMaps: Sendable, Equatable {
 
     /// The maps in a file; none when it is missing or not one.
     static func load(from url: URL) -> SegmentMaps {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return SegmentMaps() }
-        return parse(Array(data)) ?? SegmentMaps()
+        guard let bytes = FileBytes.contents(of: url.path) else { return SegmentMaps() }
+        return parse(bytes) ?? SegmentMaps()
     }
 
     /// The file's bytes: the magic line, then per map (sorted by path) the path's length and

@@ -40,6 +40,7 @@ public struct ArchiveStore: Sendable {
     /// - Throws: ``ArchiveError`` when there is no archive (suggesting `gallery init`) or it
     ///   cannot be read.
     public func read() throws(ArchiveError) -> [UInt8] {
+        if let bytes = FileBytes.contents(of: url.path) { return bytes }
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads whole files straight into byte arrays: `Data(contentsOf:)` and then `Array(data)` copy
+/// every byte twice, and a rebuild of 10k albums reads some 8 MB (the archive, the manifest, and
+/// the strip and the data file it splices).
+enum FileBytes {
+    /// The bytes of the regular file at `path`, or `nil` if it cannot be read.
+    static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        var failed = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let got = read(descriptor, buffer.baseAddress! + count, size - count)
+                if got > 0 {
+                    count += got
+                } else if got < 0, errno == EINTR {
+                    continue
+                } else {
+                    failed = got < 0
+                    break
+                }
+            }
+        }
+        guard !failed else { return nil }
+        // A file that grew while it was read: the rest too.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got > 0 {
+                bytes += chunk[..<got]
+            } else if got < 0, errno == EINTR {
+                continue
+            } else {
+                if got < 0 { return nil }
+                break
+            }
+        }
+        return bytes
+    }
+}
