@@ -15,11 +15,11 @@ extension BuildStep {
         guard let plan = state.plan, let templates = state.templates, let assets = state.assets else {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
         }
-        let renderer = SiteRenderer(plan: plan, templates: templates, config: state.config, images: state.images, assets: assets.paths)
-        // The keys and the validator's index of every output each take a pass over every album
-        // (0.08 s apiece at 100k albums): made side by side.
+        // The keys, the validator's index of every output and the renderer's tiles each take a
+        // pass over every album (0.08 s apiece at 100k albums): made side by side.
         let (config, images) = (state.config, state.images)
         async let pageKeys = PageKeys(plan: plan, config: config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: images)
+        let renderer = SiteRenderer(plan: plan, templates: templates, config: config, images: images, assets: assets.paths)
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
         // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
@@ -27,6 +27,11 @@ extension BuildStep {
         let pages = plan.pages
         let pagePaths = pages.map(plan.path(of:))
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
+        // The validator's index of every output path, made beside the keys (at 10k albums each
+        // is a few milliseconds that an edit would otherwise wait for in turn).
+        let filePaths = state.files.map(\.path)
+        let basePath = config.basePath
+        async let madeValidator = PageValidator(outputPaths: Set(pagePaths + filePaths + SiteFiles.generated + chunks), basePath: basePath)
         if !assets.staticPaths.isEmpty {
             // A static file may add to the site, never replace what gallery makes.
             let made = Set(pagePaths + SiteFiles.generated + chunks)
@@ -44,8 +49,7 @@ extension BuildStep {
             }
             if state.diagnostics.containsErrors { return }
         }
-        let outputPaths = Set(pagePaths + state.files.map(\.path) + SiteFiles.generated + chunks)
-        let validator = PageValidator(outputPaths: outputPaths, basePath: config.basePath)
+        let validator = await madeValidator
         // How the validate step names the output folder, for a page named in a message.
         let outputFolder = SiteFolder.display(state.outputFolder)
         let keys = await pageKeys
