@@ -3,7 +3,7 @@ import GalleryKit
 
 /// `gallery add`: a new album, at the end or at a position.
 struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add an album to the archive (at the end, or --at a position).")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an album to the archive (at the end, or --at a position).")
 
     @OptionGroup var siteOptions: SiteOptions
     @OptionGroup var fields: AlbumFieldOptions

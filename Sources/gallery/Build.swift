@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery build`: the site folder to a validated site in `public/`.
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Build the site into public/ (or --output), validating every page before it is written."
     )
 

@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery check [DIR]`: the build's validation, on a folder that already exists.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Validate an output folder (default: the site's output, public/) as the build does; exit non-zero on any finding.",
         discussion: """
         Run in a site folder (or with --site), it checks the folder `gallery build` writes to and \

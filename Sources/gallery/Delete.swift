@@ -3,7 +3,7 @@ import GalleryKit
 
 /// `gallery delete`: removes an album; `gallery undo` brings it back.
 struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete albums, each named by its number in `gallery list` or its slug; `gallery undo` restores them all.")
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete albums, each named by its number in `gallery list` or its slug; `gallery undo` restores them all.")
 
     @OptionGroup var siteOptions: SiteOptions
 

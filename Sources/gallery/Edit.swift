@@ -3,7 +3,7 @@ import GalleryKit
 
 /// `gallery edit`: changes fields of an album.
 struct Edit: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change fields of an album, named by its number in `gallery list` or its slug.")
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change fields of an album, named by its number in `gallery list` or its slug.")
 
     @OptionGroup var siteOptions: SiteOptions
 

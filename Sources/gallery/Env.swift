@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery env`: the version, the platform and the libraries in use, as `hugo env` prints them.
 struct Env: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "env",
         abstract: "Print gallery's version, the platform and the libraries it runs on (libvips, libxml2)."
     )
 

@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery import FILE`: albums from JSON, CSV or the iOS app's albums.bin.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Append albums from a JSON archive, a CSV file with a header row, or the iOS app's albums.bin; with --update, also update the albums already there."
     )
 

@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery init DIR`: a new site folder holding the starter albums.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a new site folder with the five starter albums, their covers, a gallery.toml and a .gitignore for the build's output and cache."
     )
 

@@ -5,6 +5,7 @@ import GalleryKit
 /// `gallery list`: the albums as a numbered table, or as JSON.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the albums: number, slug, artist, album, genre and year.",
         discussion: "With words, only the albums where each word is found in the slug, artist, title, genre or year, ignoring case and accents (`gallery list bowie 1992`); the numbers are still those `edit` and `delete` take."
     )

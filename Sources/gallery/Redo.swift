@@ -4,6 +4,7 @@ import GalleryKit
 /// `gallery redo`: makes again the change `gallery undo` most recently reversed.
 struct Redo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "redo",
         abstract: "Make again the change that `gallery undo` most recently reversed (until the next change)."
     )
 

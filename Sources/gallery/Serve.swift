@@ -6,6 +6,7 @@ import GalleryPreview
 /// `gallery serve`: build, serve on loopback, rebuild on change, reload the browser.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Build the site and preview it on http://127.0.0.1:1313/, rebuilding and reloading the browser on every change.",
         discussion: """
         Builds into .gallery-cache/preview/ (or --output), never into public/. Watches content/, static/, \

@@ -6,6 +6,7 @@ import GalleryKit
 /// folder, to start customising from.
 struct Templates: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "templates",
         abstract: "Write the built-in templates into the site's templates/ folder, to customise them.",
         discussion: """
         A file templates/NAME.mustache replaces the built-in template NAME, so copy only those \

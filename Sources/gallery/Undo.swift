@@ -5,6 +5,7 @@ import GalleryKit
 /// `--skip` forgets it instead.
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Reverse the most recent add, edit, delete or import (or, with --skip, forget it)."
     )
 
