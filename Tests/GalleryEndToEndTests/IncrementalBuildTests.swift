@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Incremental and deterministic builds, judged by what actually happens to the files: a file
@@ -119,15 +120,28 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        // What it has said so far: on a busy machine it may take a while to reach the lock.
+        let said = Mutex(Data())
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            said.withLock { $0.append(data) }
+        }
         try process.run()
-        try await Task.sleep(for: .seconds(1))
+        let note = "public: note: another gallery build is writing this folder; waiting for it to finish"
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !said.withLock({ String(decoding: $0, as: UTF8.self) }).contains(note), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(500))
         #expect(process.isRunning, "it waits")
         #expect(try !folder.read("public/index.html").contains("Waited"))
         close(held)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        errors.fileHandleForReading.readabilityHandler = nil
+        let rest = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = said.withLock { String(decoding: $0 + rest, as: UTF8.self) }
         #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.contains("public: note: another gallery build is writing this folder; waiting for it to finish"), "\(stderr)")
+        #expect(stderr.contains(note), "\(stderr)")
         #expect(try folder.read("public/index.html").contains("Waited"))
     }
 
