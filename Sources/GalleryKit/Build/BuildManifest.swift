@@ -239,19 +239,26 @@ public struct BuildManifest: Sendable, Hashable {
         return value
     }
 
-    /// Writes the manifest atomically, in path order (so it diffs and compresses well).
+    /// Writes the manifest atomically, in path order (so it diffs and compresses well); with
+    /// `lines`, its ``EntryLines`` made beforehand.
     public func save(to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(encoded(), to: url, sync: false)
+        try save(to: url, lines: entryLines())
     }
 
-    /// The file's bytes, written directly rather than through string interpolation: at 10 000
-    /// albums it has 20 000 lines, and every build saves it.
-    ///
-    /// A path that cannot be kept on one line is left out: its output is simply written again
-    /// by the next build. Then no stamp is kept either, since a stamp vouches for every output
-    /// (and every watched file) being in place.
-    func encoded() -> [UInt8] {
+    func save(to url: URL, lines: EntryLines) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(encoded(lines: lines), to: url, sync: false)
+    }
+
+    /// The entries' lines, in path order: most of the file, and all of it that depends on the
+    /// entries alone, so a build can make them while it moves its files into place.
+    struct EntryLines: Sendable {
+        var bytes: [UInt8]
+        /// Whether every path could be kept on one line (otherwise no stamp is kept).
+        var everyPathKept: Bool
+    }
+
+    func entryLines() -> EntryLines {
         var lines = ByteWriter(capacity: entries.count * 80)
         var everyPathKept = true
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
@@ -268,10 +275,24 @@ public struct BuildManifest: Sendable, Hashable {
             lines.write(path)
             lines.write("\n")
         }
+        return EntryLines(bytes: lines.bytes, everyPathKept: everyPathKept)
+    }
+
+    /// The file's bytes, written directly rather than through string interpolation: at 10 000
+    /// albums it has 20 000 lines, and every build saves it.
+    ///
+    /// A path that cannot be kept on one line is left out: its output is simply written again
+    /// by the next build. Then no stamp is kept either, since a stamp vouches for every output
+    /// (and every watched file) being in place.
+    func encoded() -> [UInt8] {
+        encoded(lines: entryLines())
+    }
+
+    private func encoded(lines: EntryLines) -> [UInt8] {
         var file = ByteWriter(capacity: lines.bytes.count + 64 + (stamp?.watched.count ?? 0) * 100)
         file.write(Self.header)
         file.write("\n")
-        if let stamp, everyPathKept, !stamp.watched.keys.contains(where: Self.hasLineFeed) {
+        if let stamp, lines.everyPathKept, !stamp.watched.keys.contains(where: Self.hasLineFeed) {
             let counts = stamp.counts
             file.write("/stamp\t")
             file.writeHex16(stamp.inputs)
@@ -294,7 +315,7 @@ public struct BuildManifest: Sendable, Hashable {
                 file.write("\n")
             }
         }
-        file.write(lines)
+        file.write(bytes: lines.bytes)
         return file.bytes
     }
 

@@ -176,6 +176,9 @@ extension BuildStep {
             }
         }
         state.manifest = total.manifest()
+        // How many of the previous build's outputs this one made again (unknown, -1, when a path
+        // was recorded twice), so the write step need not look each of them up to find none gone.
+        state.previousOutputsMade = total.entries.count == state.manifest.entries.count ? total.entries.count - total.newOutputs : -1
         state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later })
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
@@ -261,6 +264,8 @@ struct RenderBatch: Sendable {
     var laterFindings: [Diagnostic] = []
     var unchanged = 0
     var pagesUnchanged = 0
+    /// Outputs the previous build did not make.
+    var newOutputs = 0
     /// The segment maps of the files of segments, made or kept.
     var segmentMaps: [(String, SegmentMap)] = []
 
@@ -270,8 +275,9 @@ struct RenderBatch: Sendable {
             entries.append((path, entry))
             unchanged += 1
             if isPage { pagesUnchanged += 1 }
-        case .changed(let entry):
+        case .changed(let entry, let isNew):
             entries.append((path, entry))
+            if isNew { newOutputs += 1 }
         }
     }
 
@@ -281,6 +287,7 @@ struct RenderBatch: Sendable {
         laterFindings += other.laterFindings
         unchanged += other.unchanged
         pagesUnchanged += other.pagesUnchanged
+        newOutputs += other.newOutputs
         segmentMaps += other.segmentMaps
     }
 

@@ -26,7 +26,12 @@ extension BuildStep {
         guard let staging = state.staged else { return }
         let output = state.outputFolder
         let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
-        let gone = state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
+        // The manifest's 10k lines are made while the files move into place; only its stamp
+        // waits for the end.
+        let manifest = state.manifest
+        async let manifestLines = manifest.entryLines()
+        // Every previous output this build made again was found among its records: then none is gone.
+        let gone = state.previousOutputsMade == state.previousManifest.entries.count ? [] : state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
         // A build that dies while it changes the folder must not leave the manifest vouching for
         // files it was replacing, nor forget one it made or was about to remove: a journal
         // beside the manifest names every output it touches, and the next build trusts none of
@@ -105,8 +110,9 @@ extension BuildStep {
             ))
         }
         // A no-op rebuild's manifest is the one on disk: leave the file alone.
+        let lines = await manifestLines
         if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
-            try state.manifest.save(to: manifestFile)
+            try state.manifest.save(to: manifestFile, lines: lines)
         }
         // Beside it, a map of the strip and the data file that the next build splices after an
         // edit; one that does not describe what is now in place is simply not used.

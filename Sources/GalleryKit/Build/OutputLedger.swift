@@ -27,13 +27,13 @@ struct OutputLedger: Sendable {
         case inPlace(BuildManifest.Entry)
         /// Rendered again, but the bytes are those already in place: nothing to write.
         case unchanged(BuildManifest.Entry)
-        /// New or different bytes to write.
-        case changed(BuildManifest.Entry)
+        /// New or different bytes to write; `isNew` when the previous build made no such output.
+        case changed(BuildManifest.Entry, isNew: Bool)
 
         /// The record of the output.
         var entry: BuildManifest.Entry {
             switch self {
-            case .inPlace(let entry), .unchanged(let entry), .changed(let entry): entry
+            case .inPlace(let entry), .unchanged(let entry), .changed(let entry, _): entry
             }
         }
     }
@@ -47,10 +47,11 @@ struct OutputLedger: Sendable {
     /// What to do with freshly made bytes for an output.
     func outcome(_ path: String, key: UInt64, bytes: some Collection<UInt8>) -> Outcome {
         let entry = BuildManifest.Entry(inputKey: key, size: bytes.count, outputHash: FastHash.hash(bytes))
-        if let old = previous.entries[path], old.outputHash == entry.outputHash, old.size == entry.size, fileSize(path) == entry.size {
+        let old = previous.entries[path]
+        if let old, old.outputHash == entry.outputHash, old.size == entry.size, fileSize(path) == entry.size {
             return .unchanged(entry)
         }
-        return .changed(entry)
+        return .changed(entry, isNew: old == nil)
     }
 
     /// An output file's bytes now, or `nil` if there is none.
