@@ -8,10 +8,11 @@ public struct JSONParser {
         public var message: String
     }
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    // Internal, not private: the archive's fast path (ArchiveFastPath.swift) reads with them.
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var lineStart = 0
     private var depth = 0
 
     /// The deepest nesting accepted; deeper input is refused rather than overflowing the stack.
@@ -20,7 +21,6 @@ public struct JSONParser {
     /// Parses a whole document: one value, surrounded only by whitespace.
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
         parser.skipWhitespace()
         let node = try parser.parseValue()
         parser.skipWhitespace()
@@ -30,15 +30,17 @@ public struct JSONParser {
         return node
     }
 
-    private init(bytes: [UInt8]) {
+    /// A parser at the start of `bytes`, after any byte-order mark.
+    init(bytes: [UInt8]) {
         self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { (index, lineStart) = (3, 3) }
     }
 
     /// The last column computed on the current line, so positions on a long (minified) line cost
     /// amortised constant time instead of a rescan from the line's start.
     private var columnMark = (index: 0, column: 1)
 
-    private var position: SourcePosition {
+    var position: SourcePosition {
         mutating get {
             if columnMark.index < lineStart || columnMark.index > index { columnMark = (lineStart, 1) }
             // Columns count scalars: skip UTF-8 continuation bytes.
@@ -68,7 +70,7 @@ public struct JSONParser {
         return error(message)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D:
@@ -194,7 +196,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(SyntaxError) -> String {
+    mutating func parseString() throws(SyntaxError) -> String {
         index += 1
         // Most strings hold neither an escape nor a control character: find the closing quote
         // in one unchecked pass and make the string from that run.
@@ -309,7 +311,7 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> String {
+    mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
         func digits() -> Int {
             let from = index
