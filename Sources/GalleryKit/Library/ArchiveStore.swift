@@ -41,6 +41,13 @@ public struct ArchiveStore: Sendable {
     ///   cannot be read.
     public func read() throws(ArchiveError) -> [UInt8] {
         if let bytes = FileBytes.contents(of: url.path) { return bytes }
+        // Not a file that can be read: say what it is rather than the system's vaguer words (a
+        // folder was "the operation could not be completed", a pipe "you don't have permission").
+        var info = stat()
+        if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : (info.st_mode & S_IFMT) == S_IFIFO ? "a named pipe" : "not a regular file"
+            throw ArchiveError([.error("the archive is \(what), not a file; content/albums.json must be a JSON file (`gallery init` writes one)", path: displayPath)])
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -8,9 +8,11 @@ import Glibc
 /// every byte twice, and a rebuild of 10k albums reads some 8 MB (the archive, the manifest, and
 /// the strip and the data file it splices).
 enum FileBytes {
-    /// The bytes of the regular file at `path`, or `nil` if it cannot be read.
+    /// The bytes of the regular file at `path`, or `nil` if it cannot be read or is not one
+    /// (a folder, a device, a named pipe: opened without waiting for a writer, as a plain open
+    /// of a pipe would wait for good).
     static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()

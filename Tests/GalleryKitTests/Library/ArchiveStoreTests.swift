@@ -22,6 +22,29 @@ import Testing
         #expect(try Data(contentsOf: store.backup) == Data(first.encoded()))
     }
 
+    /// An archive that is a folder or a named pipe is named for what it is, at once: reading a
+    /// pipe with no writer used to wait for good (and `serve` then ignored Ctrl-C).
+    @Test func anArchiveThatIsAFolderOrAPipeIsToldAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "archive-store-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appending(path: "folder/albums.json"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appending(path: "pipe"), withIntermediateDirectories: true)
+        #expect(mkfifo(folder.appending(path: "pipe/albums.json").path, 0o600) == 0)
+        for (name, what) in [("folder", "a folder"), ("pipe", "a named pipe")] {
+            let store = ArchiveStore(url: folder.appending(path: "\(name)/albums.json"), displayPath: "content/albums.json")
+            let start = ContinuousClock.now
+            #expect(throws: ArchiveError.self) { try store.read() }
+            do {
+                _ = try store.read()
+            } catch {
+                #expect(error.diagnostics.map(\.description) == ["content/albums.json: error: the archive is \(what), not a file; content/albums.json must be a JSON file (`gallery init` writes one)"])
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+        // The manifest and the segment maps are read the same way: a pipe in their place is no record.
+        #expect(FileBytes.contents(of: folder.appending(path: "pipe/albums.json").path) == nil)
+    }
+
     /// A new archive gets a new file's default permissions; a save over an archive keeps its
     /// own exactly, even bits the umask would take away (group write under 022).
     @Test func aSaveKeepsTheArchivesPermissionsAndANewArchiveGetsTheDefault() throws {
