@@ -30,31 +30,40 @@ struct PageKeys: Sendable {
             plan.window, plan.indexPageSize, plan.catalogue.count, plan.initialIndex,
         ].map { UInt64(bitPattern: Int64($0)) }
         global = FastHash.combine(settings + numbers)
-        // The fields joined by NUL, written into one reused buffer rather than a new string each.
+        // The fields joined by NUL, written into one reused buffer rather than a new string each,
+        // in one pass that reads each entry in place (a copy of each retained its every field).
         var buffer = ByteWriter(capacity: 512)
-        albums = plan.catalogue.entries.map { entry in
-            let album = entry.album
-            let image = images[entry.index]
-            buffer.removeAll()
-            buffer.write(album.title)
-            buffer.write("\u{0}")
-            buffer.write(album.artist)
-            buffer.write("\u{0}")
-            buffer.write(album.genre)
-            buffer.write("\u{0}")
-            buffer.write(album.year)
-            buffer.write("\u{0}")
-            buffer.write(entry.slug)
-            buffer.write("\u{0}")
-            buffer.write(image.src)
-            buffer.write("\u{0}")
-            buffer.write(image.srcset ?? "")
-            buffer.write("\u{0}")
-            buffer.write(image.large ?? "")
-            return FastHash.hash(buffer.bytes)
+        let count = plan.catalogue.entries.count
+        var albums = [UInt64](repeating: 0, count: count)
+        var params = [UInt64](repeating: 0, count: count)
+        var slugs = [UInt64](repeating: 0, count: count)
+        plan.catalogue.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let image = images[entries[index].index]
+                buffer.removeAll()
+                buffer.write(entries[index].album.title)
+                buffer.write("\u{0}")
+                buffer.write(entries[index].album.artist)
+                buffer.write("\u{0}")
+                buffer.write(entries[index].album.genre)
+                buffer.write("\u{0}")
+                buffer.write(entries[index].album.year)
+                buffer.write("\u{0}")
+                buffer.write(entries[index].slug)
+                buffer.write("\u{0}")
+                buffer.write(image.src)
+                buffer.write("\u{0}")
+                buffer.write(image.srcset ?? "")
+                buffer.write("\u{0}")
+                buffer.write(image.large ?? "")
+                albums[index] = FastHash.hash(buffer.bytes)
+                if !entries[index].album.extras.isEmpty { params[index] = entries[index].album.paramsJSON.map(FastHash.hash) ?? 0 }
+                slugs[index] = FastHash.hash(entries[index].slug)
+            }
         }
-        params = plan.catalogue.entries.map { $0.album.paramsJSON.map(FastHash.hash) ?? 0 }
-        slugs = FastHash.combine(plan.catalogue.entries.map { FastHash.hash($0.slug) })
+        self.albums = albums
+        self.params = params
+        self.slugs = FastHash.combine(slugs)
         tilesShowParams = templates.tilesMayShowParams
     }
 
@@ -91,6 +100,7 @@ struct PageKeys: Sendable {
     /// The key of a page.
     func key(for page: SitePlan.Page, in plan: SitePlan) -> UInt64 {
         var parts: [UInt64] = [global]
+        parts.reserveCapacity(8 + 2 * (2 * plan.window + 1))
         switch page {
         case .index(let number):
             parts += [1, UInt64(number), UInt64(plan.currentAlbum(onIndexPage: number))]
