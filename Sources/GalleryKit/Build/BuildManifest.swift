@@ -142,11 +142,9 @@ public struct BuildManifest: Sendable, Hashable {
     /// alone; `nil` when it has none. What a build that may stop at the stamp reads first: when
     /// its inputs differ, it reads the whole manifest while it decodes the albums.
     static func stampInputs(in url: URL) -> UInt64? {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
-        defer { try? handle.close() }
         let prefix = Array((header + "\n/stamp\t").utf8)
-        guard let data = try? handle.read(upToCount: prefix.count + 17) else { return nil }
-        let bytes = Array(data)
+        // Read as every record is, so a named pipe in its place is no record rather than a wait.
+        guard let bytes = FileBytes.contents(of: url.path, upTo: prefix.count + 17) else { return nil }
         guard bytes.count == prefix.count + 17, bytes.starts(with: prefix), bytes.last == 0x09 else { return nil }
         return bytes[prefix.count..<(prefix.count + 16)].withContiguousStorageIfAvailable { number($0, radix: 16) } ?? nil
     }

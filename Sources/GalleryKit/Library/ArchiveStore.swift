@@ -45,7 +45,12 @@ public struct ArchiveStore: Sendable {
         // folder was "the operation could not be completed", a pipe "you don't have permission").
         var info = stat()
         if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : (info.st_mode & S_IFMT) == S_IFIFO ? "a named pipe" : "not a regular file"
+            let what = switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFIFO: "a named pipe"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "a special file"
+            }
             throw ArchiveError([.error("the archive is \(what), not a file; content/albums.json must be a JSON file (`gallery init` writes one)", path: displayPath)])
         }
         let data: Data

@@ -12,12 +12,18 @@ enum FileBytes {
     /// (a folder, a device, a named pipe: opened without waiting for a writer, as a plain open
     /// of a pipe would wait for good).
     static func contents(of path: String) -> [UInt8]? {
+        contents(of: path, upTo: nil)
+    }
+
+    /// At most the first `limit` bytes of the regular file at `path` (all of it for `nil`), or
+    /// `nil` as ``contents(of:)`` gives it.
+    static func contents(of path: String, upTo limit: Int?) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(info.st_size)
+        let size = min(Int(info.st_size), limit ?? .max)
         var failed = false
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             while count < size {
@@ -33,6 +39,7 @@ enum FileBytes {
             }
         }
         guard !failed else { return nil }
+        if limit != nil { return bytes }
         // A file that grew while it was read: the rest too.
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

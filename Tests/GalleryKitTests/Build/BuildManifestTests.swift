@@ -56,6 +56,11 @@ import Testing
             #expect(BuildManifest.stampInputs(in: file) == nil, "\(text)")
         }
         #expect(BuildManifest.stampInputs(in: folder.appending(path: "none.manifest")) == nil)
+        // A named pipe in its place is no stamp, at once (a plain open waits for a writer).
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        #expect(BuildManifest.stampInputs(in: file) == nil)
+        #expect(BuildManifest.load(from: file) == BuildManifest())
     }
 
     @Test func aPathThatCannotBeKeptOnOneLineLeavesNoStamp() {

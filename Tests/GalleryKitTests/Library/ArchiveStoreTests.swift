@@ -30,7 +30,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder.appending(path: "folder/albums.json"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appending(path: "pipe"), withIntermediateDirectories: true)
         #expect(mkfifo(folder.appending(path: "pipe/albums.json").path, 0o600) == 0)
-        for (name, what) in [("folder", "a folder"), ("pipe", "a named pipe")] {
+        try FileManager.default.createDirectory(at: folder.appending(path: "device"), withIntermediateDirectories: true)
+        #expect(symlink("/dev/null", folder.appending(path: "device/albums.json").path) == 0)
+        for (name, what) in [("folder", "a folder"), ("pipe", "a named pipe"), ("device", "a device")] {
             let store = ArchiveStore(url: folder.appending(path: "\(name)/albums.json"), displayPath: "content/albums.json")
             let start = ContinuousClock.now
             #expect(throws: ArchiveError.self) { try store.read() }
