@@ -51,6 +51,8 @@ public struct BuildState: Sendable {
     /// and as the previous build left them (see ``SegmentedFile``).
     var segmentMaps = SegmentMaps()
     var previousSegmentMaps = SegmentMaps()
+    /// The files of segments this build spliced from the ones in place (see ``SegmentedFile``).
+    var spliced: [String] = []
     /// How many of the previous manifest's outputs the render step made again (-1: unknown).
     var previousOutputsMade = -1
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -110,29 +110,17 @@ extension BuildStep {
                         if let map = previousMaps.maps[file.path], map.outputHash == entry.outputHash { batch.segmentMaps.append((file.path, map)) }
                         continue
                     }
-                    let bytes: [UInt8]
-                    var layout: (head: Int, lengths: [UInt32])?
-                    // A splice's remade segments passed the check already.
-                    var checked = false
-                    if let segments = file.segments {
-                        if let spliced = Self.splice(file, segments, maps: previousMaps, ledger: ledger, validator: validator) {
-                            (bytes, layout, checked) = (spliced.bytes, (spliced.head, spliced.lengths), true)
-                        } else {
-                            let made = segments.file.render()
-                            (bytes, layout) = (made.bytes, (made.head, made.lengths))
-                        }
-                    } else {
-                        bytes = file.render()
-                    }
+                    let made = Self.make(file, maps: previousMaps, ledger: ledger, validator: validator)
+                    let bytes = made.bytes
                     let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
-                    if let segments = file.segments, let layout {
-                        batch.segmentMaps.append((file.path, SegmentMap(
-                            outputHash: outcome.entry.outputHash, context: segments.context, head: layout.head,
-                            tail: segments.file.tail.count, keys: segments.keys, lengths: layout.lengths
-                        )))
+                    if var map = made.map {
+                        map.outputHash = outcome.entry.outputHash
+                        batch.segmentMaps.append((file.path, map))
                     }
-                    // Bytes the output folder already holds were checked when they were written.
-                    if case .changed = outcome, !checked {
+                    if made.spliced { batch.spliced.append(file.path) }
+                    // Bytes the output folder already holds were checked when they were written,
+                    // and a splice's remade segments when it was made.
+                    if case .changed = outcome, !made.spliced {
                         switch file.check {
                         case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
                         case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
@@ -180,6 +168,7 @@ extension BuildStep {
         // was recorded twice), so the write step need not look each of them up to find none gone.
         state.previousOutputsMade = total.entries.count == state.manifest.entries.count ? total.entries.count - total.newOutputs : -1
         state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later })
+        state.spliced = total.spliced.sorted()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.pagesStaged = pages.count - total.pagesUnchanged
@@ -187,6 +176,20 @@ extension BuildStep {
 }
 
 extension BuildStep {
+    /// A generated file's bytes: spliced from the file in place when it can be, else made in
+    /// full; for a file of segments, with its map (the output hash left for the caller to set).
+    static func make(_ file: GeneratedFile, maps: SegmentMaps, ledger: OutputLedger, validator: PageValidator) -> (bytes: [UInt8], map: SegmentMap?, spliced: Bool) {
+        switch file.content {
+        case .whole(let render):
+            return (render(), nil, false)
+        case .segments(let segments):
+            let spliced = splice(file, segments, maps: maps, ledger: ledger, validator: validator)
+            let made = spliced ?? segments.file.render()
+            let map = SegmentMap(outputHash: 0, context: segments.context, head: made.head, tail: segments.file.tail.count, keys: segments.keys, lengths: made.lengths)
+            return (made.bytes, map, spliced != nil)
+        }
+    }
+
     /// A file of segments made from the one in the output folder, its unchanged albums' segments
     /// copied, when the previous build's map of it holds: same context and number of albums,
     /// the file's bytes those the manifest and the map recorded, same head and tail. An SVG
@@ -230,10 +233,15 @@ struct GeneratedFile: Sendable {
     var key: UInt64
     /// Its check; `nil` for JSON.
     var check: Check?
-    /// Made as a head, a segment per album and a tail (spliced after an edit), or `nil`.
-    var segments: Segments?
-    /// Makes its bytes (for a file of segments, all of them).
-    var render: @Sendable () -> [UInt8]
+    /// How its bytes are made.
+    var content: Content
+
+    enum Content: Sendable {
+        /// Whole, each time.
+        case whole(@Sendable () -> [UInt8])
+        /// As a head, a segment per album and a tail: spliced after an edit.
+        case segments(Segments)
+    }
 
     /// A file of segments, with the keys that tell which to make again.
     struct Segments: Sendable {
@@ -245,11 +253,11 @@ struct GeneratedFile: Sendable {
     }
 
     init(path: String, key: UInt64, check: Check?, segments: Segments) {
-        self.init(path: path, key: key, check: check, segments: segments) { segments.file.render().bytes }
+        (self.path, self.key, self.check, content) = (path, key, check, .segments(segments))
     }
 
-    init(path: String, key: UInt64, check: Check?, segments: Segments? = nil, render: @escaping @Sendable () -> [UInt8]) {
-        (self.path, self.key, self.check, self.segments, self.render) = (path, key, check, segments, render)
+    init(path: String, key: UInt64, check: Check?, render: @escaping @Sendable () -> [UInt8]) {
+        (self.path, self.key, self.check, content) = (path, key, check, .whole(render))
     }
 }
 
@@ -268,6 +276,8 @@ struct RenderBatch: Sendable {
     var newOutputs = 0
     /// The segment maps of the files of segments, made or kept.
     var segmentMaps: [(String, SegmentMap)] = []
+    /// The files of segments spliced rather than made whole.
+    var spliced: [String] = []
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
@@ -289,6 +299,7 @@ struct RenderBatch: Sendable {
         pagesUnchanged += other.pagesUnchanged
         newOutputs += other.newOutputs
         segmentMaps += other.segmentMaps
+        spliced += other.spliced
     }
 
     /// The manifest of every output recorded; of a path recorded twice, the later entry.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GalleryKit
 
@@ -117,5 +118,40 @@ import Testing
         }
         #expect(SegmentMaps.parse(Array("gallery-manifest 3\n".utf8)) == nil)
         #expect(SegmentMaps.parse(SegmentMaps().encoded()) == SegmentMaps())
+    }
+}
+
+/// The build itself splices: after an edit the strip and the data file are made from the files in
+/// place, and a file changed by hand is made whole again.
+@Suite struct BuildSpliceTests {
+    @Test func aBuildAfterAnEditSplicesAndAFileChangedByHandIsMadeWhole() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "splice-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try StarterSite.write(into: folder)
+        let site = SiteFolder(root: folder)
+        let archive = folder.appending(path: "content/albums.json")
+        func retitle(_ old: String, _ new: String) throws {
+            let text = try String(contentsOf: archive, encoding: .utf8)
+            #expect(text.contains(old))
+            try text.replacingOccurrences(of: old, with: new).write(to: archive, atomically: true, encoding: .utf8)
+        }
+        let first = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(first.summary.succeeded, "\(first.diagnostics)")
+        #expect(first.spliced.isEmpty, "a first build has nothing to splice from")
+
+        try retitle("Nothing Like The Sun", "Nothing Like The Moon")
+        let second = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(second.summary.succeeded, "\(second.diagnostics)")
+        #expect(second.spliced == ["albums.json", "carousel.svg"])
+
+        let strip = folder.appending(path: "public/carousel.svg")
+        let original = try String(contentsOf: strip, encoding: .utf8)
+        try original.replacingOccurrences(of: "Best of Bowie", with: "Best of Bowiz").write(to: strip, atomically: true, encoding: .utf8)
+        try retitle("Staring at the Sun", "Staring at the Moon")
+        let third = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(third.summary.succeeded, "\(third.diagnostics)")
+        #expect(third.spliced == ["albums.json"], "the hand-changed strip is made whole")
+        let rebuilt = try String(contentsOf: strip, encoding: .utf8)
+        #expect(rebuilt.contains("Best of Bowie") && rebuilt.contains("Staring at the Moon"))
     }
 }
