@@ -216,12 +216,7 @@ import Testing
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(try maps().count == 1, "the build keeps a map of the strip and the data file")
         func expectAsAFullBuild(_ what: Comment) async throws {
-            let clean = try await GalleryBinary.run(["build", "-q", "--clean", "--output", "full"], in: folder.url)
-            #expect(clean.status == 0, "\(clean.stderr)")
-            for path in ["carousel.svg", "albums.json", "index.html"] {
-                #expect(try Data(contentsOf: folder.url.appending(path: "public/\(path)")) == Data(contentsOf: folder.url.appending(path: "full/\(path)")), "\(path) after \(what)")
-            }
-            #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+            try await Self.expectAsAFullBuild(folder, what)
         }
         let edits: [(arguments: [String], what: Comment)] = [
             (["edit", "15", "--title", "Renamed & <b>", "--slug", "artist-title-14"], "a title"),
@@ -243,6 +238,83 @@ import Testing
         try await expectAsAFullBuild("the site's title changed")
     }
 
+    /// Every file of `public/` is as a `--clean` build into `full/` makes it, and passes `check`.
+    static func expectAsAFullBuild(_ folder: TemporaryFolder, _ what: Comment) async throws {
+        try? FileManager.default.removeItem(at: folder.url.appending(path: "full"))
+        let clean = try await GalleryBinary.run(["build", "-q", "--clean", "--output", "full"], in: folder.url)
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let files = folder.files(under: "public")
+        #expect(files == folder.files(under: "full"), "\(what)")
+        for path in files {
+            #expect(try Data(contentsOf: folder.url.appending(path: "public/\(path)")) == Data(contentsOf: folder.url.appending(path: "full/\(path)")), "\(path) after \(what)")
+        }
+        #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+    }
+
+    /// The index pages copy their unchanged tiles from the pages in place, whatever the tile
+    /// template: one whose tiles carry ids and links within the page (checked whole), one that
+    /// shows the site's title in each tile (rendered whole), and the built-in one.
+    @Test func indexPagesSpliceToTheBytesOfAFullBuildWhateverTheTileTemplate() async throws {
+        let tiles: [(template: String?, what: Comment)] = [
+            (nil, "the built-in tile"),
+            ("<li class=\"tile\" id=\"tile-{{index}}\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"#tile-{{index}}\">#{{number}}</a> <a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}}\"/></a></li>\n", "tiles with ids and links within the page"),
+            ("<li class=\"tile\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}} · {{site.title}}\"/></a></li>\n", "tiles that show the site's title"),
+        ]
+        for tile in tiles {
+            let folder = try site(25)
+            if let template = tile.template { try folder.write(template, to: "templates/partials/tile.mustache") }
+            #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0, tile.what)
+            for (album, title) in [(1, "First's <new> title"), (12, "Middle"), (25, "Last & least")] {
+                let edit = try await GalleryBinary.run(["edit", "\(album)", "--title", title, "--slug", String(format: "artist-title-%02d", album - 1)], in: folder.url)
+                #expect(edit.status == 0, "\(edit.stderr)")
+                let build = try await GalleryBinary.run(["build", "-q"], in: folder.url)
+                #expect(build.status == 0, "\(build.stderr)")
+                try await Self.expectAsAFullBuild(folder, "album \(album) retitled, \(tile.what)")
+            }
+        }
+    }
+
+    /// A tile made again after an edit is checked before the page is written, though the tiles
+    /// copied beside it are not checked again: a broken link in it fails the build with the
+    /// finding a full build gives, and a duplicate id is found though its twin was copied.
+    @Test func aSplicedIndexPageWithABrokenTileFailsAsAFullBuildDoes() async throws {
+        let folder = try Fixture.site((0..<12).map { Fixture.album(String(format: "Title %02d", $0), "Artist", year: 2000) }, config: "[carousel]\nwindow = 2\n")
+        try folder.write("<li class=\"tile\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}}\"/></a> <a href=\"/years/{{year}}.html\">{{year}}</a></li>\n", to: "templates/partials/tile.mustache")
+        try folder.write("<p>2000</p>", to: "static/years/2000.html")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let index = try Data(contentsOf: folder.url.appending(path: "public/index.html"))
+        #expect(try await GalleryBinary.run(["edit", "7", "--year", "1999"], in: folder.url).status == 0)
+        let spliced = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(spliced.status != 0)
+        #expect(try Data(contentsOf: folder.url.appending(path: "public/index.html")) == index, "nothing broken is written")
+        let full = try await GalleryBinary.run(["build", "--clean"], in: folder.url)
+        #expect(full.status != 0)
+        let findings = { (run: GalleryBinary.Run) in run.stderr.split(separator: "\n").filter { $0.contains("index.html:") } }
+        #expect(!findings(spliced).isEmpty && findings(spliced) == findings(full), "\(spliced.stderr)")
+        #expect(findings(spliced).contains { $0.contains("years/1999.html") })
+
+        // A static file the copied tiles link to, removed: the index page is checked whole.
+        try FileManager.default.removeItem(at: folder.url.appending(path: "public"))
+        try FileManager.default.removeItem(at: folder.url.appending(path: "static/years/2000.html"))
+        try folder.write("<p>1999</p>", to: "static/years/1999.html")
+        try folder.write("<p>2000</p>", to: "static/years/2000.html")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        try FileManager.default.removeItem(at: folder.url.appending(path: "static/years/1999.html"))
+        #expect(try await GalleryBinary.run(["edit", "1", "--title", "Retitled", "--slug", "artist-title-00"], in: folder.url).status == 0)
+        let removed = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(removed.status != 0)
+        #expect(removed.stderr.split(separator: "\n").contains { $0.contains("(public/index.html:") && $0.contains("years/1999.html") }, "\(removed.stderr)")
+
+        // Ids from the titles: a title given to a second album repeats the first one's id.
+        let named = try Fixture.site((0..<12).map { Fixture.album(String(format: "Title%02d", $0), "Artist") }, config: "[carousel]\nwindow = 2\n")
+        try named.write("<li class=\"tile\" id=\"t-{{title}}\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}}\"/></a></li>\n", to: "templates/partials/tile.mustache")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: named.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "9", "--title", "Title03", "--slug", "artist-title08"], in: named.url).status == 0)
+        let repeated = try await GalleryBinary.run(["build"], in: named.url)
+        #expect(repeated.status != 0)
+        #expect(repeated.stderr.contains("index.html:") && repeated.stderr.contains("duplicate id 't-Title03'"), "\(repeated.stderr)")
+    }
+
     /// A splice copies bytes from the file in place, so it must be the file the last build
     /// wrote: one changed by hand (here keeping its size, which is all that tells an unchanged
     /// output) or a map that is damaged is not spliced from, and the file is made in full.
@@ -253,11 +325,18 @@ import Testing
         let original = try String(contentsOf: strip, encoding: .utf8)
         #expect(original.contains("Title 03 by Artist"))
         try folder.write(original.replacingOccurrences(of: "Title 03 by Artist", with: "Title XX by Artist"), to: "public/carousel.svg")
+        let index = folder.url.appending(path: "public/index.html")
+        let page = try String(contentsOf: index, encoding: .utf8)
+        #expect(page.contains("Title 03 by Artist"))
+        try folder.write(page.replacingOccurrences(of: "Title 03 by Artist", with: "Title XX by Artist"), to: "public/index.html")
         #expect(try await GalleryBinary.run(["edit", "10", "--title", "Renamed", "--slug", "artist-title-09"], in: folder.url).status == 0)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let rebuilt = try String(contentsOf: strip, encoding: .utf8)
         #expect(rebuilt.contains("Title 03 by Artist") && !rebuilt.contains("Title XX"), "the hand-made change was spliced into the strip")
         #expect(rebuilt.contains("Renamed by Artist"))
+        let rebuiltPage = try String(contentsOf: index, encoding: .utf8)
+        #expect(rebuiltPage.contains("Title 03 by Artist") && !rebuiltPage.contains("Title XX"), "the hand-made change was spliced into the index page")
+        #expect(rebuiltPage.contains("Renamed by Artist"))
 
         let builds = folder.url.appending(path: ".gallery-cache/builds")
         for name in try FileManager.default.contentsOfDirectory(atPath: builds.path) where name.hasSuffix(".segments") {
@@ -274,7 +353,7 @@ import Testing
             #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         }
         #expect(try await GalleryBinary.run(["build", "-q", "--clean", "--output", "full"], in: folder.url).status == 0)
-        for path in ["carousel.svg", "albums.json"] {
+        for path in ["carousel.svg", "albums.json", "index.html", "page/2/index.html"] {
             #expect(try Data(contentsOf: folder.url.appending(path: "public/\(path)")) == Data(contentsOf: folder.url.appending(path: "full/\(path)")), "\(path)")
         }
     }

@@ -53,6 +53,8 @@ public struct BuildState: Sendable {
     var previousSegmentMaps = SegmentMaps()
     /// The files of segments this build spliced from the ones in place (see ``SegmentedFile``).
     var spliced: [String] = []
+    /// The index pages among them checked without the tiles they copied (see ``IndexPageSplicer``).
+    var checkedInPart: [String] = []
     /// How many of the previous manifest's outputs the render step made again (-1: unknown).
     var previousOutputsMade = -1
     /// Rendered, validated outputs waiting to be committed (after `render`).

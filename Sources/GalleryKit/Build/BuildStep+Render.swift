@@ -77,6 +77,7 @@ extension BuildStep {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
             generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range, withParams: true), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
+        let indexPages = IndexPageSplicer(maps: previousMaps.pages, keys: keys, sitePaths: assets.files.map(\.path))
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)
 
@@ -92,15 +93,30 @@ extension BuildStep {
                         let key = keys.key(for: page, in: plan)
                         if let entry = ledger.inPlace(path, key: key) {
                             batch.record(path, .inPlace(entry), isPage: true)
+                            if case .index = page, let map = previousMaps.pages[path], map.outputHash == entry.outputHash { batch.pageMaps.append((path, map)) }
                             continue
                         }
-                        let bytes = renderer.render(page, fragments: fragments)
-                        let diagnostics = validator.validateXHTML(bytes, path: path)
+                        let bytes: [UInt8]
+                        let diagnostics: [Diagnostic]
+                        var map: FragmentMap?
+                        if case .index(let number) = page {
+                            let made = indexPages.render(page, number: number, path: path, renderer: renderer, validator: validator, ledger: ledger)
+                            (bytes, diagnostics, map) = (made.bytes, made.diagnostics, made.map)
+                            if made.spliced { batch.spliced.append(path) }
+                            if made.checkedInPart { batch.checkedInPart.append(path) }
+                        } else {
+                            bytes = renderer.render(page, fragments: fragments)
+                            diagnostics = validator.validateXHTML(bytes, path: path)
+                        }
                         if !diagnostics.isEmpty {
                             let (output, trace) = renderer.renderTraced(page)
                             batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
                         }
                         let outcome = ledger.outcome(path, key: key, bytes: bytes)
+                        if var map {
+                            map.outputHash = outcome.entry.outputHash
+                            batch.pageMaps.append((path, map))
+                        }
                         if case .changed = outcome { try staging.stage(bytes, as: path) }
                         batch.record(path, outcome, isPage: true)
                     }
@@ -167,8 +183,9 @@ extension BuildStep {
         // How many of the previous build's outputs this one made again (unknown, -1, when a path
         // was recorded twice), so the write step need not look each of them up to find none gone.
         state.previousOutputsMade = total.entries.count == state.manifest.entries.count ? total.entries.count - total.newOutputs : -1
-        state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later })
+        state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later }, pages: Dictionary(total.pageMaps) { _, later in later })
         state.spliced = total.spliced.sorted()
+        state.checkedInPart = total.checkedInPart.sorted()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.pagesStaged = pages.count - total.pagesUnchanged
@@ -276,8 +293,12 @@ struct RenderBatch: Sendable {
     var newOutputs = 0
     /// The segment maps of the files of segments, made or kept.
     var segmentMaps: [(String, SegmentMap)] = []
-    /// The files of segments spliced rather than made whole.
+    /// The fragment maps of the index pages, made or kept.
+    var pageMaps: [(String, FragmentMap)] = []
+    /// The files of segments and the index pages spliced rather than made whole.
     var spliced: [String] = []
+    /// The index pages checked without the tiles they copied.
+    var checkedInPart: [String] = []
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
@@ -299,6 +320,8 @@ struct RenderBatch: Sendable {
         pagesUnchanged += other.pagesUnchanged
         newOutputs += other.newOutputs
         segmentMaps += other.segmentMaps
+        pageMaps += other.pageMaps
+        checkedInPart += other.checkedInPart
         spliced += other.spliced
     }
 

@@ -107,13 +107,38 @@ struct SegmentMap: Sendable, Equatable {
     var lengths: [UInt32]
 }
 
-/// The segment maps of an output folder's segmented files, by path, kept beside its build
-/// manifest (`builds/HASH.segments`): a binary file, as at 10k albums each map holds 10,000
-/// keys and lengths, and any doubt about it (a foreign or cut file) leaves it unused.
+/// Where each tile lies in an index page as a build wrote it (see ``FragmentSplice``): the next
+/// build copies the tiles whose key is unchanged.
+struct FragmentMap: Sendable, Equatable {
+    /// The hash of the page it describes (``FastHash``), as the build manifest records it.
+    var outputHash: UInt64
+    /// The key of everything but the tiles' own values: a map of another context is not used.
+    var context: UInt64
+    /// The hash of the page between its tiles (``FragmentSplice/skeletonHash(of:)``).
+    var skeleton: UInt64
+    /// Whether every tile is isolated (``FragmentSplice/isIsolated(_:)``), so a page whose
+    /// skeleton is unchanged is checked without the tiles it copied.
+    var isolated: Bool
+    /// Each tile's key, offset and length.
+    var keys: [UInt64]
+    var offsets: [UInt32]
+    var lengths: [UInt32]
+
+    /// The fragments it records, for a ``FragmentSplice``.
+    var fragments: [FragmentSplice.Fragment] {
+        (0..<keys.count).map { FragmentSplice.Fragment(key: keys[$0], offset: Int(offsets[$0]), length: Int(lengths[$0]), isIsolated: isolated) }
+    }
+}
+
+/// The segment maps of an output folder's segmented files, and the fragment maps of its index
+/// pages, by path, kept beside its build manifest (`builds/HASH.segments`): a binary file, as
+/// at 10k albums each map holds 10,000 keys and lengths, and any doubt about it (a foreign or
+/// cut file) leaves it unused.
 struct SegmentMaps: Sendable, Equatable {
     var maps: [String: SegmentMap] = [:]
+    var pages: [String: FragmentMap] = [:]
 
-    static let magic = Array("gallery-segments 1\n".utf8)
+    static let magic = Array("gallery-segments 2\n".utf8)
 
     /// The file beside a build manifest.
     static func file(for manifest: URL) -> URL {
@@ -126,14 +151,18 @@ struct SegmentMaps: Sendable, Equatable {
         return parse(bytes) ?? SegmentMaps()
     }
 
-    /// The file's bytes: the magic line, then per map (sorted by path) the path's length and
-    /// bytes, the output hash, the context, head and tail lengths, the count, the keys and the
-    /// lengths, and last the hash of everything before it; little-endian.
+    /// The file's bytes: the magic line; the number of segment maps, then per map (sorted by
+    /// path) the path's length and bytes, the output hash, the context, head and tail lengths,
+    /// the count, the keys and the lengths; the number of fragment maps, then per map (sorted by
+    /// path) the path, the output hash, the context, the skeleton's hash, whether it is
+    /// isolated, the count, the keys, offsets and lengths; and last the hash of everything
+    /// before it; little-endian.
     func encoded() -> [UInt8] {
         var bytes = Self.magic
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
+        append(UInt32(maps.count))
         for (path, map) in maps.sorted(by: { $0.key < $1.key }) {
             let name = Array(path.utf8)
             append(UInt32(name.count))
@@ -144,6 +173,20 @@ struct SegmentMaps: Sendable, Equatable {
             append(UInt64(map.tail))
             append(UInt64(map.keys.count))
             map.keys.forEach { append($0) }
+            map.lengths.forEach { append($0) }
+        }
+        append(UInt32(pages.count))
+        for (path, map) in pages.sorted(by: { $0.key < $1.key }) {
+            let name = Array(path.utf8)
+            append(UInt32(name.count))
+            bytes += name
+            append(map.outputHash)
+            append(map.context)
+            append(map.skeleton)
+            append(UInt8(map.isolated ? 1 : 0))
+            append(UInt64(map.keys.count))
+            map.keys.forEach { append($0) }
+            map.offsets.forEach { append($0) }
             map.lengths.forEach { append($0) }
         }
         // Last, the hash of all before it: a damaged map could otherwise cut a file at the wrong places.
@@ -164,28 +207,39 @@ struct SegmentMaps: Sendable, Equatable {
             offset += MemoryLayout<T>.size
             return value
         }
-        var result = SegmentMaps()
-        while offset < bytes.count {
+        func path() -> String? {
             guard let nameLength = read(UInt32.self), offset + Int(nameLength) <= bytes.count else { return nil }
-            let path = String(decoding: bytes[offset..<(offset + Int(nameLength))], as: UTF8.self)
-            offset += Int(nameLength)
-            guard let outputHash = read(UInt64.self), let context = read(UInt64.self),
+            defer { offset += Int(nameLength) }
+            return String(decoding: bytes[offset..<(offset + Int(nameLength))], as: UTF8.self)
+        }
+        func values<T: FixedWidthInteger>(_: T.Type, count: UInt64) -> [T]? {
+            var values: [T] = []
+            values.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let value = read(T.self) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        var result = SegmentMaps()
+        guard let segmentCount = read(UInt32.self) else { return nil }
+        for _ in 0..<segmentCount {
+            guard let path = path(), let outputHash = read(UInt64.self), let context = read(UInt64.self),
                   let head = read(UInt64.self).flatMap(Int.init(exactly:)), let tail = read(UInt64.self).flatMap(Int.init(exactly:)),
-                  let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 12) else { return nil }
-            var keys: [UInt64] = []
-            keys.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                guard let key = read(UInt64.self) else { return nil }
-                keys.append(key)
-            }
-            var lengths: [UInt32] = []
-            lengths.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                guard let length = read(UInt32.self) else { return nil }
-                lengths.append(length)
-            }
+                  let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 12),
+                  let keys = values(UInt64.self, count: count), let lengths = values(UInt32.self, count: count) else { return nil }
             result.maps[path] = SegmentMap(outputHash: outputHash, context: context, head: head, tail: tail, keys: keys, lengths: lengths)
         }
+        guard let pageCount = read(UInt32.self) else { return nil }
+        for _ in 0..<pageCount {
+            guard let path = path(), let outputHash = read(UInt64.self), let context = read(UInt64.self),
+                  let skeleton = read(UInt64.self), let isolated = read(UInt8.self), isolated <= 1,
+                  let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 16),
+                  let keys = values(UInt64.self, count: count), let offsets = values(UInt32.self, count: count),
+                  let lengths = values(UInt32.self, count: count) else { return nil }
+            result.pages[path] = FragmentMap(outputHash: outputHash, context: context, skeleton: skeleton, isolated: isolated == 1, keys: keys, offsets: offsets, lengths: lengths)
+        }
+        guard offset == bytes.count else { return nil }
         return result
     }
 

@@ -62,6 +62,13 @@ public struct SiteRenderer: Sendable {
         templates.render(templateName(for: page), context: .object(context(for: page)), fragments: fragments)
     }
 
+    /// Renders a page, copying its tiles from the previous build's page where `splice` has them
+    /// and recording where each lies (see ``FragmentSplice``); the bytes are those of
+    /// ``render(_:fragments:)``.
+    func render(_ page: SitePlan.Page, splice: FragmentSplice) -> [UInt8] {
+        templates.render(templateName(for: page), context: .object(context(for: page)), fragments: nil, splice: splice, capacity: splice.old.count + 16_384)
+    }
+
     /// Renders a page with a trace of which template line wrote each run of output.
     func renderTraced(_ page: SitePlan.Page) -> (output: [UInt8], trace: [MustacheRenderer.TraceEntry]) {
         templates.renderTraced(templateName(for: page), context: .object(context(for: page)))

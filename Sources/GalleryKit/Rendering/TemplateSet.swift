@@ -143,9 +143,16 @@ public struct TemplateSet: Sendable {
     /// - Parameter fragments: Partial output to reuse across renders in one task (see
     ///   ``FragmentCache``); the output is the same with or without it.
     public func render(_ name: String, context: TemplateValue, fragments: FragmentCache? = nil) -> [UInt8] {
-        var renderer = MustacheRenderer(templates: compiled)
+        render(name, context: context, fragments: fragments, splice: nil)
+    }
+
+    /// Renders like ``render(_:context:fragments:)``, copying and recording fragments with
+    /// `splice` (see ``FragmentSplice``); the output is the same as without it.
+    func render(_ name: String, context: TemplateValue, fragments: FragmentCache?, splice: FragmentSplice?, capacity: Int = 16_384) -> [UInt8] {
+        var renderer = MustacheRenderer(templates: compiled, capacity: capacity)
         renderer.escapesEveryText = true
         renderer.fragments = fragments
+        renderer.splice = splice
         renderer.render(name, context: context)
         return renderer.output
     }

@@ -46,6 +46,9 @@ struct MustacheRenderer {
     var trace: [TraceEntry]?
     /// Partial output to reuse (never while tracing, which needs every run recorded).
     var fragments: FragmentCache?
+    /// Fragments to copy from the previous build's page, and to record for the next (never
+    /// while tracing either); it comes before ``fragments``.
+    var splice: FragmentSplice?
     /// The lowest stack level any lookup has reached since it was last reset: a partial whose
     /// lookups all stayed at or above its object's level depends on that object alone.
     private var lowestLevelUsed = Int.max
@@ -115,6 +118,21 @@ struct MustacheRenderer {
             case .partial(let name, let extra, let position):
                 let line = position.line
                 guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
+                if let splice, trace == nil, partial.isLeaf, case .object(let object)? = stack.last,
+                   let key = splice.key(for: object, partial: name, indentation: indentation, extra: extra) {
+                    if splice.copy(key, into: &output) {
+                        // As the partial would have: it looked at its object alone.
+                        lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
+                        continue
+                    }
+                    let start = output.count
+                    let outer = lowestLevelUsed
+                    lowestLevelUsed = Int.max
+                    expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                    splice.rendered(key, from: start, in: output, isPure: lowestLevelUsed >= stack.count - 1)
+                    lowestLevelUsed = min(outer, lowestLevelUsed)
+                    continue
+                }
                 if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
                     let key = FragmentCache.Key(template: name, object: identity, indentation: indentation, extra: extra)
                     if let cached = fragments.entries[key] {
