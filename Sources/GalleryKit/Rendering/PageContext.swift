@@ -183,25 +183,15 @@ struct CarouselContext: TemplateObject {
     }
 }
 
-/// A tile of the strip.
+/// A tile of the strip: an album seen from a page, with the flags the page gives it.
+///
+/// Its text is made when a template asks for it, not before: a page copies most of its tiles
+/// from the page in place after an edit (``FragmentSplice``), and reuses most of the others from
+/// the page before it (``FragmentCache``), so a tile's links and escaped text are made for few
+/// of the tiles a page shows.
 struct TileContext: TemplateObject {
+    /// The album's position.
     var index: Int
-    var count: Int
-    var frame: TileFrame
-    var href: String
-    var src: String
-    var srcset: String?
-    var alt: String
-    var title: String
-    /// The album's artist, genre and year, as `album` has them on its page: for a tile
-    /// template's caption.
-    var artist: String
-    var genre: String
-    var year: Int
-    /// The album's own fields as the archive holds them (`"params"`), parsed only when a
-    /// template asks for them, as few tile templates do; one string, not the album, as a tile
-    /// is copied into every page whose strip shows it.
-    var paramsJSON: String?
     var current: Bool
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
@@ -212,6 +202,31 @@ struct TileContext: TemplateObject {
     var lazy = true
     /// Which root the links were made for (`nil`: not cacheable).
     var variant: Int?
+    /// Where its values come from.
+    let values: Values
+
+    enum Values: Sendable {
+        /// Made from the album when asked for.
+        case album(TileSource)
+        /// Given (for tests).
+        case given(TileValues)
+    }
+
+    /// A tile of an album, its values made from `source` when asked for.
+    init(index: Int, current: Bool, variant: Int?, source: TileSource) {
+        self.index = index
+        self.current = current
+        self.variant = variant
+        values = .album(source)
+    }
+
+    /// A tile with the values given.
+    init(index: Int, count: Int, frame: TileFrame, href: String, src: String, srcset: String?, alt: String, title: String,
+         artist: String, genre: String, year: Int, paramsJSON: String?, current: Bool) {
+        self.index = index
+        self.current = current
+        values = .given(TileValues(count: count, frame: frame, href: href, src: src, srcset: srcset, alt: alt, title: title, artist: artist, genre: genre, year: year, paramsJSON: paramsJSON))
+    }
 
     /// The album, the root, whether it is current, on its own page and lazy identify a tile's
     /// values.
@@ -225,8 +240,36 @@ struct TileContext: TemplateObject {
 
     func value(forKey name: String) -> TemplateValue? {
         switch name {
-        case "index": .number(index)
-        case "number": .number(index + 1)
+        case "index": return .number(index)
+        case "number": return .number(index + 1)
+        case "current": return .bool(current)
+        case "ownPage": return .bool(ownPage)
+        case "lazy": return .bool(lazy)
+        default: break
+        }
+        switch values {
+        case .given(let values): return values.value(forKey: name)
+        case .album(let source): return source.value(forKey: name, of: index)
+        }
+    }
+}
+
+/// The values of a tile given by hand.
+struct TileValues: Sendable {
+    var count: Int
+    var frame: TileFrame
+    var href: String
+    var src: String
+    var srcset: String?
+    var alt: String
+    var title: String
+    var artist: String
+    var genre: String
+    var year: Int
+    var paramsJSON: String?
+
+    func value(forKey name: String) -> TemplateValue? {
+        switch name {
         case "count": .number(count)
         case "x": .number(frame.x)
         case "y": .number(frame.y)
@@ -241,10 +284,48 @@ struct TileContext: TemplateObject {
         case "genre": .text(genre)
         case "year": .number(year)
         case "params": .object(ParamsContext(Album.params(json: paramsJSON)))
-        case "current": .bool(current)
-        case "ownPage": .bool(ownPage)
-        case "lazy": .bool(lazy)
         default: nil
+        }
+    }
+}
+
+/// The albums' tiles as seen from pages at one root (`./`, `../../`): each value made from the
+/// album when a template asks for it.
+final class TileSource: Sendable {
+    let plan: SitePlan
+    let images: [TileImage]
+    /// `[text]`'s `album_by`, each tile's `alt`.
+    let albumBy: TextPattern
+    /// The path from the pages' folder to the output root.
+    let root: String
+
+    init(plan: SitePlan, images: [TileImage], albumBy: TextPattern, root: String) {
+        self.plan = plan
+        self.images = images
+        self.albumBy = albumBy
+        self.root = root
+    }
+
+    func value(forKey name: String, of index: Int) -> TemplateValue? {
+        let entry = plan.catalogue.entries[index]
+        switch name {
+        case "count": return .number(plan.catalogue.count)
+        case "x": return .number(plan.layout.frame(at: index).x)
+        case "y": return .number(plan.layout.frame(at: index).y)
+        case "width": return .number(plan.layout.frame(at: index).width)
+        case "height": return .number(plan.layout.frame(at: index).height)
+        case "href": return .text(root + SitePlan.albumFolder(slug: entry.slug))
+        case "src": return .text(root + images[index].src)
+        case "srcset": return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
+        case "alt":
+            let album = entry.album
+            return .text(albumBy.fillAlbum(title: Escape.xmlCharacters(album.title), artist: Escape.xmlCharacters(album.artist), genre: Escape.xmlCharacters(album.genre), year: album.year))
+        case "title": return .text(Escape.xmlCharacters(entry.album.title))
+        case "artist": return .text(Escape.xmlCharacters(entry.album.artist))
+        case "genre": return .text(Escape.xmlCharacters(entry.album.genre))
+        case "year": return .number(entry.album.year)
+        case "params": return .object(ParamsContext(Album.params(json: entry.album.paramsJSON)))
+        default: return nil
         }
     }
 }

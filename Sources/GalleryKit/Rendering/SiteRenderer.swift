@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Renders the site's pages from the plan, the tile images and the templates: the pure heart of
 /// the render step (no disk, no network), so it is tested without either.
@@ -13,11 +12,10 @@ public struct SiteRenderer: Sendable {
     public let images: [TileImage]
     /// The fingerprinted asset paths.
     public let assets: AssetPaths
-    /// Every album's tile as seen from the top folder (`./`) and from two folders down
-    /// (`../../`), each built once, when a page first shows it: pages differ only in which tiles
-    /// they show and which is current, and a rebuild that renders a few pages builds a few tiles.
-    private let topTiles: TileTable
-    private let nestedTiles: TileTable
+    /// The albums' tiles as seen from the top folder (`./`) and from two folders down (`../../`):
+    /// pages differ only in which tiles they show and which is current.
+    private let topTiles: TileSource
+    private let nestedTiles: TileSource
     /// The analytics provider's scripts, the same on every page (their URLs are absolute).
     private let analytics: [TemplateValue]
     /// `[text]`'s `album_by`, each tile's `alt`: made once, filled in per tile.
@@ -38,10 +36,10 @@ public struct SiteRenderer: Sendable {
         self.config = config
         self.images = images
         self.assets = assets
-        topTiles = TileTable(count: plan.catalogue.count, root: "./", variant: 0)
-        nestedTiles = TileTable(count: plan.catalogue.count, root: "../../", variant: 1)
-        analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
         albumBy = TextPattern(config.text["album_by"])
+        topTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "./")
+        nestedTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "../../")
+        analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
         siteParams = ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }, isComplete: true)
     }
 
@@ -98,14 +96,12 @@ public struct SiteRenderer: Sendable {
         case .notFound:
             break
         }
-        let table = root == topTiles.root ? topTiles : root == nestedTiles.root ? nestedTiles : nil
-        let contexts = table.map { table in
-            table.tiles(tileRange) { Self.tile($0, plan: plan, images: images, albumBy: albumBy, root: table.root, variant: table.variant) }
-        } ?? tileRange.map { Self.tile($0, plan: plan, images: images, albumBy: albumBy, root: root, variant: nil) }
+        // The variant tells the roots apart in fragment-cache keys; another root's tiles are not cached.
+        let (source, variant): (TileSource, Int?) = root == topTiles.root ? (topTiles, 0) : root == nestedTiles.root ? (nestedTiles, 1)
+            : (TileSource(plan: plan, images: images, albumBy: albumBy, root: root), nil)
         let opening = plan.layout.initiallyVisibleRange(centredOn: current, viewportWidth: Self.openingViewportWidth)
-        let tiles: [TemplateValue] = zip(tileRange, contexts).map { index, context in
-            var tile = context
-            tile.current = index == current
+        let tiles: [TemplateValue] = tileRange.map { index in
+            var tile = TileContext(index: index, current: index == current, variant: variant, source: source)
             tile.lazy = !opening.contains(index)
             if case .album = page { tile.ownPage = tile.current }
             return .object(tile)
@@ -184,33 +180,6 @@ public struct SiteRenderer: Sendable {
         return LinkContext(href: root + SitePlan.albumFolder(slug: entry.slug), title: Escape.xmlCharacters(entry.album.title))
     }
 
-    /// A tile seen from a page at `root`; `variant` tells roots apart in fragment-cache keys
-    /// (`nil`: do not cache).
-    private static func tile(_ index: Int, plan: SitePlan, images: [TileImage], albumBy: TextPattern, root: String, variant: Int?) -> TileContext {
-        let entry = plan.catalogue.entries[index]
-        let image = images[index]
-        let title = Escape.xmlCharacters(entry.album.title)
-        let artist = Escape.xmlCharacters(entry.album.artist)
-        let genre = Escape.xmlCharacters(entry.album.genre)
-        let alt = albumBy.fillAlbum(title: title, artist: artist, genre: genre, year: entry.album.year)
-        return TileContext(
-            index: index,
-            count: plan.catalogue.count,
-            frame: plan.layout.frame(at: index),
-            href: root + SitePlan.albumFolder(slug: entry.slug),
-            src: root + image.src,
-            srcset: image.srcset.map { Self.prefixingSrcset($0, with: root) },
-            alt: alt,
-            title: title,
-            artist: artist,
-            genre: genre,
-            year: entry.album.year,
-            paramsJSON: entry.album.paramsJSON,
-            current: false,
-            variant: variant
-        )
-    }
-
     /// Prefixes each URL of a `srcset` (`a.webp 1x, b.webp 2x`) with the page's root.
     static func prefixingSrcset(_ srcset: String, with root: String) -> String {
         if !srcset.isEmpty, !srcset.utf8.contains(UInt8(ascii: ",")), srcset.contains(where: { $0 != " " }) {
@@ -239,33 +208,5 @@ public struct AssetPaths: Sendable, Hashable {
         self.css = css
         self.js = js
         self.icon = icon
-    }
-}
-
-/// The tiles of every album as seen from one root, each made the first time a page needs it;
-/// shared by the tasks that render pages in parallel.
-final class TileTable: Sendable {
-    /// The path from the pages' folder to the output root (`./`, `../../`).
-    let root: String
-    /// Tells this root's tiles apart in fragment-cache keys.
-    let variant: Int
-    private let slots: Mutex<[TileContext?]>
-
-    init(count: Int, root: String, variant: Int) {
-        self.root = root
-        self.variant = variant
-        slots = Mutex(Array(repeating: nil, count: count))
-    }
-
-    /// The tiles of `range`, making those not made yet with `make`.
-    func tiles(_ range: Range<Int>, make: (Int) -> TileContext) -> [TileContext] {
-        slots.withLock { slots in
-            range.map { index in
-                if let tile = slots[index] { return tile }
-                let tile = make(index)
-                slots[index] = tile
-                return tile
-            }
-        }
     }
 }
