@@ -38,9 +38,22 @@ public struct BuildManifest: Sendable, Hashable {
     public var entries: [String: Entry] = [:]
     /// What the build was made from, when it ended without findings.
     var stamp: BuildStamp?
+    /// The paths in order, as the file read held them, when it held them sorted: a build whose
+    /// outputs are the same paths (an edit) writes its lines in this order rather than sorting
+    /// 20,000 paths again. A hint, not part of what the manifest says (`==` ignores it).
+    var sortedPaths: [String] = []
 
     /// An empty manifest.
     public init() {}
+
+    public static func == (left: BuildManifest, right: BuildManifest) -> Bool {
+        left.entries == right.entries && left.stamp == right.stamp
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries)
+        hasher.combine(stamp)
+    }
 
     /// The manifest file for an output folder, in the cache folder.
     ///
@@ -165,6 +178,8 @@ public struct BuildManifest: Sendable, Hashable {
             var watched: [String: FileStamp] = [:]
             manifest.entries.reserveCapacity(buffer.count / 64)
             var index = format.utf8.count + 1
+            var inOrder = true
+            manifest.sortedPaths.reserveCapacity(buffer.count / 64)
             /// The bytes up to the next `terminator`, which is consumed; `nil` at a line's end.
             func field(until terminator: UInt8) -> UnsafeBufferPointer<UInt8>? {
                 let start = index
@@ -213,8 +228,19 @@ public struct BuildManifest: Sendable, Hashable {
                     line = nil
                 }
                 guard let line, isOutputPath(line.path) else { return nil }
-                manifest.entries[String(decoding: line.path, as: UTF8.self)] = line.entry
+                let path = String(decoding: line.path, as: UTF8.self)
+                manifest.entries[path] = line.entry
+                if inOrder {
+                    // Kept only while each path sorts after the one before (as `save` writes them).
+                    if let last = manifest.sortedPaths.last, !(last < path) {
+                        inOrder = false
+                        manifest.sortedPaths = []
+                    } else {
+                        manifest.sortedPaths.append(path)
+                    }
+                }
             }
+            if manifest.sortedPaths.count != manifest.entries.count { manifest.sortedPaths = [] }
             // Watched files without a stamp line mean nothing; a stamp keeps only its own.
             manifest.stamp?.watched = watched
             return manifest
@@ -256,10 +282,24 @@ public struct BuildManifest: Sendable, Hashable {
         var everyPathKept: Bool
     }
 
+    /// The entries in path order: in ``sortedPaths``' when it names exactly these paths.
+    func sortedEntries() -> [(key: String, value: Entry)] {
+        if sortedPaths.count == entries.count {
+            var inOrder: [(key: String, value: Entry)] = []
+            inOrder.reserveCapacity(entries.count)
+            for path in sortedPaths {
+                guard let entry = entries[path] else { break }
+                inOrder.append((path, entry))
+            }
+            if inOrder.count == entries.count { return inOrder }
+        }
+        return entries.sorted { $0.key < $1.key }
+    }
+
     func entryLines() -> EntryLines {
         var lines = ByteWriter(capacity: entries.count * 80)
         var everyPathKept = true
-        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+        for (path, entry) in sortedEntries() {
             guard !Self.hasLineFeed(path) else {
                 everyPathKept = false
                 continue

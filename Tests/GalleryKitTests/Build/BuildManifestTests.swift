@@ -36,6 +36,34 @@ import Testing
         #expect(text.hasSuffix("\nffffffffffffffff\t0\tffffffffffffffff\tmax.html\n0000000000000000\t0\t0000000000000000\tzero.html\n"))
     }
 
+    /// An edit's manifest holds the same paths as the one read: it writes them in the order read
+    /// rather than sorting them again, and the file is the same as a sorted one. Another set of
+    /// paths, or a file not in order (a hand edit), is sorted.
+    @Test func theOrderReadIsKeptForTheSamePathsOnly() throws {
+        let manifest = Self.sample(count: 500)
+        let read = try #require(BuildManifest.parse(manifest.encoded()))
+        #expect(read.sortedPaths == manifest.entries.keys.sorted())
+        var edited = read
+        edited.entries["albums/album-3/index.html"]?.outputHash = 7
+        #expect(edited.sortedEntries().map(\.key) == read.sortedPaths)
+        var fresh = edited
+        fresh.sortedPaths = []
+        #expect(edited.encoded() == fresh.encoded())
+        // A path more and one fewer: the same count, another set.
+        var other = edited
+        other.entries["albums/album-3/index.html"] = nil
+        other.entries["aaa.html"] = .init(inputKey: 1, size: 1, outputHash: 1)
+        #expect(other.sortedEntries().map(\.key) == other.entries.keys.sorted())
+        // A file whose lines are out of order keeps no order, and still loads.
+        var text = String(decoding: manifest.encoded(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let last = text.count - 2
+        text.swapAt(last, last - 1)
+        let shuffled = try #require(BuildManifest.parse(Array(text.joined(separator: "\n").utf8)))
+        #expect(shuffled.sortedPaths.isEmpty)
+        #expect(shuffled == manifest)
+        #expect(shuffled.encoded() == manifest.encoded())
+    }
+
     /// A build reads the stamp's inputs alone first: when they differ from its own, the stamp
     /// cannot hold, and the whole manifest is read while the albums are decoded.
     @Test func theStampsInputsAreReadFromTheFirstLinesAlone() throws {

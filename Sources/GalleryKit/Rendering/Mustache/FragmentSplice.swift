@@ -3,7 +3,7 @@
 /// lies in the new page, for the next build.
 ///
 /// A fragment is the output of a leaf partial rendered with an object on top of the stack that
-/// ``key`` gives a key for (the page's tiles). Fragments are matched by order: the n-th one a
+/// ``objectKey`` gives a key for (the page's tiles). Fragments are matched by order: the n-th one a
 /// render meets is copied from the n-th one of `previous` when their keys are equal. A key must
 /// therefore tell everything a fragment shows: the object's values and the place of the partial
 /// (its name and indentation); the caller makes sure the templates are the same.
