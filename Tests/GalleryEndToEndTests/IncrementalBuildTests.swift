@@ -305,6 +305,22 @@ import Testing
         #expect(removed.status != 0)
         #expect(removed.stderr.split(separator: "\n").contains { $0.contains("(public/index.html:") && $0.contains("years/1999.html") }, "\(removed.stderr)")
 
+        // A tile that links to another album's page (through its params): that album moves, and
+        // the copied tile's link breaks though the tile is unchanged (found by the second review).
+        let linked = try Fixture.site((0..<8).map { Fixture.album(String(format: "Title %02d", $0), "Artist", slug: "a\($0)") }, config: "[carousel]\nwindow = 1\n")
+        let archive = linked.url.appending(path: "content/albums.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: archive)) as? [String: Any])
+        var entries = try #require(json["albums"] as? [[String: Any]])
+        entries[0]["params"] = ["see": "/albums/a5/"]
+        json["albums"] = entries
+        try JSONSerialization.data(withJSONObject: json).write(to: archive)
+        try linked.write("<li class=\"tile\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}}\"/></a>{{#params.see}}<a href=\"{{params.see}}\">see also</a>{{/params.see}}</li>\n", to: "templates/partials/tile.mustache")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: linked.url).status == 0)
+        #expect(try await GalleryBinary.run(["edit", "6", "--slug", "a5-moved"], in: linked.url).status == 0)
+        let moved = try await GalleryBinary.run(["build"], in: linked.url)
+        #expect(moved.status != 0)
+        #expect(moved.stderr.contains("(public/index.html:") && moved.stderr.contains("/albums/a5/"), "\(moved.stderr)")
+
         // Ids from the titles: a title given to a second album repeats the first one's id.
         let named = try Fixture.site((0..<12).map { Fixture.album(String(format: "Title%02d", $0), "Artist") }, config: "[carousel]\nwindow = 2\n")
         try named.write("<li class=\"tile\" id=\"t-{{title}}\" style=\"left:{{x}}px;top:{{y}}px\"><a href=\"{{href}}\"><img src=\"{{src}}\" width=\"{{width}}\" height=\"{{height}}\" alt=\"{{alt}}\"/></a></li>\n", to: "templates/partials/tile.mustache")

@@ -77,7 +77,7 @@ extension BuildStep {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
             generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range, withParams: true), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
-        let indexPages = IndexPageSplicer(maps: previousMaps.pages, keys: keys, sitePaths: assets.files.map(\.path))
+        let indexPages = IndexPageSplicer(maps: previousMaps.pages, keys: keys, outputPaths: validator.outputPaths)
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)
 

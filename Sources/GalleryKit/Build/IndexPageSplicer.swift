@@ -3,34 +3,32 @@
 /// all 10,000 albums on its index otherwise renders and checks 10,000 tiles to change one.
 ///
 /// A page's previous ``FragmentMap`` is used when its context (the site's settings, templates and
-/// album count, the page's number, the paths of its assets and static files) is unchanged and the page in place has
-/// the bytes the manifest and the map recorded. Each tile is then copied when its key (its
-/// album's values, its place and flags) is unchanged; the bytes are always those of a full
-/// render. The page is checked without the copied tiles when what lies between the tiles is
-/// unchanged and every tile is isolated (no id, no `#`, whole elements): each copied tile passed
-/// every check in the same place of the page before. Otherwise, or when that check finds
+/// album count, the page's number) is unchanged and the page in place has the bytes the manifest
+/// and the map recorded. Each tile is then copied when its key (its album's values, its place
+/// and flags) is unchanged; the bytes are always those of a full render. The page is checked
+/// without the copied tiles when what lies between the tiles is unchanged, every tile is
+/// isolated (no id, no `#`, whole elements) and the build makes the same files as the one that
+/// checked the page: each copied tile then passed every check in the same place of the page
+/// before, its links resolved among the same files (a tile may link to another album's page
+/// through its params, and that album's address may move). Otherwise, or when that check finds
 /// anything, the whole page is checked.
 struct IndexPageSplicer: Sendable {
     /// The previous build's maps of the index pages, by path.
     let maps: [String: FragmentMap]
-    /// What every page depends on (``PageKeys/global``) and every output path, hashed.
+    /// What every page depends on (``PageKeys/global``).
     let context: UInt64
+    /// Every output path of this build, hashed.
+    let outputs: UInt64
     /// Each album's key, as a tile shows it.
     let tileKeys: [UInt64]
 
-    /// A splicer for this build's index pages; `sitePaths` are the paths of the site's assets and
-    /// static files.
-    ///
-    /// A copied tile's links resolved among the files of the build that checked it. Those a tile
-    /// can name are its album's page and images (its key holds them), the pages and data files
-    /// the album count decides (the global key holds it), and the site's assets and static
-    /// files: their paths are part of the context, so a static file removed makes the index
-    /// pages checked whole again.
-    init(maps: [String: FragmentMap], keys: PageKeys, sitePaths: [String]) {
+    /// A splicer for this build's index pages, whose outputs are `outputPaths`.
+    init(maps: [String: FragmentMap], keys: PageKeys, outputPaths: Set<String>) {
         self.maps = maps
-        var paths: UInt64 = 0
-        for path in sitePaths { paths &+= FastHash.hash(path) }
-        context = FastHash.combine([keys.global, 300, paths, UInt64(sitePaths.count)])
+        var outputs: UInt64 = 0
+        for path in outputPaths { outputs &+= FastHash.hash(path) }
+        self.outputs = FastHash.combine([outputs, UInt64(outputPaths.count)])
+        context = FastHash.combine([keys.global, 300])
         tileKeys = keys.tilesShowParams ? keys.albumsWithParams : keys.albums
     }
 
@@ -70,7 +68,8 @@ struct IndexPageSplicer: Sendable {
         let copied = splice.copiedCount
         var diagnostics: [Diagnostic]
         var checkedInPart = false
-        if let previousMap, previousMap.isolated, isolated, copied > 0, skeleton == previousMap.skeleton, fragments.count == previousMap.keys.count {
+        if let previousMap, previousMap.isolated, isolated, copied > 0, previousMap.outputs == outputs,
+           skeleton == previousMap.skeleton, fragments.count == previousMap.keys.count {
             diagnostics = validator.validateXHTML(splice.withoutCopied(bytes), path: path)
             checkedInPart = diagnostics.isEmpty
             if !diagnostics.isEmpty { diagnostics = validator.validateXHTML(bytes, path: path) }
@@ -80,7 +79,7 @@ struct IndexPageSplicer: Sendable {
         var map: FragmentMap?
         if diagnostics.isEmpty, !fragments.isEmpty, fragments.allSatisfy(\.isPure), bytes.count <= Int(UInt32.max) {
             map = FragmentMap(
-                outputHash: 0, context: context, skeleton: skeleton, isolated: isolated,
+                outputHash: 0, context: context, outputs: outputs, skeleton: skeleton, isolated: isolated,
                 keys: fragments.map(\.key), offsets: fragments.map { UInt32($0.offset) }, lengths: fragments.map { UInt32($0.length) }
             )
         }

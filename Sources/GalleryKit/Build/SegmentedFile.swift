@@ -114,6 +114,9 @@ struct FragmentMap: Sendable, Equatable {
     var outputHash: UInt64
     /// The key of everything but the tiles' own values: a map of another context is not used.
     var context: UInt64
+    /// The hash of every output path of the build that checked the page: its copied tiles'
+    /// links resolved among those files.
+    var outputs: UInt64
     /// The hash of the page between its tiles (``FragmentSplice/skeletonHash(of:)``).
     var skeleton: UInt64
     /// Whether every tile is isolated (``FragmentSplice/isIsolated(_:)``), so a page whose
@@ -154,7 +157,7 @@ struct SegmentMaps: Sendable, Equatable {
     /// The file's bytes: the magic line; the number of segment maps, then per map (sorted by
     /// path) the path's length and bytes, the output hash, the context, head and tail lengths,
     /// the count, the keys and the lengths; the number of fragment maps, then per map (sorted by
-    /// path) the path, the output hash, the context, the skeleton's hash, whether it is
+    /// path) the path, the output hash, the context, the outputs' and the skeleton's hashes, whether it is
     /// isolated, the count, the keys, offsets and lengths; and last the hash of everything
     /// before it; little-endian.
     func encoded() -> [UInt8] {
@@ -182,6 +185,7 @@ struct SegmentMaps: Sendable, Equatable {
             bytes += name
             append(map.outputHash)
             append(map.context)
+            append(map.outputs)
             append(map.skeleton)
             append(UInt8(map.isolated ? 1 : 0))
             append(UInt64(map.keys.count))
@@ -233,11 +237,11 @@ struct SegmentMaps: Sendable, Equatable {
         guard let pageCount = read(UInt32.self) else { return nil }
         for _ in 0..<pageCount {
             guard let path = path(), let outputHash = read(UInt64.self), let context = read(UInt64.self),
-                  let skeleton = read(UInt64.self), let isolated = read(UInt8.self), isolated <= 1,
+                  let outputs = read(UInt64.self), let skeleton = read(UInt64.self), let isolated = read(UInt8.self), isolated <= 1,
                   let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 16),
                   let keys = values(UInt64.self, count: count), let offsets = values(UInt32.self, count: count),
                   let lengths = values(UInt32.self, count: count) else { return nil }
-            result.pages[path] = FragmentMap(outputHash: outputHash, context: context, skeleton: skeleton, isolated: isolated == 1, keys: keys, offsets: offsets, lengths: lengths)
+            result.pages[path] = FragmentMap(outputHash: outputHash, context: context, outputs: outputs, skeleton: skeleton, isolated: isolated == 1, keys: keys, offsets: offsets, lengths: lengths)
         }
         guard offset == bytes.count else { return nil }
         return result
