@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// Reads an archive in the shape nearly every archive has, straight into albums, without the
 /// tree of nodes the full decoder walks: at 10k albums that tree was most of a rebuild's load.
 ///
@@ -16,114 +13,32 @@ import Synchronization
 /// such an archive.
 enum ArchiveFastPath {
     /// The albums and their positions, or `nil` when the full decoder must read `bytes`.
-    ///
-    /// An archive of at least `parallelAbove` bytes is read in two halves at once, split between
-    /// two albums (at 10k albums reading it was a quarter of an edit's build).
-    static func read(_ bytes: [UInt8], parallelAbove threshold: Int = 512 * 1024) -> [(album: Album, position: SourcePosition)]? {
+    static func read(_ bytes: [UInt8]) -> [(album: Album, position: SourcePosition)]? {
         var parser = JSONParser(bytes: bytes)
-        guard parser.readHead() else { return nil }
-        if bytes.count >= threshold, let second = parser.secondHalf() {
-            let halves = Mutex<[Int: (albums: [(album: Album, position: SourcePosition)], slugs: Set<String>)?]>([:])
-            let first = parser
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                var reader = half == 0 ? first : second.parser
-                let read = half == 0 ? reader.readAlbums(until: second.start) : reader.readAlbums(until: nil, afterComma: true)
-                halves.withLock { $0[half] = read }
-            }
-            let (one, two) = halves.withLock { ($0[0] ?? nil, $0[1] ?? nil) }
-            // A slug in both halves is used twice: the full decoder says so.
-            guard let one, let two, one.slugs.isDisjoint(with: two.slugs) else { return nil }
-            return one.albums + two.albums
-        }
-        return parser.readAlbums(until: nil)?.albums
-    }
-
-    /// Where the second half of an archive read in halves starts, if it can be split (for tests).
-    static func splitPoint(_ bytes: [UInt8]) -> Int? {
-        var parser = JSONParser(bytes: bytes)
-        guard parser.readHead() else { return nil }
-        return parser.secondHalf()?.start
+        return parser.readArchive()
     }
 }
 
 extension JSONParser {
-    /// `{"version": 1, "albums": [`, leaving the parser at the first album (or the `]`).
-    fileprivate mutating func readHead() -> Bool {
-        take("{") && key() == "version" && take(":") && number() == "1" && take(",") && key() == "albums" && take(":") && take("[")
-    }
-
-    /// A parser for the albums after the `,` that follows the album ending nearest past the
-    /// middle of the file, and where it starts; `nil` when the albums end before it. Found by a
-    /// scan that follows strings and nesting and counts lines as ``skipWhitespace()`` does, so
-    /// the second parser's positions are the ones one parser would give.
-    fileprivate func secondHalf() -> (parser: JSONParser, start: Int)? {
-        let middle = index + (bytes.count - index) / 2
-        var (line, lineStart) = (self.line, self.lineStart)
-        var depth = 0
-        var inString = false
-        var escaped = false
-        return bytes.withUnsafeBufferPointer { bytes -> (parser: JSONParser, start: Int)? in
-            var at = index
-            while at < bytes.count {
-                let byte = bytes[at]
-                if byte == 0x0A {
-                    line += 1
-                    lineStart = at + 1
-                }
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "\""): inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth < 0 { return nil }
-                    case UInt8(ascii: ",") where depth == 0 && at >= middle:
-                        var parser = JSONParser(bytes: self.bytes)
-                        parser.index = at + 1
-                        parser.line = line
-                        parser.lineStart = lineStart
-                        return (parser, at + 1)
-                    default: break
-                    }
-                }
-                at += 1
-            }
-            return nil
-        }
-    }
-
-    /// The albums from here to the end of the archive, or, with `end`, to the `,` just before
-    /// `end`; with the slugs they use. `nil` for anything the fast path does not take. Just
-    /// after a `,` (`afterComma`), an album must follow: `[{...},]` is not JSON.
-    fileprivate mutating func readAlbums(until end: Int?, afterComma: Bool = false) -> (albums: [(album: Album, position: SourcePosition)], slugs: Set<String>)? {
+    fileprivate mutating func readArchive() -> [(album: Album, position: SourcePosition)]? {
+        guard take("{"), key() == "version", take(":"), number() == "1", take(","), key() == "albums", take(":"), take("[") else { return nil }
         var albums: [(album: Album, position: SourcePosition)] = []
-        albums.reserveCapacity(((end ?? bytes.count) - index) / 160)
+        albums.reserveCapacity(bytes.count / 160)
         var slugs: Set<String> = []
-        if end != nil || afterComma || !take("]") {
+        if !take("]") {
             while true {
                 skipWhitespace()
                 guard let album = readAlbum() else { return nil }
                 if let slug = album.album.slug, !slugs.insert(slug).inserted { return nil }
                 albums.append(album)
-                if take(",") {
-                    if let end, index >= end { return index == end ? (albums, slugs) : nil }
-                    continue
-                }
-                guard end == nil, take("]") else { return nil }
+                if take(",") { continue }
+                guard take("]") else { return nil }
                 break
             }
         }
         guard take("}") else { return nil }
         skipWhitespace()
-        return index == bytes.count ? (albums, slugs) : nil
+        return index == bytes.count ? albums : nil
     }
 
     /// One album object, checked as the decoder checks it; `nil` for anything else.

@@ -1,5 +1,5 @@
 /// A strict RFC 8259 JSON parser that records the position of every value and key.
-public struct JSONParser: Sendable {
+public struct JSONParser {
     /// Why a text is not JSON, and where.
     public struct SyntaxError: Error, Sendable, Hashable {
         /// Where the problem is.
