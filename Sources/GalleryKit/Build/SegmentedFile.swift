@@ -157,19 +157,22 @@ struct SegmentMaps: Sendable, Equatable {
     /// The file's bytes: the magic line; the number of segment maps, then per map (sorted by
     /// path) the path's length and bytes, the output hash, the context, head and tail lengths,
     /// the count, the keys and the lengths; the number of fragment maps, then per map (sorted by
-    /// path) the path, the output hash, the context, the outputs' and the skeleton's hashes, whether it is
-    /// isolated, the count, the keys, offsets and lengths; and last the hash of everything
-    /// before it; little-endian.
+    /// path) the path, the output hash, the context, the outputs' and the skeleton's hashes,
+    /// whether it is isolated, the count, the keys, offsets and lengths; and last the hash of
+    /// everything before it; little-endian.
     func encoded() -> [UInt8] {
         var bytes = Self.magic
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
-        append(UInt32(maps.count))
-        for (path, map) in maps.sorted(by: { $0.key < $1.key }) {
+        func append(path: String) {
             let name = Array(path.utf8)
             append(UInt32(name.count))
             bytes += name
+        }
+        append(UInt32(maps.count))
+        for (path, map) in maps.sorted(by: { $0.key < $1.key }) {
+            append(path: path)
             append(map.outputHash)
             append(map.context)
             append(UInt64(map.head))
@@ -180,9 +183,7 @@ struct SegmentMaps: Sendable, Equatable {
         }
         append(UInt32(pages.count))
         for (path, map) in pages.sorted(by: { $0.key < $1.key }) {
-            let name = Array(path.utf8)
-            append(UInt32(name.count))
-            bytes += name
+            append(path: path)
             append(map.outputHash)
             append(map.context)
             append(map.outputs)
