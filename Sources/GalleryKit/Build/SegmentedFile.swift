@@ -141,7 +141,9 @@ struct SegmentMaps: Sendable, Equatable {
     var maps: [String: SegmentMap] = [:]
     var pages: [String: FragmentMap] = [:]
 
-    static let magic = Array("gallery-segments 2\n".utf8)
+    /// The format's first line. 2: index pages' fragment maps; 3: with the hash of the build's
+    /// output files. A file of another format is not read (the next build is a full one).
+    static let magic = Array("gallery-segments 3\n".utf8)
 
     /// The file beside a build manifest.
     static func file(for manifest: URL) -> URL {
