@@ -1,4 +1,3 @@
-
 /// Renders the site's pages from the plan, the tile images and the templates: the pure heart of
 /// the render step (no disk, no network), so it is tested without either.
 public struct SiteRenderer: Sendable {
