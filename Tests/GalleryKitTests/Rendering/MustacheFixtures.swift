@@ -80,19 +80,17 @@ enum MustacheFixtures {
         }
     }
 
-    /// An album page's context with `tiles` tiles, built by hand.
+    /// An album page's context with `tiles` tiles, made from albums as a build makes them.
     static func albumPage(tiles count: Int) -> PageContext {
-        let layout = ScrollerLayout(count: count)
+        let albums = (0..<count).map { Album(title: "Album \($0)", artist: "Artist & Friends", genre: "Jazz", year: 1969, coverURL: "c.png", slug: "album-\($0)") }
+        let plan = SitePlan(catalogue: Catalogue(albums: albums), carousel: .init())
+        let images = (0..<count).map { index in
+            TileImage(src: "covers/album-\(index).webp", srcset: index % 3 == 0 ? nil : "covers/album-\(index).webp 1x, covers/album-\(index)@2x.webp 2x")
+        }
+        let source = TileSource(plan: plan, images: images, albumBy: TextPattern(SiteText()["album_by"]), root: "../../")
+        let layout = plan.layout
         let tiles: [TemplateValue] = (0..<count).map { index in
-            .object(TileContext(
-                index: index, count: count, frame: layout.frame(at: index),
-                href: "../../albums/album-\(index)/", src: "../../covers/album-\(index).webp",
-                srcset: index % 3 == 0 ? nil : "../../covers/album-\(index).webp 1x, ../../covers/album-\(index)@2x.webp 2x",
-                alt: "Album \(index) by Artist &amp; Friends", title: "Album \(index)",
-                artist: "Artist & Friends", genre: "Jazz", year: 1969,
-                paramsJSON: nil,
-                current: index == count / 2
-            ))
+            .object(TileContext(index: index, current: index == count / 2, variant: nil, source: source))
         }
         return PageContext(
             site: SiteContext(title: "Records", description: "Albums I love", language: "en", count: count),

@@ -1,0 +1,92 @@
+/// A tile of the strip: an album seen from a page, with the flags the page gives it.
+///
+/// Its text is made when a template asks for it, not before: a page copies most of its tiles
+/// from the page in place after an edit (``FragmentSplice``), and reuses most of the others from
+/// the page before it (``FragmentCache``), so a tile's links and escaped text are made for few
+/// of the tiles a page shows.
+struct TileContext: TemplateObject {
+    /// The album's position.
+    var index: Int
+    var current: Bool
+    /// Whether the page is the current album's own (an album page), so its link is
+    /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
+    var ownPage = false
+    /// Whether the browser may wait to load its image until it nears the viewport: every tile
+    /// but those the strip shows when the page opens (``SiteRenderer/openingViewportWidth``), so
+    /// the images a visitor sees first are fetched at once, as the largest of them should be.
+    var lazy = true
+    /// Which root the links were made for (`nil`: not cacheable).
+    var variant: Int?
+    /// Where its values are made from.
+    let source: TileSource
+
+    /// A tile of an album, its values made from `source` when asked for.
+    init(index: Int, current: Bool, variant: Int?, source: TileSource) {
+        self.index = index
+        self.current = current
+        self.variant = variant
+        self.source = source
+    }
+
+    /// The album, the root, whether it is current, on its own page and lazy identify a tile's
+    /// values.
+    var fragmentKey: Int? {
+        variant.map { index * 16 + $0 * 8 + (lazy ? 4 : 0) + (ownPage ? 2 : 0) + (current ? 1 : 0) }
+    }
+
+    var keys: [String] {
+        ["index", "number", "count", "x", "y", "width", "height", "href", "src", "srcset", "alt", "title", "artist", "genre", "year", "params", "current", "ownPage", "lazy"]
+    }
+
+    func value(forKey name: String) -> TemplateValue? {
+        switch name {
+        case "index": return .number(index)
+        case "number": return .number(index + 1)
+        case "current": return .bool(current)
+        case "ownPage": return .bool(ownPage)
+        case "lazy": return .bool(lazy)
+        default: return source.value(forKey: name, of: index)
+        }
+    }
+}
+
+/// The albums' tiles as seen from pages at one root (`./`, `../../`): each value made from the
+/// album when a template asks for it.
+final class TileSource: Sendable {
+    let plan: SitePlan
+    let images: [TileImage]
+    /// `[text]`'s `album_by`, each tile's `alt`.
+    let albumBy: TextPattern
+    /// The path from the pages' folder to the output root.
+    let root: String
+
+    init(plan: SitePlan, images: [TileImage], albumBy: TextPattern, root: String) {
+        self.plan = plan
+        self.images = images
+        self.albumBy = albumBy
+        self.root = root
+    }
+
+    func value(forKey name: String, of index: Int) -> TemplateValue? {
+        let entry = plan.catalogue.entries[index]
+        switch name {
+        case "count": return .number(plan.catalogue.count)
+        case "x": return .number(plan.layout.frame(at: index).x)
+        case "y": return .number(plan.layout.frame(at: index).y)
+        case "width": return .number(plan.layout.frame(at: index).width)
+        case "height": return .number(plan.layout.frame(at: index).height)
+        case "href": return .text(root + SitePlan.albumFolder(slug: entry.slug))
+        case "src": return .text(root + images[index].src)
+        case "srcset": return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
+        case "alt":
+            let album = entry.album
+            return .text(albumBy.fillAlbum(title: Escape.xmlCharacters(album.title), artist: Escape.xmlCharacters(album.artist), genre: Escape.xmlCharacters(album.genre), year: album.year))
+        case "title": return .text(Escape.xmlCharacters(entry.album.title))
+        case "artist": return .text(Escape.xmlCharacters(entry.album.artist))
+        case "genre": return .text(Escape.xmlCharacters(entry.album.genre))
+        case "year": return .number(entry.album.year)
+        case "params": return .object(ParamsContext(Album.params(json: entry.album.paramsJSON)))
+        default: return nil
+        }
+    }
+}
