@@ -55,6 +55,9 @@ public struct BuildState: Sendable {
     var spliced: [String] = []
     /// The index pages among them checked without the tiles they copied (see ``IndexPageSplicer``).
     var checkedInPart: [String] = []
+    /// The pages whose inputs were unchanged but that were made and checked again, as they may
+    /// link to a file this build no longer makes (see ``RemovedOutputs``).
+    var rechecked: [String] = []
     /// How many of the previous manifest's outputs the render step made again (-1: unknown).
     var previousOutputsMade = -1
     /// Rendered, validated outputs waiting to be committed (after `render`).

@@ -77,6 +77,9 @@ extension BuildStep {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
             generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range, withParams: true), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
+        // What the previous build made that this one does not: pages in place that may link
+        // to it are made again.
+        let removed = RemovedOutputs(previous: ledger.previous, outputs: validator.outputPaths)
         let indexPages = IndexPageSplicer(maps: previousMaps.pages, keys: keys, outputPaths: validator.outputPaths)
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)
@@ -87,14 +90,22 @@ extension BuildStep {
                 switch work[item] {
                 case .pages(let run):
                     let fragments = FragmentCache()
+                    // The bytes of a page in place, read to tell whether it may link to a removed file.
+                    var scratch: [UInt8] = []
                     for index in run {
                         let page = pages[index]
                         let path = pagePaths[index]
                         let key = keys.key(for: page, in: plan)
                         if let entry = ledger.inPlace(path, key: key) {
-                            batch.record(path, .inPlace(entry), isPage: true)
-                            if case .index = page, let map = previousMaps.pages[path], map.outputHash == entry.outputHash { batch.pageMaps.append((path, map)) }
-                            continue
+                            // A page in place that may link to a file this build no longer makes
+                            // is made and checked again, as a clean build would.
+                            if !removed.isEmpty, ledger.withContents(path, size: entry.size, buffer: &scratch, { removed.mayLink(from: path, bytes: $0) }) {
+                                batch.rechecked.append(path)
+                            } else {
+                                batch.record(path, .inPlace(entry), isPage: true)
+                                if case .index = page, let map = previousMaps.pages[path], map.outputHash == entry.outputHash { batch.pageMaps.append((path, map)) }
+                                continue
+                            }
                         }
                         let bytes: [UInt8]
                         let diagnostics: [Diagnostic]
@@ -187,6 +198,7 @@ extension BuildStep {
         state.segmentMaps = SegmentMaps(maps: Dictionary(total.segmentMaps) { _, later in later }, pages: Dictionary(total.pageMaps) { _, later in later })
         state.spliced = total.spliced.sorted()
         state.checkedInPart = total.checkedInPart.sorted()
+        state.rechecked = total.rechecked.sorted()
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.pagesStaged = pages.count - total.pagesUnchanged
@@ -300,6 +312,8 @@ struct RenderBatch: Sendable {
     var spliced: [String] = []
     /// The index pages checked without the tiles they copied.
     var checkedInPart: [String] = []
+    /// The pages in place made again, as they may link to a file this build no longer makes.
+    var rechecked: [String] = []
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
@@ -323,6 +337,7 @@ struct RenderBatch: Sendable {
         segmentMaps += other.segmentMaps
         pageMaps += other.pageMaps
         checkedInPart += other.checkedInPart
+        rechecked += other.rechecked
         spliced += other.spliced
     }
 

@@ -59,6 +59,31 @@ struct OutputLedger: Sendable {
         FileBytes.contents(of: root + "/" + path)
     }
 
+    /// Reads the output file at `path`, expected to hold `size` bytes, into `buffer` (grown as
+    /// needed, so one buffer serves a run of pages), and passes them to `body`; `nil` to `body`
+    /// when the file cannot be opened or does not hold exactly `size` bytes.
+    func withContents<Result>(_ path: String, size: Int, buffer: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if buffer.count < size + 1 { buffer = [UInt8](repeating: 0, count: max(size + 1, buffer.count * 2)) }
+        let descriptor = folder.descriptor >= 0 ? openat(folder.descriptor, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : open(root + "/" + path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return body(nil) }
+        defer { close(descriptor) }
+        return buffer.withUnsafeMutableBufferPointer { buffer in
+            // One byte more than expected, to tell a file that grew.
+            var count = 0
+            while count <= size {
+                let got = read(descriptor, buffer.baseAddress! + count, size + 1 - count)
+                if got > 0 {
+                    count += got
+                } else if got < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            return body(count == size ? UnsafeBufferPointer(rebasing: buffer[..<size]) : nil)
+        }
+    }
+
     /// The size of an output file now, or `nil` if there is none.
     func fileSize(_ path: String) -> Int? {
         var info = stat()

@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files the previous build made that this one does not (a deleted album's page, an album's
+/// old address, a static file taken out of `static/`), and which of the pages left in place might
+/// link to one of them.
+///
+/// A page whose inputs are unchanged is not rendered or checked again; its links were checked
+/// when it was written. Once a file it may link to is gone, it is made and checked again, as a
+/// clean build would, so the build fails on the broken link instead of publishing it.
+///
+/// Whether a page may link to a removed file is told from the page's bytes in the output folder,
+/// without parsing them. A reference reaches a file by naming it: its last segment (for a
+/// folder's `index.html`, the folder's name) is in the reference's bytes as they are, unless
+///
+/// - a character of it is escaped: with `%`, with a character reference (`&#…;` that is not one
+///   of `" ' & < >`, which no name looked for here holds), or with a CSS escape (`\`) in a style;
+/// - the folder is reached by climbing (`..`, `.`, `/`): only a folder that holds the page, at
+///   any depth, can be named so without its name.
+///
+/// So a page holding none of the names and no escape cannot link to a removed file. Any other is
+/// made again. A name that holds one of the characters above, or a long list of removed files,
+/// makes every page in place made again.
+struct RemovedOutputs: Sendable {
+    /// The removed files' paths, sorted.
+    let paths: [String]
+    /// The bytes a reference to a removed file must hold, unless escaped.
+    private let names: [Needle]
+    /// The folders whose `index.html` was removed, each with a trailing `/`; `""` for the root.
+    private let folders: [String]
+    /// Whether every page in place is made again, the names being no use.
+    private let everyPage: Bool
+
+    /// More removed files than this, and every page is made again rather than searched for
+    /// each name.
+    static let mostNames = 64
+
+    /// The outputs of `previous` that `outputs` no longer holds.
+    init(previous: BuildManifest, outputs: Set<String>) {
+        self.init(paths: previous.entries.keys.filter { !outputs.contains($0) })
+    }
+
+    init(paths: some Sequence<String>) {
+        self.paths = paths.sorted()
+        var names: Set<[UInt8]> = []
+        var folders: [String] = []
+        var everyPage = false
+        for path in self.paths {
+            var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var name = segments.removeLast()
+            if name == "index.html" {
+                folders.append(segments.isEmpty ? "" : segments.joined(separator: "/") + "/")
+                guard let folder = segments.last else { continue }
+                name = folder
+            }
+            if name.isEmpty || name.utf8.contains(where: Self.escapeMarks.contains) { everyPage = true }
+            names.insert(Array(name.utf8))
+        }
+        self.names = names.sorted { $0.lexicographicallyPrecedes($1) }.map(Needle.init)
+        self.folders = folders
+        self.everyPage = everyPage || names.count > Self.mostNames
+    }
+
+    /// Whether no file was removed.
+    var isEmpty: Bool { paths.isEmpty }
+
+    /// Whether the page at `path` (relative to the output root), holding `bytes` (`nil`: they
+    /// could not be read), may link to a removed file. Always `false` when none was removed.
+    func mayLink(from path: String, bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard !paths.isEmpty else { return false }
+        guard let bytes, !everyPage else { return true }
+        // A page in the folder or below it: its path starts with the folder's and a `/`.
+        if !folders.isEmpty, folders.contains(where: { folder in folder.isEmpty || path.utf8.starts(with: folder.utf8) }) { return true }
+        return Self.holdsEscape(bytes) || names.contains { $0.occurs(in: bytes) }
+    }
+
+    /// ``mayLink(from:bytes:)`` for bytes in an array.
+    func mayLink(from path: String, bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
+    }
+
+    /// The characters that escape another in a reference (`%`, `\`) or are themselves escaped in
+    /// markup (`& < > " '`): a name holding one is not searched for as it is.
+    private static let escapeMarks: Set<UInt8> = Set("%\\&<>\"'".utf8)
+
+    /// Whether the bytes hold a `%`, a `\` or a character reference to anything but `" ' & < >`.
+    static func holdsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        if memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil || memchr(base, Int32(UInt8(ascii: "\\")), bytes.count) != nil {
+            return true
+        }
+        var start = 0
+        while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "&")), bytes.count - start) {
+            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "#") {
+                guard let value = characterReference(bytes, from: at + 2), Self.markupCharacters.contains(value) else { return true }
+            }
+            start = at + 1
+        }
+        return false
+    }
+
+    /// The characters markup escapes with a character reference: `" ' & < >`.
+    private static let markupCharacters: Set<UInt32> = [0x22, 0x27, 0x26, 0x3C, 0x3E]
+
+    /// The value of the character reference whose digits start at `start` (after `&#`), or `nil`
+    /// when they do not make one.
+    private static func characterReference(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt32? {
+        var index = start
+        let hex = index < bytes.count && (bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X"))
+        if hex { index += 1 }
+        var value: UInt32 = 0
+        var digits = 0
+        while index < bytes.count, digits < 8 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            case UInt8(ascii: ";"): return digits > 0 ? value : nil
+            default: return nil
+            }
+            value = value * (hex ? 16 : 10) + digit
+            digits += 1
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// Bytes searched for 16 places at a time: a window's first and last bytes are compared at
+/// once, and only where both match are the bytes between compared (a page of 15 KB takes about
+/// a thousand steps, whatever the name).
+struct Needle: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Whether `haystack` holds these bytes.
+    func occurs(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count > 0 else { return true }
+        guard haystack.count >= count, let base = haystack.baseAddress else { return false }
+        return bytes.withUnsafeBufferPointer { needle in
+            let (first, last) = (needle[0], needle[count - 1])
+            let firsts = SIMD16<UInt8>(repeating: first)
+            let lasts = SIMD16<UInt8>(repeating: last)
+            let raw = UnsafeRawPointer(base)
+            // Windows starting at 0 ..< starts; the last one ends at the haystack's end.
+            let starts = haystack.count - count + 1
+            var start = 0
+            while start + 16 <= starts {
+                let heads = raw.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
+                let tails = raw.loadUnaligned(fromByteOffset: start + count - 1, as: SIMD16<UInt8>.self)
+                if any((heads .== firsts) .& (tails .== lasts)) {
+                    for candidate in start ..< start + 16 where matches(at: candidate, in: base, needle) { return true }
+                }
+                start += 16
+            }
+            while start < starts {
+                if matches(at: start, in: base, needle) { return true }
+                start += 1
+            }
+            return false
+        }
+    }
+
+    private func matches(at start: Int, in base: UnsafePointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        base[start] == needle[0] && base[start + needle.count - 1] == needle[needle.count - 1]
+            && memcmp(base + start, needle.baseAddress!, needle.count) == 0
+    }
+}
