@@ -2,7 +2,7 @@
 # One-album edits rebuilt by two (or more) gallery binaries side by side: for telling whether a
 # change made rebuilds faster, when the machine's noise is larger than the change.
 #
-#   Benchmarks/bench-edit-ab.sh [--rounds R] [--albums N] [--index-page-size K] BINARY BINARY...
+#   Benchmarks/bench-edit-ab.sh [--rounds R] [--albums N] [--index-page-size K] [--move] BINARY BINARY...
 #
 # Environment:
 #   BENCH_DIR  where the sites go (default: /dev/shm/gallery-bench/edit-ab)
@@ -16,6 +16,8 @@
 # `git stash; swift build -c release; cp .build/release/gallery /dev/shm/gallery-old; git stash pop`.
 # The generated site carries the whole strip on its index page (as the Hugo site of the other
 # benchmarks does); --index-page-size K sets [carousel] index_page_size (300 is the default).
+# --move also gives the album a new slug each round, as retitling one whose slug comes from its
+# title does: its page moves, and the build searches the pages in place for its old address.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,12 +25,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rounds=16
 albums=10000
 page_size=
+move=0
 binaries=()
 while (($#)); do
     case "$1" in
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
         --albums) albums=${2:?--albums needs a number}; shift 2 ;;
         --index-page-size) page_size=${2:?--index-page-size needs a number}; shift 2 ;;
+        --move) move=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) binaries+=("$1"); shift ;;
     esac
@@ -57,11 +61,13 @@ for round in $(seq "$rounds"); do
     order=$(seq 0 $((${#binaries[@]} - 1)))
     ((round % 2)) || order=$(echo "$order" | tac)
     for i in $order; do
-        python3 - "$bench_dir/site$i/content/albums.json" "$round" <<'PY'
+        python3 - "$bench_dir/site$i/content/albums.json" "$round" "$move" <<'PY'
 import json, os, sys
-path, round_ = sys.argv[1], int(sys.argv[2])
+path, round_, move = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 archive = json.load(open(path, encoding="utf-8"))
 archive["albums"][len(archive["albums"]) // 2]["title"] = f"Edited Title {round_}"
+if move:
+    archive["albums"][len(archive["albums"]) // 2]["slug"] = f"edited-title-{round_}"
 tmp = path + ".tmp"
 with open(tmp, "w", encoding="utf-8") as f:
     f.write(json.dumps(archive, ensure_ascii=False, indent=2) + "\n")
@@ -73,9 +79,10 @@ PY
     done
 done
 
-python3 - "$results" "$here/results" "$albums" "$rounds" "${page_size:-whole strip}" "${binaries[@]}" <<'PY'
+python3 - "$results" "$here/results" "$albums" "$rounds" "${page_size:-whole strip}" "$move" "${binaries[@]}" <<'PY'
 import collections, datetime, json, os, statistics, sys
-path, out, albums, rounds, page_size, binaries = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+path, out, albums, rounds, page_size, binaries = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[7:]
+edit = "retitled and moved (new slug)" if sys.argv[6] == "1" else "retitled"
 runs = collections.defaultdict(list)
 for line in open(path):
     index, times, summary = line.rstrip("\n").split("\t")
@@ -83,7 +90,7 @@ for line in open(path):
     summary = json.loads(summary)
     steps = summary["timings"]
     runs[int(index)].append({"wall": wall, "cpu": user + system, "load": steps["load"], "render": steps["render"], "write": steps["write"], "written": summary["files"]["written"]})
-print(f"{albums} albums (index page size: {page_size}), one album retitled, {rounds} rounds, load average {os.getloadavg()[0]:.2f}; medians in seconds")
+print(f"{albums} albums (index page size: {page_size}), one album {edit}, {rounds} rounds, load average {os.getloadavg()[0]:.2f}; medians in seconds")
 print(f"{'binary':<40} {'wall':>7} {'cpu':>7} {'load':>7} {'render':>7} {'write':>7} {'written':>8}")
 report = []
 for index, binary in enumerate(binaries):
@@ -93,6 +100,6 @@ for index, binary in enumerate(binaries):
 stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 target = os.path.join(out, f"edit-ab-{stamp}.json")
 with open(target, "w") as f:
-    json.dump({"albums": albums, "index_page_size": page_size, "rounds": rounds, "load_average": os.getloadavg()[0], "results": report}, f, indent=2)
+    json.dump({"albums": albums, "index_page_size": page_size, "edit": edit, "rounds": rounds, "load_average": os.getloadavg()[0], "results": report}, f, indent=2)
 print(f"wrote {target}")
 PY
