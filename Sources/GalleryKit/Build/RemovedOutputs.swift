@@ -20,12 +20,17 @@ import Darwin
 ///
 /// - a character of it is escaped: with `%`, with a character reference (`&#…;` that is not one
 ///   of `" ' & < >`, which no name looked for here holds), or with a CSS escape (`\`) in a style;
+/// - it is spelt by entities the page declares (`<!ENTITY`), or split inside a `<style>` element,
+///   whose text the check joins across comments, CDATA sections and child elements;
 /// - the folder is reached by climbing (`..`, `.`, `/`): only a folder that holds the page, at
 ///   any depth, can be named so without its name.
 ///
-/// So a page holding none of the names and no escape cannot link to a removed file. Any other is
-/// made again. A name that holds one of the characters above, or a long list of removed files,
-/// makes every page in place made again.
+/// So a page holding none of the names, no escape, no entity declaration and no `style` element
+/// cannot link to a removed file. Any other is made again. A name that holds one of the
+/// characters above, or a long list of removed files, makes every page in place made again.
+///
+/// Paths are compared by their bytes, as the link check compares them: a file renamed to an
+/// equivalent Unicode spelling (`café` composed, then decomposed) is removed under its old one.
 struct RemovedOutputs: Sendable {
     /// The removed files' paths, sorted.
     let paths: [String]
@@ -42,7 +47,9 @@ struct RemovedOutputs: Sendable {
 
     /// The outputs of `previous` that `outputs` no longer holds.
     init(previous: BuildManifest, outputs: Set<String>) {
-        self.init(paths: previous.entries.keys.filter { !outputs.contains($0) })
+        // By bytes: `String`'s equality takes a composed `é` for a decomposed one.
+        let made = Set(outputs.map { Array($0.utf8) })
+        self.init(paths: previous.entries.keys.filter { !made.contains(Array($0.utf8)) })
     }
 
     init(paths: some Sequence<String>) {
@@ -76,13 +83,18 @@ struct RemovedOutputs: Sendable {
         guard let bytes, !everyPage else { return true }
         // A page in the folder or below it: its path starts with the folder's and a `/`.
         if !folders.isEmpty, folders.contains(where: { folder in folder.isEmpty || path.utf8.starts(with: folder.utf8) }) { return true }
-        return Self.holdsEscape(bytes) || names.contains { $0.occurs(in: bytes) }
+        return Self.holdsEscape(bytes) || Self.hidingPlaces.contains { $0.occurs(in: bytes) } || names.contains { $0.occurs(in: bytes) }
     }
 
     /// ``mayLink(from:bytes:)`` for bytes in an array.
     func mayLink(from path: String, bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
     }
+
+    /// Where a name may be spelt without its bytes in a row: entities the page declares, and a
+    /// `style` element (also with a prefix, `<h:style`), whose text is joined across comments,
+    /// CDATA sections, processing instructions and child elements before its URLs are read.
+    private static let hidingPlaces = ["<!ENTITY", "<style", ":style"].map { Needle(Array($0.utf8)) }
 
     /// The characters that escape another in a reference (`%`, `\`) or are themselves escaped in
     /// markup (`& < > " '`): a name holding one is not searched for as it is.

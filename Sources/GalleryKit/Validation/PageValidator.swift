@@ -10,7 +10,9 @@ public struct PageValidator: Sendable {
     /// left in place (an incremental build checks only the pages it renders). 2: names with
     /// capitals. 3: empty path segments, references in inline scripts and styles. 4: the URLs
     /// of `<style>` elements and `style` attributes. 5: media, frames, objects, forms, image maps.
-    static let checksVersion = 5
+    /// 6: pages in place checked again when a file they may link to is gone (``RemovedOutputs``),
+    /// so pages an older gallery left linking to a removed file are checked once.
+    static let checksVersion = 6
 
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).

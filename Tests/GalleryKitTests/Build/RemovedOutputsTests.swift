@@ -45,6 +45,27 @@ import Testing
         }
     }
 
+    @Test func entitiesAndStyleElementsMayHideTheName() {
+        let removed = RemovedOutputs(paths: ["notes.txt"])
+        let path = "albums/a/index.html"
+        #expect(removed.mayLink(from: path, bytes: Array(#"<!DOCTYPE html [<!ENTITY n "not">]><html><body><a href="/&n;es.txt">n</a></body></html>"#.utf8)))
+        for split in ["<!-- -->", "<![CDATA[]]>", "<?x?>", "<b/>"] {
+            #expect(removed.mayLink(from: path, bytes: Self.page("<style>p{background:url(/not\(split)es.txt)}</style>")), "\(split)")
+        }
+        #expect(removed.mayLink(from: path, bytes: Self.page("<h:style xmlns:h=\"http://www.w3.org/1999/xhtml\">p{}</h:style>")), "a prefixed style element")
+        #expect(!removed.mayLink(from: path, bytes: Self.page("<p style=\"left:10px\" class=\"style\">styled</p>")), "a style attribute is read whole")
+    }
+
+    @Test func pathsAreComparedByTheirBytes() {
+        var previous = BuildManifest()
+        let composed = "caf\u{E9}.txt", decomposed = "cafe\u{301}.txt"
+        #expect(composed == decomposed, "Swift's strings take them for equal")
+        previous.entries[composed] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
+        previous.entries["\u{212A}.txt"] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
+        let removed = RemovedOutputs(previous: previous, outputs: [decomposed, "K.txt"])
+        #expect(Set(removed.paths.map { Array($0.utf8) }) == [Array("\u{212A}.txt".utf8), Array(composed.utf8)], "the Kelvin sign and the composed é are gone")
+    }
+
     @Test func aRemovedFolderPageMayBeReachedByClimbingFromBelowIt() {
         let removed = RemovedOutputs(paths: ["albums/index.html"])
         let plain = Self.page("<a href=\"..\">up</a>")
