@@ -25,7 +25,7 @@ import Darwin
 /// - the folder is reached by climbing (`..`, `.`, `/`): only a folder that holds the page, at
 ///   any depth, can be named so without its name.
 ///
-/// So a page holding none of the names, no escape, no entity declaration and no `style` element
+/// So a page holding none of the names, no escape, no internal DTD subset and no `style` element
 /// cannot link to a removed file. Any other is made again. A name that holds one of the
 /// characters above, or a long list of removed files, makes every page in place made again.
 ///
@@ -83,7 +83,7 @@ struct RemovedOutputs: Sendable {
         guard let bytes, !everyPage else { return true }
         // A page in the folder or below it: its path starts with the folder's and a `/`.
         if !folders.isEmpty, folders.contains(where: { folder in folder.isEmpty || path.utf8.starts(with: folder.utf8) }) { return true }
-        return Self.holdsEscape(bytes) || Self.hidingPlaces.contains { $0.occurs(in: bytes) } || names.contains { $0.occurs(in: bytes) }
+        return Self.holdsEscape(bytes) || Self.declaresEntities(bytes) || Self.styleElement.occurs(in: bytes) || names.contains { $0.occurs(in: bytes) }
     }
 
     /// ``mayLink(from:bytes:)`` for bytes in an array.
@@ -91,10 +91,23 @@ struct RemovedOutputs: Sendable {
         bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
     }
 
-    /// Where a name may be spelt without its bytes in a row: entities the page declares, and a
-    /// `style` element (also with a prefix, `<h:style`), whose text is joined across comments,
-    /// CDATA sections, processing instructions and child elements before its URLs are read.
-    private static let hidingPlaces = ["<!ENTITY", "<style", ":style"].map { Needle(Array($0.utf8)) }
+    /// The end of a `style` element's end tag (`</style>`, `</h:style>`): its text, where a name
+    /// may be split by comments, CDATA sections, processing instructions and child elements, as
+    /// its URLs are read from the text joined. An element written `<style/>` holds no text.
+    private static let styleElement = Needle(Array("style>".utf8))
+
+    /// Whether the page may declare entities: its prolog (what comes before the root element's
+    /// start tag) holds a `[`, which opens a DTD's internal subset.
+    static func declaresEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 1 < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "[") { return true }
+            if byte == UInt8(ascii: "<"), case let next = bytes[index + 1] | 0x20, next >= UInt8(ascii: "a"), next <= UInt8(ascii: "z") { return false }
+            index += 1
+        }
+        return true
+    }
 
     /// The characters that escape another in a reference (`%`, `\`) or are themselves escaped in
     /// markup (`& < > " '`): a name holding one is not searched for as it is.

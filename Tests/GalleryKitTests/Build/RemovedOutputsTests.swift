@@ -54,6 +54,8 @@ import Testing
         }
         #expect(removed.mayLink(from: path, bytes: Self.page("<h:style xmlns:h=\"http://www.w3.org/1999/xhtml\">p{}</h:style>")), "a prefixed style element")
         #expect(!removed.mayLink(from: path, bytes: Self.page("<p style=\"left:10px\" class=\"style\">styled</p>")), "a style attribute is read whole")
+        #expect(!removed.mayLink(from: path, bytes: Array("<?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<html><body>[1]</body></html>".utf8)), "a [ after the prolog opens no subset")
+        #expect(removed.mayLink(from: path, bytes: Array("<!DOCTYPE html [ ]>".utf8)), "a page that is all prolog")
     }
 
     @Test func pathsAreComparedByTheirBytes() {
