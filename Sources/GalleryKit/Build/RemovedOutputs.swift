@@ -22,11 +22,14 @@ import Darwin
 ///   of `" ' & < >`, which no name looked for here holds), or with a CSS escape (`\`) in a style;
 /// - it is spelt by entities the page declares (`<!ENTITY`), or split inside a `<style>` element,
 ///   whose text the check joins across comments, CDATA sections and child elements;
+/// - the page is read in another encoding than UTF-8 (a BOM or XML declaration says so);
+/// - a space in it is written as a tab or a line break, which an attribute's value turns into
+///   one: a name with a space is not searched for;
 /// - the folder is reached by climbing (`..`, `.`, `/`): only a folder that holds the page, at
 ///   any depth, can be named so without its name.
 ///
-/// So a page holding none of the names, no escape, no internal DTD subset and no `style` element
-/// cannot link to a removed file. Any other is made again. A name that holds one of the
+/// So a UTF-8 page holding none of the names, no escape, no entity declaration and no `style`
+/// element cannot link to a removed file. Any other is made again. A name that holds one of the
 /// characters above, or a long list of removed files, makes every page in place made again.
 ///
 /// Paths are compared by their bytes, as the link check compares them: a file renamed to an
@@ -83,7 +86,8 @@ struct RemovedOutputs: Sendable {
         guard let bytes, !everyPage else { return true }
         // A page in the folder or below it: its path starts with the folder's and a `/`.
         if !folders.isEmpty, folders.contains(where: { folder in folder.isEmpty || path.utf8.starts(with: folder.utf8) }) { return true }
-        return Self.holdsEscape(bytes) || Self.declaresEntities(bytes) || Self.styleElement.occurs(in: bytes) || names.contains { $0.occurs(in: bytes) }
+        return Self.holdsEscape(bytes) || Self.mayNotBeUTF8(bytes) || Self.hidingPlaces.contains { $0.occurs(in: bytes) }
+            || names.contains { $0.occurs(in: bytes) }
     }
 
     /// ``mayLink(from:bytes:)`` for bytes in an array.
@@ -91,27 +95,31 @@ struct RemovedOutputs: Sendable {
         bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
     }
 
-    /// The end of a `style` element's end tag (`</style>`, `</h:style>`): its text, where a name
-    /// may be split by comments, CDATA sections, processing instructions and child elements, as
-    /// its URLs are read from the text joined. An element written `<style/>` holds no text.
-    private static let styleElement = Needle(Array("style>".utf8))
+    /// Where a name may be spelt without its bytes in a row: entities the page declares (no
+    /// declaration is made without these bytes, and no external DTD is loaded), and a `style`
+    /// element (`<style`, or with a prefix, `<h:style`), whose text is joined across comments,
+    /// CDATA sections, processing instructions and child elements before its URLs are read.
+    private static let hidingPlaces = ["<!ENTITY", "<style", ":style"].map { Needle(Array($0.utf8)) }
 
-    /// Whether the page may declare entities: its prolog (what comes before the root element's
-    /// start tag) holds a `[`, which opens a DTD's internal subset.
-    static func declaresEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        while index + 1 < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "[") { return true }
-            if byte == UInt8(ascii: "<"), case let next = bytes[index + 1] | 0x20, next >= UInt8(ascii: "a"), next <= UInt8(ascii: "z") { return false }
-            index += 1
-        }
-        return true
+    /// Whether the page may be read in another encoding than UTF-8, in which a name's UTF-8 bytes
+    /// are not those of the name (`+AGU-` is an `e` in UTF-7): it does not start with `<` (after
+    /// a UTF-8 byte order mark), or its XML declaration names an encoding other than UTF-8.
+    static func mayNotBeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else { return true }
+        let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+        guard rest.starts(with: Array("<?xml".utf8)) else { return false }
+        guard let end = Needle(Array("?>".utf8)).firstOffset(in: rest) else { return true }
+        let declaration = String(decoding: rest[..<end], as: UTF8.self).lowercased()
+        guard let range = declaration.range(of: "encoding") else { return false }
+        let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return !(value.hasPrefix("\"utf-8\"") || value.hasPrefix("'utf-8'"))
     }
 
-    /// The characters that escape another in a reference (`%`, `\`) or are themselves escaped in
-    /// markup (`& < > " '`): a name holding one is not searched for as it is.
-    private static let escapeMarks: Set<UInt8> = Set("%\\&<>\"'".utf8)
+    /// The characters that escape another in a reference (`%`, `\`), are themselves escaped in
+    /// markup (`& < > " '`), or are spaces, which an attribute's tab or line break becomes once
+    /// parsed: a name holding one is not searched for as it is.
+    private static let escapeMarks: Set<UInt8> = Set("%\\&<>\"' \t\n\r".utf8)
 
     /// Whether the bytes hold a `%`, a `\` or a character reference to anything but `" ' & < >`.
     static func holdsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -171,9 +179,14 @@ struct Needle: Sendable {
 
     /// Whether `haystack` holds these bytes.
     func occurs(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstOffset(in: haystack) != nil
+    }
+
+    /// Where these bytes first start in `haystack`, or `nil`.
+    func firstOffset(in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = bytes.count
-        guard count > 0 else { return true }
-        guard haystack.count >= count, let base = haystack.baseAddress else { return false }
+        guard count > 0 else { return 0 }
+        guard haystack.count >= count, let base = haystack.baseAddress else { return nil }
         return bytes.withUnsafeBufferPointer { needle in
             let (first, last) = (needle[0], needle[count - 1])
             let firsts = SIMD16<UInt8>(repeating: first)
@@ -186,15 +199,15 @@ struct Needle: Sendable {
                 let heads = raw.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
                 let tails = raw.loadUnaligned(fromByteOffset: start + count - 1, as: SIMD16<UInt8>.self)
                 if any((heads .== firsts) .& (tails .== lasts)) {
-                    for candidate in start ..< start + 16 where matches(at: candidate, in: base, needle) { return true }
+                    for candidate in start ..< start + 16 where matches(at: candidate, in: base, needle) { return candidate }
                 }
                 start += 16
             }
             while start < starts {
-                if matches(at: start, in: base, needle) { return true }
+                if matches(at: start, in: base, needle) { return start }
                 start += 1
             }
-            return false
+            return nil
         }
     }
 

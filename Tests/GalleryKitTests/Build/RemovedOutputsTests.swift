@@ -54,8 +54,22 @@ import Testing
         }
         #expect(removed.mayLink(from: path, bytes: Self.page("<h:style xmlns:h=\"http://www.w3.org/1999/xhtml\">p{}</h:style>")), "a prefixed style element")
         #expect(!removed.mayLink(from: path, bytes: Self.page("<p style=\"left:10px\" class=\"style\">styled</p>")), "a style attribute is read whole")
-        #expect(!removed.mayLink(from: path, bytes: Array("<?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<html><body>[1]</body></html>".utf8)), "a [ after the prolog opens no subset")
-        #expect(removed.mayLink(from: path, bytes: Array("<!DOCTYPE html [ ]>".utf8)), "a page that is all prolog")
+        #expect(removed.mayLink(from: path, bytes: Array(#"<!-- <a --><!DOCTYPE html SYSTEM "x" [<!ENTITY n "not">]><html/>"#.utf8)), "declared after a comment and a system id")
+        for tag in [#"<style media="all">"#, "<style >", #"<h:style xmlns:h="http://www.w3.org/1999/xhtml">"#] {
+            #expect(removed.mayLink(from: path, bytes: Self.page("\(tag)p{background:url(/not<!-- -->es.txt)}</style\n>")), "\(tag)")
+        }
+    }
+
+    @Test func aPageInAnotherEncodingMayHideTheName() {
+        let removed = RemovedOutputs(paths: ["notes.txt"])
+        let path = "albums/a/index.html"
+        #expect(removed.mayLink(from: path, bytes: Array(#"<?xml version="1.0" encoding="UTF-7"?><html><body><a href="/not+AGU-s.txt">n</a></body></html>"#.utf8)))
+        #expect(removed.mayLink(from: path, bytes: Array("<?xml version='1.0' encoding = 'ISO-8859-1'?><html/>".utf8)))
+        #expect(removed.mayLink(from: path, bytes: [0xFF, 0xFE] + Array("<\0h\0".utf8)), "UTF-16, by its byte order mark")
+        #expect(removed.mayLink(from: path, bytes: Array("<?xml version='1.0' encoding='utf".utf8)), "a declaration that does not end")
+        #expect(!removed.mayLink(from: path, bytes: Array(#"<?xml version="1.0" encoding="UTF-8"?><html/>"#.utf8)))
+        #expect(!removed.mayLink(from: path, bytes: [0xEF, 0xBB, 0xBF] + Array(#"<?xml version="1.0"?><html/>"#.utf8)), "UTF-8 with its byte order mark")
+        #expect(!removed.mayLink(from: path, bytes: Array("<!DOCTYPE html><html/>".utf8)))
     }
 
     @Test func pathsAreComparedByTheirBytes() {
@@ -82,7 +96,7 @@ import Testing
 
     @Test func aNameThatMarkupEscapesOrTooManyNamesMakeEveryPageAgain() {
         let plain = Self.page("")
-        for name in ["a&b.txt", "it's.png", "100%.png", "back\\slash.txt", "a<b.txt", "q\"uote.txt"] {
+        for name in ["a&b.txt", "it's.png", "100%.png", "back\\slash.txt", "a<b.txt", "q\"uote.txt", "my notes.txt"] {
             #expect(RemovedOutputs(paths: [name]).mayLink(from: "albums/a/index.html", bytes: plain), "\(name)")
         }
         #expect(!RemovedOutputs(paths: (0..<RemovedOutputs.mostNames).map { "gone-\($0).txt" }).mayLink(from: "index.html", bytes: plain))
