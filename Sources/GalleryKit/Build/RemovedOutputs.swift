@@ -103,10 +103,12 @@ struct RemovedOutputs: Sendable {
 
     /// Whether the page may be read in another encoding than UTF-8, in which a name's UTF-8 bytes
     /// are not those of the name (`+AGU-` is an `e` in UTF-7): it does not start with `<` (after
-    /// a UTF-8 byte order mark), or its XML declaration names an encoding other than UTF-8.
+    /// a UTF-8 byte order mark), holds a NUL byte (libxml2 reads `<\0?\0` as UTF-16 without a
+    /// byte order mark, whatever the declaration says), or its XML declaration names an encoding
+    /// other than UTF-8.
     static func mayNotBeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else { return true }
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), memchr(bytes.baseAddress!, 0, bytes.count) == nil else { return true }
         let rest = UnsafeBufferPointer(rebasing: bytes[start...])
         guard rest.starts(with: Array("<?xml".utf8)) else { return false }
         guard let end = Needle(Array("?>".utf8)).firstOffset(in: rest) else { return true }

@@ -66,6 +66,8 @@ import Testing
         #expect(removed.mayLink(from: path, bytes: Array(#"<?xml version="1.0" encoding="UTF-7"?><html><body><a href="/not+AGU-s.txt">n</a></body></html>"#.utf8)))
         #expect(removed.mayLink(from: path, bytes: Array("<?xml version='1.0' encoding = 'ISO-8859-1'?><html/>".utf8)))
         #expect(removed.mayLink(from: path, bytes: [0xFF, 0xFE] + Array("<\0h\0".utf8)), "UTF-16, by its byte order mark")
+        let utf16: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><a href=\"/notes.txt\"/>".utf8).flatMap { [$0, UInt8(0)] }
+        #expect(removed.mayLink(from: path, bytes: utf16), "UTF-16 without one, which libxml2 knows by its NULs")
         #expect(removed.mayLink(from: path, bytes: Array("<?xml version='1.0' encoding='utf".utf8)), "a declaration that does not end")
         #expect(!removed.mayLink(from: path, bytes: Array(#"<?xml version="1.0" encoding="UTF-8"?><html/>"#.utf8)))
         #expect(!removed.mayLink(from: path, bytes: [0xEF, 0xBB, 0xBF] + Array(#"<?xml version="1.0"?><html/>"#.utf8)), "UTF-8 with its byte order mark")
