@@ -22,7 +22,8 @@ import Darwin
 ///   of `" ' & < >`, which no name looked for here holds), or with a CSS escape (`\`) in a style;
 /// - it is spelt by entities the page declares (`<!ENTITY`), or split inside a `<style>` element,
 ///   whose text the check joins across comments, CDATA sections and child elements;
-/// - the page is read in another encoding than UTF-8 (a BOM or XML declaration says so);
+/// - the page is read in another encoding than UTF-8 (as a byte order mark, an XML declaration
+///   or NUL bytes make libxml2 read it);
 /// - a space in it is written as a tab or a line break, which an attribute's value turns into
 ///   one: a name with a space is not searched for;
 /// - the folder is reached by climbing (`..`, `.`, `/`): only a folder that holds the page, at
