@@ -69,17 +69,7 @@ struct OutputLedger: Sendable {
         defer { close(descriptor) }
         return buffer.withUnsafeMutableBufferPointer { buffer in
             // One byte more than expected, to tell a file that grew.
-            var count = 0
-            while count <= size {
-                let got = read(descriptor, buffer.baseAddress! + count, size + 1 - count)
-                if got > 0 {
-                    count += got
-                } else if got < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
+            let count = FileBytes.fill(UnsafeMutableBufferPointer(rebasing: buffer[...size]), from: descriptor)
             return body(count == size ? UnsafeBufferPointer(rebasing: buffer[..<size]) : nil)
         }
     }

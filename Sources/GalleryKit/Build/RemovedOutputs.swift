@@ -91,11 +91,6 @@ struct RemovedOutputs: Sendable {
             || names.contains { $0.occurs(in: bytes) }
     }
 
-    /// ``mayLink(from:bytes:)`` for bytes in an array.
-    func mayLink(from path: String, bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
-    }
-
     /// Where a name may be spelt without its bytes in a row: entities the page declares (no
     /// declaration is made without these bytes, and no external DTD is loaded), and a `style`
     /// element (`<style`, or with a prefix, `<h:style`), whose text is joined across comments,
@@ -112,7 +107,7 @@ struct RemovedOutputs: Sendable {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), memchr(bytes.baseAddress!, 0, bytes.count) == nil else { return true }
         let rest = UnsafeBufferPointer(rebasing: bytes[start...])
         guard rest.starts(with: Array("<?xml".utf8)) else { return false }
-        guard let end = Needle(Array("?>".utf8)).firstOffset(in: rest) else { return true }
+        guard let end = Self.declarationEnd.firstOffset(in: rest) else { return true }
         let declaration = String(decoding: rest[..<end], as: UTF8.self).lowercased()
         guard let range = declaration.range(of: "encoding") else { return false }
         let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
@@ -134,7 +129,8 @@ struct RemovedOutputs: Sendable {
         while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "&")), bytes.count - start) {
             let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             if at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "#") {
-                guard let value = characterReference(bytes, from: at + 2), Self.markupCharacters.contains(value) else { return true }
+                // What XML reads for it; none when it is not a whole reference.
+                guard let read = RawTextEntities.reference(at: at, in: bytes).read, Self.markupCharacters.contains(read) else { return true }
             }
             start = at + 1
         }
@@ -142,32 +138,10 @@ struct RemovedOutputs: Sendable {
     }
 
     /// The characters markup escapes with a character reference: `" ' & < >`.
-    private static let markupCharacters: Set<UInt32> = [0x22, 0x27, 0x26, 0x3C, 0x3E]
+    private static let markupCharacters: Set<String> = ["\"", "'", "&", "<", ">"]
 
-    /// The value of the character reference whose digits start at `start` (after `&#`), or `nil`
-    /// when they do not make one.
-    private static func characterReference(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt32? {
-        var index = start
-        let hex = index < bytes.count && (bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X"))
-        if hex { index += 1 }
-        var value: UInt32 = 0
-        var digits = 0
-        while index < bytes.count, digits < 8 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            case UInt8(ascii: ";"): return digits > 0 ? value : nil
-            default: return nil
-            }
-            value = value * (hex ? 16 : 10) + digit
-            digits += 1
-            index += 1
-        }
-        return nil
-    }
+    /// Where an XML declaration ends.
+    private static let declarationEnd = Needle(Array("?>".utf8))
 }
 
 /// Bytes searched for 16 places at a time: a window's first byte and its rarest other byte are

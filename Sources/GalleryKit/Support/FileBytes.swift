@@ -26,17 +26,9 @@ enum FileBytes {
         let size = min(Int(info.st_size), limit ?? .max)
         var failed = false
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let got = read(descriptor, buffer.baseAddress! + count, size - count)
-                if got > 0 {
-                    count += got
-                } else if got < 0, errno == EINTR {
-                    continue
-                } else {
-                    failed = got < 0
-                    break
-                }
-            }
+            let got = fill(buffer, from: descriptor)
+            failed = got == nil
+            count = got ?? 0
         }
         guard !failed else { return nil }
         if limit != nil { return bytes }
@@ -54,5 +46,22 @@ enum FileBytes {
             }
         }
         return bytes
+    }
+
+    /// Reads from `descriptor` until `buffer` is full or the file ends: how many bytes it read,
+    /// or `nil` on an error.
+    static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32) -> Int? {
+        var count = 0
+        while count < buffer.count {
+            let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            if got > 0 {
+                count += got
+            } else if got < 0, errno == EINTR {
+                continue
+            } else {
+                return got < 0 ? nil : count
+            }
+        }
+        return count
     }
 }

@@ -3,6 +3,13 @@ import Testing
 
 @testable import GalleryKit
 
+extension RemovedOutputs {
+    /// ``mayLink(from:bytes:)`` for bytes in an array.
+    func mayLink(from path: String, bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { mayLink(from: path, bytes: $0) }
+    }
+}
+
 /// Which pages in place may link to a file the build no longer makes, told from their bytes.
 @Suite struct RemovedOutputsTests {
     static func page(_ body: String) -> [UInt8] {
