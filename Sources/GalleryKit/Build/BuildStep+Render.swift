@@ -117,7 +117,7 @@ extension BuildStep {
                             if made.checkedInPart { batch.checkedInPart.append(path) }
                         } else {
                             bytes = renderer.render(page, fragments: fragments)
-                            diagnostics = validator.validateXHTML(bytes, path: path)
+                            diagnostics = validator.validateXHTML(bytes, path: path, fragments: fragments)
                         }
                         if !diagnostics.isEmpty {
                             let (output, trace) = renderer.renderTraced(page)

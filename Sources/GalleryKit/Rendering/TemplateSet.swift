@@ -152,6 +152,7 @@ public struct TemplateSet: Sendable {
         var renderer = MustacheRenderer(templates: compiled, capacity: capacity)
         renderer.escapesEveryText = true
         renderer.fragments = fragments
+        fragments?.placements.removeAll(keepingCapacity: true)
         renderer.splice = splice
         renderer.render(name, context: context)
         return renderer.output

@@ -54,6 +54,28 @@ public struct PageValidator: Sendable {
         return diagnoseXHTML(bytes, path: path, resolver: resolver)
     }
 
+    /// Validates a page rendered with `fragments` (whose placements are this page's) as
+    /// ``validateXHTML(_:path:)`` does, leaving out the fragments that passed a check in the
+    /// same place of an earlier page (see ``FragmentChecks``), and learning the others.
+    func validateXHTML(_ bytes: [UInt8], path: String, fragments: FragmentCache) -> [Diagnostic] {
+        let resolver = resolver(for: path)
+        if !fragments.checksLeftWhole,
+           let checks = FragmentChecks(page: bytes, path: path, placements: fragments.placements, checkedIn: fragments.checkedIn) {
+            if let learnt = XHTMLStreamCheck.passes(checks, resolver: resolver) {
+                for (slot, signature) in learnt where !fragments.checkedIn[slot].contains(signature) {
+                    fragments.checkedIn[slot].append(signature)
+                }
+                fragments.leftOut += checks.leftOut
+                // Nothing left out and nothing learnt: the batch's fragments cannot be left out.
+                if learnt.isEmpty, checks.leftOut == 0 { fragments.checksLeftWhole = true }
+                return []
+            }
+            fragments.checksLeftWhole = true
+        }
+        if XHTMLStreamCheck.passes(bytes, resolver: resolver) { return [] }
+        return diagnoseXHTML(bytes, path: path, resolver: resolver)
+    }
+
     /// The tree-based validation of an XHTML page: every finding, exactly positioned.
     func diagnoseXHTML(_ bytes: [UInt8], path: String) -> [Diagnostic] {
         diagnoseXHTML(bytes, path: path, resolver: resolver(for: path))

@@ -19,9 +19,22 @@ enum XHTMLStreamCheck {
     /// Whether `bytes` parse as well-formed XML without a single libxml2 issue and break none of
     /// the page rules, with references resolved by `resolver`.
     static func passes(_ bytes: [UInt8], resolver: ReferenceResolver) -> Bool {
+        passes(bytes, state: StreamState(resolver: resolver))
+    }
+
+    /// Whether the page `checks` stands for passes (see ``FragmentChecks``); if it does, the
+    /// fragments it checked where they stand, each with the signature of its place.
+    static func passes(_ checks: FragmentChecks, resolver: ReferenceResolver) -> [(slot: Int, signature: UInt64)]? {
+        let state = StreamState(resolver: resolver)
+        state.markers = checks.markers
+        state.folderDepth = checks.folderDepth
+        state.checkedIn = checks.checkedIn
+        return passes(checks.bytes, state: state) ? state.learnt : nil
+    }
+
+    private static func passes(_ bytes: [UInt8], state: StreamState) -> Bool {
         _ = XMLDocument.libraryReady
         guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { return false }
-        let state = StreamState(resolver: resolver)
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, _, uri, _, _, attributeCount, defaultedCount, attributes in
@@ -32,6 +45,12 @@ enum XHTMLStreamCheck {
         handler.endElementNs = { context, _, _, _ in
             guard let context else { return }
             Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().end()
+        }
+        if !state.markers.isEmpty {
+            handler.processingInstruction = { context, _, _ in
+                guard let context else { return }
+                Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().instruction()
+            }
         }
         handler.serror = { context, _ in
             guard let context else { return }
@@ -150,6 +169,23 @@ private final class StreamState {
     private var ids: Set<String> = []
     private var fragments: [String] = []
 
+    // A check with fragments left out (see `FragmentChecks`); no markers, none of this is kept.
+    /// The markers, and the next one to meet.
+    var markers: [(end: Int, kind: FragmentChecks.Marker)] = []
+    private var nextMarker = 0
+    var folderDepth = 0
+    /// By slot, the signatures each fragment was checked in.
+    var checkedIn: [[UInt64]] = []
+    /// The fragments checked where they stand, with their signatures.
+    private(set) var learnt: [(slot: Int, signature: UInt64)] = []
+    /// The fragment being read: its slot, its start's signature and depth, and whether it may
+    /// yet be learnt (it closed nothing open before it, and holds no id, script, style, or
+    /// reference that depends on the page's place).
+    private var open: (slot: Int, signature: UInt64?, depth: Int, placeFree: Bool)?
+    /// For each open element, a hash of its name and namespace and those of the elements
+    /// around it, and whether it or one of them is a `script` or `style`.
+    private var frames: [(hash: UInt64, rawText: Bool)] = []
+
     init(resolver: ReferenceResolver) {
         self.resolver = resolver
         scopes.reserveCapacity(32)
@@ -157,6 +193,7 @@ private final class StreamState {
 
     func start(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, defaulted: Int32) {
         defer { depth += 1 }
+        if !markers.isEmpty { enter(name, uri, attributes) }
         guard clean else { return }
         if defaulted != 0 || attributes.hasXMLID { clean = false; return }
         let scope = scopes.last ?? MarkupChecker.Scope()
@@ -235,19 +272,23 @@ private final class StreamState {
     private func checkStylesheet(_ css: UnsafeBufferPointer<UInt8>) {
         guard StylesheetURLs.mayHoldURLs(css) else { return }
         StylesheetURLs.forEach(in: css) { url, _ in
-            url.withUnsafeBufferPointer { accept(resolver.resolve($0, naming: false)) }
+            url.withUnsafeBufferPointer { accept(resolve($0)) }
         }
     }
 
     func end() {
+        if !markers.isEmpty, !frames.isEmpty { frames.removeLast() }
         depth -= 1
+        // A fragment that closes an element open before it is no run of whole elements: what
+        // follows it would stand elsewhere without it.
+        if let current = open, depth < current.depth { open?.placeFree = false }
         if depth == 1 { inFirstHead = false }
         if !scopes.isEmpty { scopes.removeLast() }
     }
 
     /// The verdict once the parse is over: the skeleton is whole and every fragment names an id.
     func finish() -> Bool {
-        clean && rootIsPage && headSeen && headHasTitle && bodySeen && fragments.allSatisfy { ids.contains($0) }
+        clean && nextMarker == markers.count && open == nil && rootIsPage && headSeen && headHasTitle && bodySeen && fragments.allSatisfy { ids.contains($0) }
     }
 
     /// Whether the names of the element and its attributes are spelt as a browser reading HTML
@@ -266,13 +307,81 @@ private final class StreamState {
     private func check(_ reference: UnsafeBufferPointer<UInt8>?) {
         guard let reference else { return }
         guard !reference.contains(ampersand) else { clean = false; return }
-        accept(resolver.resolve(reference, naming: false))
+        accept(resolve(reference))
     }
 
     private func checkSourceSet(_ srcset: UnsafeBufferPointer<UInt8>?) {
         guard let srcset else { return }
         guard !srcset.contains(ampersand) else { clean = false; return }
-        ReferenceResolver.forEachSourceSetURL(srcset) { accept(resolver.resolve($0, naming: false)) }
+        ReferenceResolver.forEachSourceSetURL(srcset) { accept(resolve($0)) }
+    }
+
+    /// Resolves a reference; inside a fragment being read, notes whether it depends on the page.
+    private func resolve(_ reference: UnsafeBufferPointer<UInt8>) -> ReferenceResolver.Outcome {
+        if let current = open, current.placeFree, !FragmentChecks.isPlaceFree(reference, folderDepth: folderDepth) {
+            open?.placeFree = false
+        }
+        return resolver.resolve(reference, naming: false)
+    }
+
+    /// Notes an element's start for the signatures; inside a fragment being read, whether it
+    /// is one a fragment may not hold to be learnt.
+    private func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes) {
+        let rawText = matches(name, "script") || matches(name, "style")
+        let parent = frames.last ?? (hash: 0, rawText: false)
+        let hash = FastHash.combine([parent.hash, Self.hash(name), Self.hash(uri)])
+        frames.append((hash, parent.rawText || rawText))
+        if open != nil, rawText || attributes.value("id") != nil || attributes.hasXMLID { open?.placeFree = false }
+    }
+
+    /// A processing instruction: when it ends where the next marker does, that marker.
+    func instruction() {
+        guard clean, nextMarker < markers.count, let parser else { return }
+        let position = Int(xmlByteConsumed(parser))
+        let marker = markers[nextMarker]
+        // The page's own instruction, before the next marker; past it, the marker was not read
+        // as one (it stood in a comment or a CDATA section) and the check fails.
+        guard position >= marker.end else { return }
+        guard position == marker.end else { clean = false; return }
+        nextMarker += 1
+        let here = signature()
+        switch marker.kind {
+        case .checked(let slot):
+            guard let here, checkedIn.indices.contains(slot), checkedIn[slot].contains(here) else { clean = false; return }
+        case .start(let slot):
+            guard open == nil else { clean = false; return }
+            open = (slot, here, depth, here != nil)
+        case .end(let slot):
+            guard let current = open, current.slot == slot else { clean = false; return }
+            open = nil
+            if current.placeFree, let here, here == current.signature { learnt.append((slot, here)) }
+        }
+    }
+
+    /// The signature of the place the parser stands at (see `FragmentChecks`), or `nil` where
+    /// no fragment may be left out: above depth 3, inside a `script` or `style`, or where the
+    /// parser decodes the bytes from another encoding than UTF-8.
+    private func signature() -> UInt64? {
+        guard let parser, depth >= 3, let frame = frames.last, !frame.rawText,
+              parser.pointee.charset == Int32(XML_CHAR_ENCODING_UTF8.rawValue),
+              let input = parser.pointee.input, input.pointee.buf == nil || input.pointee.buf.pointee.encoder == nil else { return nil }
+        let scope = scopes.last ?? MarkupChecker.Scope()
+        let names: UInt64 = switch scope.names {
+        case .html: 1
+        case .svg: 2
+        case .mathML: 3
+        }
+        var values: [UInt64] = [frame.hash, UInt64(depth), UInt64(folderDepth), scope.insideTile ? 1 : 0, names, UInt64(parser.pointee.nsNr)]
+        if let namespaces = parser.pointee.nsTab {
+            for index in 0..<Int(max(parser.pointee.nsNr, 0)) { values.append(Self.hash(namespaces[index])) }
+        }
+        return FastHash.combine(values)
+    }
+
+    /// A hash of a NUL-terminated name (`nil`: none), told apart from the empty name.
+    private static func hash(_ text: UnsafePointer<xmlChar>?) -> UInt64 {
+        guard let text else { return 0x9E37_79B9_7F4A_7C15 }
+        return FastHash.hash(UnsafeRawBufferPointer(start: text, count: Int(xmlStrlen(text))))
     }
 
     private func accept(_ outcome: ReferenceResolver.Outcome) {

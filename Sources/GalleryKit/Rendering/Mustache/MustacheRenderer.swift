@@ -136,14 +136,15 @@ struct MustacheRenderer {
                 if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
                     let key = FragmentCache.Key(template: name, object: identity, indentation: indentation, extra: extra)
                     if let cached = fragments.entries[key] {
-                        output.append(contentsOf: cached)
+                        fragments.placements.append(FragmentCache.Placement(offset: output.count, length: cached.bytes.count, slot: cached.slot))
+                        output.append(contentsOf: cached.bytes)
                         continue
                     }
                     let start = output.count
                     let outer = lowestLevelUsed
                     lowestLevelUsed = Int.max
                     expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                    if lowestLevelUsed >= stack.count - 1 { fragments.entries[key] = Array(output[start...]) }
+                    if lowestLevelUsed >= stack.count - 1 { fragments.store(key, from: start, in: output) }
                     lowestLevelUsed = min(outer, lowestLevelUsed)
                     continue
                 }

@@ -65,10 +65,42 @@ public final class FragmentCache {
         var extra: [UInt8]?
     }
 
-    var entries: [Key: [UInt8]] = [:]
+    /// A fragment's bytes, and its number among the cache's fragments.
+    struct Entry {
+        var bytes: [UInt8]
+        var slot: Int
+    }
+
+    /// Where one cached fragment lies in the page just rendered.
+    struct Placement: Equatable {
+        var offset: Int
+        var length: Int
+        /// Its entry's number.
+        var slot: Int
+    }
+
+    var entries: [Key: Entry] = [:]
+    /// The cached fragments of the latest render, in order, whether rendered or reused: the
+    /// page check leaves out those it already checked in the same place (``FragmentChecks``).
+    var placements: [Placement] = []
+    /// By slot, the contexts (``FragmentChecks`` signatures) each fragment passed a page check in.
+    var checkedIn: [[UInt64]] = []
+    /// Set once a check that left fragments out failed: the rest of the batch is checked whole,
+    /// so a template whose fragments keep changing context costs one extra parse, not one a page.
+    var checksLeftWhole = false
+    /// How many fragments page checks have left out.
+    var leftOut = 0
 
     /// An empty cache.
     public init() {}
+
+    /// Stores the fragment just rendered at `offset` of `output` under `key`, and notes where it lies.
+    func store(_ key: Key, from offset: Int, in output: [UInt8]) {
+        let slot = checkedIn.count
+        checkedIn.append([])
+        entries[key] = Entry(bytes: Array(output[offset...]), slot: slot)
+        placements.append(Placement(offset: offset, length: output.count - offset, slot: slot))
+    }
 }
 
 extension TemplateValue {

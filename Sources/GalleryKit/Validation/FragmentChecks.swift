@@ -1,0 +1,106 @@
+/// A page's check with the fragments (tiles) it shares with pages already checked left out:
+/// neighbouring album pages show thirty of the same thirty-one tiles, which were most of what
+/// a clean build parsed and checked.
+///
+/// The page is checked as its skeleton with a processing instruction, a marker, in each left-out
+/// fragment's place, and with markers around each fragment not yet checked, which is checked
+/// where it stands. At each marker `XHTMLStreamCheck` takes a signature of everything the parse
+/// and the checks of a fragment standing there depend on:
+///
+/// - the open elements' names and namespaces, and which of them are `script` or `style`;
+/// - the namespace bindings in scope (which a prefix in the fragment resolves through);
+/// - the check's scope there (inside a tile, the spelling rules of names), and the depth,
+///   which must be 3 or more (the root, `head`, `body` and `title` rules look no deeper);
+/// - the depth of the page's folder, references being resolved from it;
+/// - that the parser reads UTF-8 bytes as they are.
+///
+/// A fragment between two markers is learnt as checked in that signature when the whole page
+/// passes, it is a run of whole elements (it closes no element open before it, and the markers'
+/// signatures are equal), and inside it there is no `id`, no `script` or `style` element, and no reference that holds a `#` or
+/// resolves otherwise from another folder of the same depth (only those that start with `/`, a
+/// scheme, or as many `../` as the folder is deep). Such a fragment reads nothing the rest of
+/// the page sets and sets nothing the rest reads: no ids, no links to ids, no head or title,
+/// the same parser state at its end as at its start. Left out where the signature is the same,
+/// it would therefore pass again and change nothing after it, so the page passes with it iff
+/// its skeleton passes with the marker. A marker whose signature is not one its fragment was
+/// checked in fails the check.
+///
+/// Any failure, or any doubt, and the caller checks the page itself, whole: findings always come
+/// from the page's own bytes, and a passed check answers exactly what the whole page's would.
+struct FragmentChecks {
+    /// What a marker stands for.
+    enum Marker: Equatable {
+        /// A fragment left out, already checked: the signature here must be one it was checked in.
+        case checked(slot: Int)
+        /// The start of a fragment checked where it stands.
+        case start(slot: Int)
+        /// Its end.
+        case end(slot: Int)
+    }
+
+    /// A marker: a processing instruction, which XML allows wherever an element may stand.
+    static let marker = Array("<?gallery-check?>".utf8)
+
+    /// The bytes the check reads.
+    var bytes: [UInt8]
+    /// Each marker's end in ``bytes`` (where the parser stands once it has read it), in order.
+    var markers: [(end: Int, kind: Marker)]
+    /// How many fragments are left out.
+    var leftOut: Int { markers.reduce(0) { if case .checked = $1.kind { $0 + 1 } else { $0 } } }
+    /// The depth of the page's folder: 0 for `404.html`, 2 for `albums/x/index.html`.
+    var folderDepth: Int
+    /// By slot, the signatures each fragment was checked in.
+    var checkedIn: [[UInt64]]
+
+    /// The check of `page` with the fragments of `placements` that `checkedIn` knows left out,
+    /// the others marked; `nil` when there are no fragments.
+    init?(page: [UInt8], path: String, placements: [FragmentCache.Placement], checkedIn: [[UInt64]]) {
+        guard !placements.isEmpty else { return nil }
+        folderDepth = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.count
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096 + placements.count * 2 * Self.marker.count)
+        var markers: [(end: Int, kind: Marker)] = []
+        markers.reserveCapacity(placements.count * 2)
+        var position = 0
+        let marker = Self.marker
+        var valid = true
+        page.withUnsafeBufferPointer { page in
+            for placement in placements {
+                guard placement.offset >= position, placement.length >= 0, placement.offset + placement.length <= page.count,
+                      checkedIn.indices.contains(placement.slot) else { valid = false; return }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position..<placement.offset]))
+                let fragment = UnsafeBufferPointer(rebasing: page[placement.offset..<(placement.offset + placement.length)])
+                if checkedIn[placement.slot].isEmpty {
+                    bytes.append(contentsOf: marker)
+                    markers.append((bytes.count, .start(slot: placement.slot)))
+                    bytes.append(contentsOf: fragment)
+                    bytes.append(contentsOf: marker)
+                    markers.append((bytes.count, .end(slot: placement.slot)))
+                } else {
+                    bytes.append(contentsOf: marker)
+                    markers.append((bytes.count, .checked(slot: placement.slot)))
+                }
+                position = placement.offset + placement.length
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position...]))
+        }
+        guard valid else { return nil }
+        self.checkedIn = checkedIn
+        self.bytes = bytes
+        self.markers = markers
+    }
+
+    /// Whether a reference in a fragment resolves to the same outcome from every folder of
+    /// `folderDepth`, and names no id: no `#`, and it starts with `/` (the base path), a scheme,
+    /// or `folderDepth` times `../` (which leaves the page's folder for the root).
+    static func isPlaceFree(_ reference: UnsafeBufferPointer<UInt8>, folderDepth: Int) -> Bool {
+        guard let first = reference.first, !reference.contains(UInt8(ascii: "#")) else { return false }
+        if first == UInt8(ascii: "/") || ReferenceResolver.hasScheme(reference) { return true }
+        let climb = Array("../".utf8)
+        guard reference.count >= climb.count * folderDepth else { return false }
+        for step in 0..<folderDepth {
+            for (offset, byte) in climb.enumerated() where reference[step * climb.count + offset] != byte { return false }
+        }
+        return true
+    }
+}
