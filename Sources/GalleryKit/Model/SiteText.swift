@@ -100,12 +100,6 @@ public struct SiteText: Sendable, Hashable {
     public func albumCount(_ count: Int) -> String {
         fill(count == 1 ? "album_count_one" : "album_count") { $0 == "count" ? String(count) : nil }
     }
-
-    /// A pattern about one album (`album_by`, `cover_of`…) filled in with its fields, which
-    /// must already be clean of characters XML forbids.
-    func about(_ name: String, title: String, artist: String, genre: String, year: Int) -> String {
-        TextPattern(self[name]).fillAlbum(title: title, artist: artist, genre: genre, year: year)
-    }
 }
 
 /// Text with `{name}` placeholders: a `{` followed by letters and underscores and a `}`. Any
@@ -142,7 +136,8 @@ struct TextPattern: Sendable {
         parts.compactMap { if case .slot(let name) = $0 { name } else { nil } }
     }
 
-    /// The text with an album's fields in place of `{title}`, `{artist}`, `{genre}`, `{year}`.
+    /// The text with an album's fields in place of `{title}`, `{artist}`, `{genre}`, `{year}`
+    /// (for a page, fields already clean of characters XML forbids).
     func fillAlbum(title: @autoclosure () -> String, artist: @autoclosure () -> String, genre: @autoclosure () -> String, year: Int) -> String {
         fill { field in
             switch field {

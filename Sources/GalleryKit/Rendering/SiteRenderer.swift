@@ -21,6 +21,10 @@ public struct SiteRenderer: Sendable {
     private let albumBy: TextPattern
     /// The site's `[params]`, the same on every page.
     private let siteParams: ParamsContext
+    /// `[text]`'s patterns about the current album, parsed once rather than for every page.
+    private let coverOf: TextPattern
+    private let noCoverFor: TextPattern
+    private let albumDescription: TextPattern
 
     /// The viewport width, in CSS pixels, assumed for the tiles a page shows when it opens: their
     /// images load at once (no `loading="lazy"`). Wider than the built-in style's strip (60rem),
@@ -36,6 +40,9 @@ public struct SiteRenderer: Sendable {
         self.images = images
         self.assets = assets
         albumBy = TextPattern(config.text["album_by"])
+        coverOf = TextPattern(config.text["cover_of"])
+        noCoverFor = TextPattern(config.text["no_cover_for"])
+        albumDescription = TextPattern(config.text["album_description"])
         topTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "./")
         nestedTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "../../")
         analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
@@ -121,7 +128,7 @@ public struct SiteRenderer: Sendable {
                 image: root + (images[current].large ?? images[current].src),
                 imageSize: config.thumbnails.large,
                 placeholder: placeholder,
-                coverAlt: config.text.about(placeholder ? "no_cover_for" : "cover_of", title: fields.title, artist: fields.artist, genre: fields.genre, year: entry.album.year),
+                coverAlt: (placeholder ? noCoverFor : coverOf).fillAlbum(title: fields.title, artist: fields.artist, genre: fields.genre, year: entry.album.year),
                 params: ParamsContext(entry.album.params)
             )
         }
@@ -154,7 +161,7 @@ public struct SiteRenderer: Sendable {
     /// `description` (none when it is empty).
     private func description(of page: SitePlan.Page, album: AlbumContext?, site: SiteContext) -> String? {
         if case .album = page, let album {
-            return config.text.about("album_description", title: album.title, artist: album.artist, genre: album.genre, year: album.year)
+            return albumDescription.fillAlbum(title: album.title, artist: album.artist, genre: album.genre, year: album.year)
         }
         return site.description.isEmpty ? nil : site.description
     }
@@ -165,7 +172,7 @@ public struct SiteRenderer: Sendable {
         let description = site.description.isEmpty ? config.text.albumCount(site.count) : site.description
         var card = SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
         guard let album, let image else { return card }
-        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: config.text.about("cover_of", title: album.title, artist: album.artist, genre: album.genre, year: album.year))
+        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: coverOf.fillAlbum(title: album.title, artist: album.artist, genre: album.genre, year: album.year))
         if case .album = page {
             card.type = "music.album"
             card.title = album.title
