@@ -50,16 +50,20 @@ extension BuildStep {
         // Files no manifest knows of can only be there if the folder held some before: a cold
         // build into a new folder looks for none (walking 10,000 outputs costs a tenth of a second).
         let mayHoldStrays = state.options.cleanDestination || (state.previousManifest.entries.isEmpty && Self.holdsFiles(output))
+        let committed: (moved: Int, removed: [String])
         do {
-            state.summary.written = try staging.commit(into: output)
+            committed = try staging.commit(into: output, replacing: Set(gone))
         } catch let error as AtomicFile.WriteError where error.refusedBeforeWriting {
             state.summary.outputUnchanged = true
             throw error
         }
+        state.summary.written = committed.moved
         state.summary.pagesWritten = state.pagesStaged
         state.staged = nil
         let root = output.standardizedFileURL.path
-        var removed = 0
+        // Outputs the commit moved aside, as a file now stands where their folder stood (or back).
+        var removed = committed.removed.count
+        state.summary.pagesRemoved += committed.removed.count { $0.hasSuffix(".html") }
         /// Removes an output, and the folders it leaves empty.
         func remove(_ path: String) {
             guard unlink(root + "/" + path) == 0 else { return }

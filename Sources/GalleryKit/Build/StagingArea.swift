@@ -78,9 +78,15 @@ public final class StagingArea: Sendable {
     /// link (planted in the output, or left there by hand) would take the files out of the output
     /// folder, so the commit stops with an error, and nothing is changed.
     ///
-    /// - Returns: The number of files moved.
+    /// An earlier build's output in the way is moved aside first, when it is one of `replacing`
+    /// (the previous outputs this build no longer makes): a file where a folder now goes
+    /// (`static/foo` became `static/foo/index.html`), or a folder where a file now goes, holding
+    /// only such outputs (and back). A folder in the way that holds anything else stops the
+    /// commit before anything changes.
+    ///
+    /// - Returns: The number of files moved, and the outputs of `replacing` it removed.
     @discardableResult
-    public func commit(into output: URL) throws -> Int {
+    public func commit(into output: URL, replacing gone: Set<String> = []) throws -> (moved: Int, removed: [String]) {
         let paths = self.paths
         let outputPath = output.standardizedFileURL.path
         if !inside {
@@ -88,13 +94,18 @@ public final class StagingArea: Sendable {
             // Only where nothing is: rename(2) would also replace an empty folder, with its owner
             // and mode, made for the site beforehand.
             var info = stat()
-            if lstat(outputPath, &info) != 0, errno == ENOENT, rename(root, outputPath) == 0 { return paths.count }
+            if lstat(outputPath, &info) != 0, errno == ENOENT, rename(root, outputPath) == 0 { return (paths.count, []) }
         }
         var folders: Set<Substring> = []
         for path in paths {
             if let slash = path.lastIndex(of: "/") { folders.insert(path[..<slash]) }
         }
-        try Self.refuseLinks(in: folders, under: outputPath)
+        let inTheWay = gone.isEmpty ? (files: [], folders: []) : try Self.outputsInTheWay(of: paths, folders: folders, gone: gone, under: outputPath)
+        try Self.refuseLinks(in: folders, under: outputPath, besides: Set(inTheWay.files))
+        var removed: [String] = []
+        for path in inTheWay.files where unlink(outputPath + "/" + path) == 0 { removed.append(path) }
+        // The emptied folders, deepest first.
+        for folder in inTheWay.folders { rmdir(outputPath + "/" + folder) }
         for folder in folders.sorted() {
             try Self.makeFolders(outputPath + "/" + folder)
         }
@@ -104,12 +115,61 @@ public final class StagingArea: Sendable {
             }
         }
         discard()
-        return paths.count
+        return (paths.count, removed)
+    }
+
+    /// The earlier outputs (of `gone`) that stand where the staged `paths` go: a file where one
+    /// of their `folders` goes, or the files of a folder where one of them goes; and such
+    /// folders with the folders inside them, deepest first. Throws, before anything changes,
+    /// when such a folder holds anything else.
+    private static func outputsInTheWay(of paths: Set<String>, folders: Set<Substring>, gone: Set<String>, under output: String) throws -> (files: [String], folders: [String]) {
+        var inTheWay: [String] = []
+        var emptied: [String] = []
+        // A file an earlier build wrote where a folder now goes.
+        var prefixes: Set<Substring> = []
+        for folder in folders {
+            var prefix = folder
+            while prefixes.insert(prefix).inserted {
+                if gone.contains(String(prefix)) { inTheWay.append(String(prefix)) }
+                guard let slash = prefix.lastIndex(of: "/") else { break }
+                prefix = prefix[..<slash]
+            }
+        }
+        // A folder of an earlier build's files where a file now goes.
+        var goneFolders: Set<Substring> = []
+        for path in gone {
+            var prefix = Substring(path)
+            while let slash = prefix.lastIndex(of: "/") {
+                prefix = prefix[..<slash]
+                guard goneFolders.insert(prefix).inserted else { break }
+            }
+        }
+        for path in paths.sorted() where goneFolders.contains(Substring(path)) {
+            var info = stat()
+            guard lstat(output + "/" + path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard let walker = FileManager.default.enumerator(atPath: output + "/" + path) else { continue }
+            emptied.append(path)
+            while let inner = walker.nextObject() as? String {
+                let type = walker.fileAttributes?[.type] as? FileAttributeType
+                let relative = path + "/" + inner
+                if type == .typeDirectory {
+                    emptied.append(relative)
+                    continue
+                }
+                guard type == .typeRegular, gone.contains(relative) else {
+                    throw AtomicFile.WriteError(path: output + "/" + path, reason: "this is a folder where the build writes a file, and it holds \(inner), which no build of this site made; move that elsewhere and remove the folder", refusedBeforeWriting: true)
+                }
+                inTheWay.append(relative)
+            }
+        }
+        // A folder's path is longer than those of the folders it is in.
+        return (inTheWay, emptied.sorted { $0.utf8.count > $1.utf8.count })
     }
 
     /// Throws when a folder of `folders` (relative to the output), or one above it, is a symbolic
-    /// link or no folder; folders not there yet are fine (they are made).
-    private static func refuseLinks(in folders: Set<Substring>, under output: String) throws {
+    /// link or no folder (but one of `besides`, files the commit removes first); folders not
+    /// there yet are fine (they are made).
+    private static func refuseLinks(in folders: Set<Substring>, under output: String, besides: Set<String> = []) throws {
         var checked: Set<Substring> = []
         for folder in folders {
             var end = folder.endIndex
@@ -126,6 +186,8 @@ public final class StagingArea: Sendable {
                 guard lstat(output + "/" + prefix, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
+                    continue
+                case S_IFREG where besides.contains(String(prefix)):
                     continue
                 case S_IFLNK:
                     throw AtomicFile.WriteError(path: output + "/" + prefix, reason: "this is a symbolic link, and files written through it would land outside the output folder; remove the link (the build makes the folder)", refusedBeforeWriting: true)
