@@ -2,28 +2,40 @@
 /// neighbouring album pages show thirty of the same thirty-one tiles, which were most of what
 /// a clean build parsed and checked.
 ///
-/// The page is checked as its skeleton with a processing instruction, a marker, in each left-out
+/// The check reads the page with a processing instruction, a marker, in each left-out
 /// fragment's place, and with markers around each fragment not yet checked, which is checked
-/// where it stands. At each marker `XHTMLStreamCheck` takes a signature of everything the parse
-/// and the checks of a fragment standing there depend on:
+/// where it stands. Only fragments that start with `<` and end with `>` (white space aside) are
+/// marked, so a marker breaks no run of bytes libxml2 reads as one (`]]` and `>`, `&` and a
+/// name). A marker counts only when libxml2 reads it as a whole instruction of its own where it
+/// stands: one inside a comment or CDATA section, or one whose `?>` closes an instruction opened
+/// before it, fails the check. So the check reads the page's own bytes, token for token, but
+/// for each marked fragment an instruction in content (which XML allows wherever an element
+/// may stand, and which the rules ignore).
 ///
-/// - the open elements' names and namespaces, and which of them are `script` or `style`;
-/// - the namespace bindings in scope (which a prefix in the fragment resolves through);
+/// At each marker `XHTMLStreamCheck` takes a signature of everything the parse and the checks
+/// of a fragment standing there depend on:
+///
+/// - the open elements' names and namespaces, and the namespaces each declared (so the
+///   bindings a prefix in the fragment resolves through);
 /// - the check's scope there (inside a tile, the spelling rules of names), and the depth,
 ///   which must be 3 or more (the root, `head`, `body` and `title` rules look no deeper);
-/// - the depth of the page's folder, references being resolved from it;
-/// - that the parser reads UTF-8 bytes as they are.
+/// - the depth of the page's folder, references being resolved from it.
+///
+/// A marker inside a `script` or `style` (whose text the check reads from the bytes, markers
+/// and all), shallower than 3, or where the parser decodes another encoding than UTF-8, fails
+/// the check. Pages over 4 MB are checked whole: libxml2's limits (10 MB) depend on a
+/// document's size, which a left-out fragment changes.
 ///
 /// A fragment between two markers is learnt as checked in that signature when the whole page
 /// passes, it is a run of whole elements (it closes no element open before it, and the markers'
-/// signatures are equal), and inside it there is no `id`, no `script` or `style` element, and no reference that holds a `#` or
-/// resolves otherwise from another folder of the same depth (only those that start with `/`, a
-/// scheme, or as many `../` as the folder is deep). Such a fragment reads nothing the rest of
-/// the page sets and sets nothing the rest reads: no ids, no links to ids, no head or title,
-/// the same parser state at its end as at its start. Left out where the signature is the same,
-/// it would therefore pass again and change nothing after it, so the page passes with it iff
-/// its skeleton passes with the marker. A marker whose signature is not one its fragment was
-/// checked in fails the check.
+/// signatures are equal), and inside it there is no `id`, no `script` or `style` element, and
+/// no reference that holds a `#` or resolves otherwise from another folder of the same depth
+/// (only those that start with `/`, a scheme, or as many `../` as the folder is deep). Such a
+/// fragment reads nothing the rest of the page sets and sets nothing the rest reads: no ids, no
+/// links to ids, no head or title, the same parser state at its end as at its start. Left out
+/// where the signature is the same, it would therefore pass again and change nothing after it,
+/// so the page passes with it iff the check passes with the marker. A marker whose signature is
+/// not one its fragment was checked in fails the check.
 ///
 /// Any failure, or any doubt, and the caller checks the page itself, whole: findings always come
 /// from the page's own bytes, and a passed check answers exactly what the whole page's would.
@@ -52,10 +64,20 @@ struct FragmentChecks {
     /// By slot, the signatures each fragment was checked in.
     var checkedIn: [[UInt64]]
 
+    /// The largest page checked this way, and the largest check: far below the 10 MB from which
+    /// libxml2 refuses a document's long runs and names (it parses without `XML_PARSE_HUGE`),
+    /// so neither the page nor its check meets a limit the other does not.
+    static let largestPage = 4 << 20
+
     /// The check of `page` with the fragments of `placements` that `checkedIn` knows left out,
-    /// the others marked; `nil` when there are no fragments.
+    /// the others marked; `nil` when there are no fragments that may be, or the page is too large.
+    ///
+    /// Only a fragment that starts with `<` and ends with `>`, but for white space around it, is
+    /// marked: a marker beside it breaks no run of the page's bytes that libxml2 reads as one
+    /// (text ending in `]]`, an `&` and its name), as one beside `]]` or `&` could. The others
+    /// stay in the check as the page's own bytes.
     init?(page: [UInt8], path: String, placements: [FragmentCache.Placement], checkedIn: [[UInt64]]) {
-        guard !placements.isEmpty else { return nil }
+        guard !placements.isEmpty, page.count <= Self.largestPage else { return nil }
         folderDepth = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.count
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + placements.count * 2 * Self.marker.count)
@@ -68,8 +90,9 @@ struct FragmentChecks {
             for placement in placements {
                 guard placement.offset >= position, placement.length >= 0, placement.offset + placement.length <= page.count,
                       checkedIn.indices.contains(placement.slot) else { valid = false; return }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position..<placement.offset]))
                 let fragment = UnsafeBufferPointer(rebasing: page[placement.offset..<(placement.offset + placement.length)])
+                guard Self.isMarkable(fragment) else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position..<placement.offset]))
                 if checkedIn[placement.slot].isEmpty {
                     bytes.append(contentsOf: marker)
                     markers.append((bytes.count, .start(slot: placement.slot)))
@@ -84,10 +107,17 @@ struct FragmentChecks {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position...]))
         }
-        guard valid else { return nil }
+        guard valid, !markers.isEmpty, bytes.count <= Self.largestPage else { return nil }
         self.checkedIn = checkedIn
         self.bytes = bytes
         self.markers = markers
+    }
+
+    /// Whether a fragment may be marked: it starts with `<` and ends with `>`, white space aside.
+    static func isMarkable(_ fragment: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = fragment.firstIndex(where: { !isSpace($0) }), let last = fragment.lastIndex(where: { !isSpace($0) }) else { return false }
+        return first < last && fragment[first] == UInt8(ascii: "<") && fragment[last] == UInt8(ascii: ">")
     }
 
     /// Whether a reference in a fragment resolves to the same outcome from every folder of

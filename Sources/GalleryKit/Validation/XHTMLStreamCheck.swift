@@ -37,19 +37,21 @@ enum XHTMLStreamCheck {
         guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { return false }
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
-        handler.startElementNs = { context, localName, _, uri, _, _, attributeCount, defaultedCount, attributes in
+        handler.startElementNs = { context, localName, _, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
             guard let context else { return }
             let state = Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue()
-            state.start(localName, uri, Attributes(base: attributes, count: Int(attributeCount)), defaulted: defaultedCount)
+            let attributes = Attributes(base: attributes, count: Int(attributeCount))
+            if !state.markers.isEmpty { state.enter(localName, uri, attributes, namespaces: namespaces, count: Int(namespaceCount)) }
+            state.start(localName, uri, attributes, defaulted: defaultedCount)
         }
         handler.endElementNs = { context, _, _, _ in
             guard let context else { return }
             Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().end()
         }
         if !state.markers.isEmpty {
-            handler.processingInstruction = { context, _, _ in
+            handler.processingInstruction = { context, target, data in
                 guard let context else { return }
-                Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().instruction()
+                Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().instruction(target, data)
             }
         }
         handler.serror = { context, _ in
@@ -181,7 +183,7 @@ private final class StreamState {
     /// The fragment being read: its slot, its start's signature and depth, and whether it may
     /// yet be learnt (it closed nothing open before it, and holds no id, script, style, or
     /// reference that depends on the page's place).
-    private var open: (slot: Int, signature: UInt64?, depth: Int, placeFree: Bool)?
+    private var open: (slot: Int, signature: UInt64, depth: Int, placeFree: Bool)?
     /// For each open element, a hash of its name and namespace and those of the elements
     /// around it, and whether it or one of them is a `script` or `style`.
     private var frames: [(hash: UInt64, rawText: Bool)] = []
@@ -193,7 +195,6 @@ private final class StreamState {
 
     func start(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, defaulted: Int32) {
         defer { depth += 1 }
-        if !markers.isEmpty { enter(name, uri, attributes) }
         guard clean else { return }
         if defaulted != 0 || attributes.hasXMLID { clean = false; return }
         let scope = scopes.last ?? MarkupChecker.Scope()
@@ -324,58 +325,65 @@ private final class StreamState {
         return resolver.resolve(reference, naming: false)
     }
 
-    /// Notes an element's start for the signatures; inside a fragment being read, whether it
-    /// is one a fragment may not hold to be learnt.
-    private func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes) {
+    /// Notes an element's start for the signatures: its name, namespace and the namespaces it
+    /// declares (`count` prefix and URI pairs); inside a fragment being read, whether it is one
+    /// a fragment may not hold to be learnt.
+    func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
         let rawText = matches(name, "script") || matches(name, "style")
         let parent = frames.last ?? (hash: 0, rawText: false)
-        let hash = FastHash.combine([parent.hash, Self.hash(name), Self.hash(uri)])
-        frames.append((hash, parent.rawText || rawText))
+        var values = [parent.hash, Self.hash(name), Self.hash(uri), UInt64(count)]
+        if let namespaces {
+            for index in 0..<(2 * count) { values.append(Self.hash(namespaces[index])) }
+        }
+        frames.append((FastHash.combine(values), parent.rawText || rawText))
         if open != nil, rawText || attributes.value("id") != nil || attributes.hasXMLID { open?.placeFree = false }
     }
 
-    /// A processing instruction: when it ends where the next marker does, that marker.
-    func instruction() {
+    /// A processing instruction: when it is the next marker, whole, that marker.
+    func instruction(_ target: UnsafePointer<xmlChar>?, _ data: UnsafePointer<xmlChar>?) {
         guard clean, nextMarker < markers.count, let parser else { return }
         let position = Int(xmlByteConsumed(parser))
         let marker = markers[nextMarker]
-        // The page's own instruction, before the next marker; past it, the marker was not read
-        // as one (it stood in a comment or a CDATA section) and the check fails.
+        // The page's own instruction, before the next marker.
         guard position >= marker.end else { return }
-        guard position == marker.end else { clean = false; return }
+        // Past it, the marker was not read as one (it stood in a comment or a CDATA section);
+        // at its end but not itself, it closed an instruction opened before it. Either way the
+        // bytes around it do not parse as the page's: the check fails. An instruction named as
+        // a marker, with no data, that ends where the marker ends is the marker's own bytes.
+        guard position == marker.end, matches(target, "gallery-check"), data == nil || data?.pointee == 0 else { clean = false; return }
         nextMarker += 1
-        let here = signature()
+        // Where no fragment may be left out (see `signature()`), markers fail the check too:
+        // inside a `script` or `style` they would change the text it checks.
+        guard let here = signature() else { clean = false; return }
         switch marker.kind {
         case .checked(let slot):
-            guard let here, checkedIn.indices.contains(slot), checkedIn[slot].contains(here) else { clean = false; return }
+            guard checkedIn.indices.contains(slot), checkedIn[slot].contains(here) else { clean = false; return }
         case .start(let slot):
             guard open == nil else { clean = false; return }
-            open = (slot, here, depth, here != nil)
+            open = (slot, here, depth, true)
         case .end(let slot):
             guard let current = open, current.slot == slot else { clean = false; return }
             open = nil
-            if current.placeFree, let here, here == current.signature { learnt.append((slot, here)) }
+            if current.placeFree, here == current.signature { learnt.append((slot, here)) }
         }
     }
 
     /// The signature of the place the parser stands at (see `FragmentChecks`), or `nil` where
     /// no fragment may be left out: above depth 3, inside a `script` or `style`, or where the
     /// parser decodes the bytes from another encoding than UTF-8.
+    ///
+    /// The namespaces in scope are those the open elements declared, each in `frames`: libxml2's
+    /// own table is laid out differently from one version to the next.
     private func signature() -> UInt64? {
         guard let parser, depth >= 3, let frame = frames.last, !frame.rawText,
-              parser.pointee.charset == Int32(XML_CHAR_ENCODING_UTF8.rawValue),
-              let input = parser.pointee.input, input.pointee.buf == nil || input.pointee.buf.pointee.encoder == nil else { return nil }
+              let input = parser.pointee.input, let buffer = input.pointee.buf, buffer.pointee.encoder == nil else { return nil }
         let scope = scopes.last ?? MarkupChecker.Scope()
         let names: UInt64 = switch scope.names {
         case .html: 1
         case .svg: 2
         case .mathML: 3
         }
-        var values: [UInt64] = [frame.hash, UInt64(depth), UInt64(folderDepth), scope.insideTile ? 1 : 0, names, UInt64(parser.pointee.nsNr)]
-        if let namespaces = parser.pointee.nsTab {
-            for index in 0..<Int(max(parser.pointee.nsNr, 0)) { values.append(Self.hash(namespaces[index])) }
-        }
-        return FastHash.combine(values)
+        return FastHash.combine([frame.hash, UInt64(depth), UInt64(folderDepth), scope.insideTile ? 1 : 0, names])
     }
 
     /// A hash of a NUL-terminated name (`nil`: none), told apart from the empty name.

@@ -164,6 +164,41 @@ import Testing
         #expect(cache.leftOut == 0, "\(why)")
     }
 
+    /// Pages that fail whole, and whose check with markers would pass if a marker could end an
+    /// instruction opened before it, split a run of bytes libxml2 reads as one, change a
+    /// style's text, or leave libxml2's size limits behind (QA round 18).
+    static let markersThatWouldHideAFault: [(why: String, tile: String, parts: [Part])] = [
+        ("an instruction around the tile, closed inside it", #"<li><b title="?>">x</b></li>"#,
+         albumPage(strip([0], open: "<ol><?foo ", close: "?></ol>"))),
+        ("an instruction the tile opens and never closes", "<li>x</li><?note <b>",
+         albumPage(strip([0]))),
+        ("text ending in ]] before a tile starting with >", ">x</li><li>",
+         albumPage(strip([0], open: "<ol><li>]]", close: "</li></ol>"))),
+        ("an & before a tile that ends its name", "nbsp;<b/>",
+         albumPage(strip([0], open: "<ol><li>&", close: "</li></ol>"))),
+        ("a tile ending in an & that the page's text names", "<b/>&",
+         albumPage(strip([0], open: "<ol><li>", close: "nbsp;</li></ol>"))),
+        ("a tile inside a style whose own url() is broken", "<i>x</i>",
+         albumPage(strip([0], open: "<style>a{background:url(gone.png)}", close: "</style>"))),
+    ]
+
+    @Test(arguments: markersThatWouldHideAFault.indices)
+    func aCheckWithMarkersFailsWhereThePageFails(_ index: Int) {
+        let (why, tile, parts) = Self.markersThatWouldHideAFault[index]
+        let fragments = [0: tile]
+        let cache = Self.cache(for: fragments)
+        #expect(Self.check(parts, at: "albums/a/index.html", fragments: fragments, cache: cache) != [], "\(why): the page fails")
+        #expect(cache.checkedIn[0].isEmpty, "\(why): the tile is not learnt")
+    }
+
+    @Test func aPageOver4MBIsCheckedWhole() {
+        let tile = Self.tile("../../albums/c/")
+        let page = Self.page(Self.albumPage(Self.strip([0], open: "<ol><li>" + String(repeating: "x", count: FragmentChecks.largestPage) + "</li>")), fragments: [0: tile])
+        #expect(FragmentChecks(page: page.bytes, path: "albums/a/index.html", placements: page.placements, checkedIn: [[]]) == nil)
+        let small = Self.page(Self.albumPage(Self.strip([0])), fragments: [0: tile])
+        #expect(FragmentChecks(page: small.bytes, path: "albums/a/index.html", placements: small.placements, checkedIn: [[]]) != nil)
+    }
+
     @Test func aMarkerTheParserDoesNotReadAsOneFailsTheCheck() {
         // The page's own instructions are no markers, even named like them.
         let fragments = [0: Self.tile("../../albums/c/")]
