@@ -163,4 +163,35 @@ import Testing
         let rebuilt = try String(contentsOf: strip, encoding: .utf8)
         #expect(rebuilt.contains("Best of Bowie") && rebuilt.contains("Staring at the Moon"))
     }
+
+    /// A tile that starts or ends with text is checked in place: taken out of the index page's
+    /// check, one starting with `>` after a tile made again that ends in `]]` would hide the
+    /// `]]>` the page holds (QA round 18's finding, in the index splice).
+    @Test func aTileEndingInTextIsNotLeftOutOfTheIndexCheck() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "splice-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try StarterSite.write(into: folder)
+        try FileManager.default.createDirectory(at: folder.appending(path: "templates/partials"), withIntermediateDirectories: true)
+        try #"><li class="tile"><img src="{{src}}" width="{{width}}" height="{{height}}" alt="{{alt}}"/></li>{{genre}}"#
+            .write(to: folder.appending(path: "templates/partials/tile.mustache"), atomically: true, encoding: .utf8)
+        // Album pages without the strip, so the index page alone shows the tiles.
+        try #"<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>{{album.title}}</title></head><body><p>{{album.title}}</p></body></html>"#
+            .write(to: folder.appending(path: "templates/album.mustache"), atomically: true, encoding: .utf8)
+        let site = SiteFolder(root: folder)
+        let first = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(first.summary.succeeded, "\(first.diagnostics)")
+
+        let archive = folder.appending(path: "content/albums.json")
+        // The third album's tile ends in `]]`; the fourth's, copied, starts with `>`. (Not the
+        // first album's: the index page shows it in its details, so its skeleton changes.)
+        var parts = try String(contentsOf: archive, encoding: .utf8).components(separatedBy: #""genre": "Pop""#)
+        #expect(parts.count == 6)
+        parts[2] += #""genre": "Pop]]""# + parts.remove(at: 3)
+        try parts.joined(separator: #""genre": "Pop""#).write(to: archive, atomically: true, encoding: .utf8)
+        let edited = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(edited.spliced.contains("index.html"))
+        #expect(!edited.summary.succeeded, "the index page holds ]]>, which XML forbids in text")
+        let clean = await BuildPipeline().run(BuildOptions(site: site, clean: true))
+        #expect(edited.diagnostics.map(\.description) == clean.diagnostics.map(\.description))
+    }
 }

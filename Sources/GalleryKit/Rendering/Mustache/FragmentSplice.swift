@@ -115,9 +115,16 @@ final class FragmentSplice {
     /// of whole elements (so every fragment after it stands where it stood), with no `id` (that
     /// another could repeat) and no `#` (a link to an id that another could have lost).
     ///
+    /// It must also start with `<` and end with `>`, white space aside, as fragments a page is
+    /// checked without (``FragmentChecks``): taken out from between a fragment made again that
+    /// ends in `]]` or `&` and a page's own bytes that start with `>` or a name, it would leave
+    /// a check that reads `]]>` or `&amp;` where the page has neither.
+    ///
     /// Conservative: text that looks like either (`paid=`, `#1 Hits`), a comment, a CDATA
     /// section or a processing instruction makes it not isolated, and its page is checked whole.
     static func isIsolated(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.contains(where: { !isSpace($0) }) else { return true }
+        guard FragmentChecks.isMarkable(bytes) else { return false }
         var depth = 0
         var index = 0
         let count = bytes.count
