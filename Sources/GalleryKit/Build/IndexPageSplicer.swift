@@ -5,13 +5,13 @@
 /// A page's previous ``FragmentMap`` is used when its context (the site's settings, templates and
 /// album count, the page's number) is unchanged and the page in place has the bytes the manifest
 /// and the map recorded. Each tile is then copied when its key (its album's values, its place
-/// and flags) is unchanged; the bytes are always those of a full render. The page is checked
-/// without the copied tiles when what lies between the tiles is unchanged, every tile is
-/// isolated (no id, no `#`, whole elements) and the build makes the same files as the one that
-/// checked the page: each copied tile then passed every check in the same place of the page
-/// before, its links resolved among the same files (a tile may link to another album's page
-/// through its params, and that album's address may move). Otherwise, or when that check finds
-/// anything, the whole page is checked.
+/// and flags) is unchanged; the bytes are always those of a full render. The page is checked as
+/// album pages are, with ``FragmentChecks``: a copied tile is left out where it stands in the
+/// place it passed the last check in (the map records each tile's signature), when the build
+/// makes the same files as the one that checked it (a tile may link to another album's page
+/// through its params, and that album's address may move); the others are checked where they
+/// stand and learnt for the next build. When that check fails, the whole page is checked, for
+/// its findings.
 struct IndexPageSplicer: Sendable {
     /// The previous build's maps of the index pages, by path.
     let maps: [String: FragmentMap]
@@ -63,26 +63,41 @@ struct IndexPageSplicer: Sendable {
         }, old: old, previous: previousMap?.fragments ?? [])
         let bytes = renderer.render(page, splice: splice)
         let fragments = splice.fragments
-        let skeleton = splice.skeletonHash(of: bytes)
-        let isolated = fragments.allSatisfy(\.isIsolated)
-        let copied = splice.copiedCount
-        var diagnostics: [Diagnostic]
+        // A copied tile is left out of the check where it stands in the place it passed in (its
+        // signature), its links resolving among the same files; every other tile is checked
+        // where it stands, and learnt. A map whose tiles were never checked so (a template that
+        // puts them in a `<style>`, say) is not tried again: the page is checked whole.
+        var checkedIn = Array(repeating: [UInt64](), count: fragments.count)
+        var tried = true
+        if let previousMap, previousMap.signatures.count == previousMap.keys.count {
+            tried = previousMap.signatures.contains { $0 != 0 }
+            if previousMap.outputs == outputs {
+                for (index, fragment) in fragments.enumerated() where fragment.copied && index < previousMap.signatures.count && previousMap.signatures[index] != 0 {
+                    checkedIn[index] = [previousMap.signatures[index]]
+                }
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        var signatures = Array(repeating: UInt64(0), count: fragments.count)
         var checkedInPart = false
-        if let previousMap, previousMap.isolated, isolated, copied > 0, previousMap.outputs == outputs,
-           skeleton == previousMap.skeleton, fragments.count == previousMap.keys.count {
-            diagnostics = validator.validateXHTML(splice.withoutCopied(bytes), path: path)
-            checkedInPart = diagnostics.isEmpty
-            if !diagnostics.isEmpty { diagnostics = validator.validateXHTML(bytes, path: path) }
+        let placements = fragments.enumerated().map { FragmentCache.Placement(offset: $0.element.offset, length: $0.element.length, slot: $0.offset) }
+        if tried, let checks = FragmentChecks(page: bytes, path: path, placements: placements, checkedIn: checkedIn),
+           let learnt = XHTMLStreamCheck.passes(checks, resolver: validator.resolver(for: path)) {
+            for (index, known) in checkedIn.enumerated() { if let signature = known.first { signatures[index] = signature } }
+            for (slot, signature) in learnt { signatures[slot] = signature }
+            checkedInPart = checks.leftOut > 0
         } else {
+            signatures = Array(repeating: 0, count: fragments.count)
             diagnostics = validator.validateXHTML(bytes, path: path)
         }
         var map: FragmentMap?
         if diagnostics.isEmpty, !fragments.isEmpty, fragments.allSatisfy(\.isPure), bytes.count <= Int(UInt32.max) {
             map = FragmentMap(
-                outputHash: 0, context: context, outputs: outputs, skeleton: skeleton, isolated: isolated,
-                keys: fragments.map(\.key), offsets: fragments.map { UInt32($0.offset) }, lengths: fragments.map { UInt32($0.length) }
+                outputHash: 0, context: context, outputs: outputs,
+                keys: fragments.map(\.key), offsets: fragments.map { UInt32($0.offset) }, lengths: fragments.map { UInt32($0.length) },
+                signatures: signatures
             )
         }
-        return Rendered(bytes: bytes, diagnostics: diagnostics, map: map, spliced: copied > 0, checkedInPart: checkedInPart)
+        return Rendered(bytes: bytes, diagnostics: diagnostics, map: map, spliced: splice.copiedCount > 0, checkedInPart: checkedInPart)
     }
 }

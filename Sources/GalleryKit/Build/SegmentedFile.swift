@@ -117,19 +117,17 @@ struct FragmentMap: Sendable, Equatable {
     /// The hash of every output path of the build that checked the page: its copied tiles'
     /// links resolved among those files.
     var outputs: UInt64
-    /// The hash of the page between its tiles (``FragmentSplice/skeletonHash(of:)``).
-    var skeleton: UInt64
-    /// Whether every tile is isolated (``FragmentSplice/isIsolated(_:)``), so a page whose
-    /// skeleton is unchanged is checked without the tiles it copied.
-    var isolated: Bool
     /// Each tile's key, offset and length.
     var keys: [UInt64]
     var offsets: [UInt32]
     var lengths: [UInt32]
+    /// Each tile's signature, the place it passed the page's check in (``FragmentChecks``); 0
+    /// for one that was not checked so, which the next check does not leave out.
+    var signatures: [UInt64]
 
     /// The fragments it records, for a ``FragmentSplice``.
     var fragments: [FragmentSplice.Fragment] {
-        (0..<keys.count).map { FragmentSplice.Fragment(key: keys[$0], offset: Int(offsets[$0]), length: Int(lengths[$0]), isIsolated: isolated) }
+        (0..<keys.count).map { FragmentSplice.Fragment(key: keys[$0], offset: Int(offsets[$0]), length: Int(lengths[$0])) }
     }
 }
 
@@ -142,8 +140,9 @@ struct SegmentMaps: Sendable, Equatable {
     var pages: [String: FragmentMap] = [:]
 
     /// The format's first line. 2: index pages' fragment maps; 3: with the hash of the build's
-    /// output files. A file of another format is not read (the next build is a full one).
-    static let magic = Array("gallery-segments 3\n".utf8)
+    /// output files; 4: with each tile's signature instead of the skeleton's hash. A file of
+    /// another format is not read (the next build is a full one).
+    static let magic = Array("gallery-segments 4\n".utf8)
 
     /// The file beside a build manifest.
     static func file(for manifest: URL) -> URL {
@@ -159,9 +158,8 @@ struct SegmentMaps: Sendable, Equatable {
     /// The file's bytes: the magic line; the number of segment maps, then per map (sorted by
     /// path) the path's length and bytes, the output hash, the context, head and tail lengths,
     /// the count, the keys and the lengths; the number of fragment maps, then per map (sorted by
-    /// path) the path, the output hash, the context, the outputs' and the skeleton's hashes,
-    /// whether it is isolated, the count, the keys, offsets and lengths; and last the hash of
-    /// everything before it; little-endian.
+    /// path) the path, the output hash, the context, the outputs' hash, the count, the keys,
+    /// offsets, lengths and signatures; and last the hash of everything before it; little-endian.
     func encoded() -> [UInt8] {
         var bytes = Self.magic
         func append<T: FixedWidthInteger>(_ value: T) {
@@ -189,12 +187,11 @@ struct SegmentMaps: Sendable, Equatable {
             append(map.outputHash)
             append(map.context)
             append(map.outputs)
-            append(map.skeleton)
-            append(UInt8(map.isolated ? 1 : 0))
             append(UInt64(map.keys.count))
             map.keys.forEach { append($0) }
             map.offsets.forEach { append($0) }
             map.lengths.forEach { append($0) }
+            map.signatures.forEach { append($0) }
         }
         // Last, the hash of all before it: a damaged map could otherwise cut a file at the wrong places.
         append(FastHash.hash(bytes))
@@ -240,11 +237,10 @@ struct SegmentMaps: Sendable, Equatable {
         guard let pageCount = read(UInt32.self) else { return nil }
         for _ in 0..<pageCount {
             guard let path = path(), let outputHash = read(UInt64.self), let context = read(UInt64.self),
-                  let outputs = read(UInt64.self), let skeleton = read(UInt64.self), let isolated = read(UInt8.self), isolated <= 1,
-                  let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 16),
+                  let outputs = read(UInt64.self), let count = read(UInt64.self), count <= UInt64((bytes.count - offset) / 24),
                   let keys = values(UInt64.self, count: count), let offsets = values(UInt32.self, count: count),
-                  let lengths = values(UInt32.self, count: count) else { return nil }
-            result.pages[path] = FragmentMap(outputHash: outputHash, context: context, outputs: outputs, skeleton: skeleton, isolated: isolated == 1, keys: keys, offsets: offsets, lengths: lengths)
+                  let lengths = values(UInt32.self, count: count), let signatures = values(UInt64.self, count: count) else { return nil }
+            result.pages[path] = FragmentMap(outputHash: outputHash, context: context, outputs: outputs, keys: keys, offsets: offsets, lengths: lengths, signatures: signatures)
         }
         guard offset == bytes.count else { return nil }
         return result

@@ -331,11 +331,13 @@ private final class StreamState {
     func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
         let rawText = matches(name, "script") || matches(name, "style")
         let parent = frames.last ?? (hash: 0, rawText: false)
-        var values = [parent.hash, Self.hash(name), Self.hash(uri), UInt64(count)]
-        if let namespaces {
+        var hash = withUnsafeBytes(of: (parent.hash, Self.hash(name), Self.hash(uri), UInt64(count))) { FastHash.hash($0) }
+        if let namespaces, count > 0 {
+            var values = [hash]
             for index in 0..<(2 * count) { values.append(Self.hash(namespaces[index])) }
+            hash = FastHash.combine(values)
         }
-        frames.append((FastHash.combine(values), parent.rawText || rawText))
+        frames.append((hash, parent.rawText || rawText))
         if open != nil, rawText || attributes.value("id") != nil || attributes.hasXMLID { open?.placeFree = false }
     }
 
@@ -383,7 +385,7 @@ private final class StreamState {
         case .svg: 2
         case .mathML: 3
         }
-        return FastHash.combine([frame.hash, UInt64(depth), UInt64(folderDepth), scope.insideTile ? 1 : 0, names])
+        return withUnsafeBytes(of: (frame.hash, UInt64(depth), UInt64(folderDepth), UInt64(scope.insideTile ? 1 : 0), names)) { FastHash.hash($0) }
     }
 
     /// A hash of a NUL-terminated name (`nil`: none), told apart from the empty name.

@@ -107,8 +107,8 @@ import Testing
             "carousel.svg": SegmentMap(outputHash: 7, context: 9, head: 300, tail: 13, keys: [1, 2, .max], lengths: [10, 0, .max]),
             "albums.json": SegmentMap(outputHash: 1, context: 2, head: 3, tail: 4, keys: [], lengths: []),
         ], pages: [
-            "index.html": FragmentMap(outputHash: 5, context: 6, outputs: 7, skeleton: 8, isolated: true, keys: [3, .max], offsets: [100, 200], lengths: [100, .max]),
-            "page/2/index.html": FragmentMap(outputHash: 1, context: 1, outputs: 1, skeleton: 1, isolated: false, keys: [], offsets: [], lengths: []),
+            "index.html": FragmentMap(outputHash: 5, context: 6, outputs: 7, keys: [3, .max], offsets: [100, 200], lengths: [100, .max], signatures: [8, 0]),
+            "page/2/index.html": FragmentMap(outputHash: 1, context: 1, outputs: 1, keys: [], offsets: [], lengths: [], signatures: []),
         ])
         let bytes = maps.encoded()
         #expect(SegmentMaps.parse(bytes) == maps)
@@ -162,6 +162,38 @@ import Testing
         #expect(third.spliced == ["albums.json", "index.html"], "the hand-changed strip is made whole")
         let rebuilt = try String(contentsOf: strip, encoding: .utf8)
         #expect(rebuilt.contains("Best of Bowie") && rebuilt.contains("Staring at the Moon"))
+    }
+
+    /// Tiles inside a comment were never checked as markup: a tile made again that ends the
+    /// comment early makes the copied tiles after it markup, which the check must then read.
+    @Test func copiedTilesAfterATileThatEndsTheirCommentAreChecked() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "splice-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try StarterSite.write(into: folder)
+        try FileManager.default.createDirectory(at: folder.appending(path: "templates/partials"), withIntermediateDirectories: true)
+        func write(_ text: String, to path: String) throws {
+            try text.write(to: folder.appending(path: path), atomically: true, encoding: .utf8)
+        }
+        try write(#"<img src="{{src}}"/><b a="-{{genre}}>"/>"#, to: "templates/partials/tile.mustache")
+        try write(#"<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title></head><body><main><ol><!-- {{#carousel.tiles}}{{>partials/tile}}{{/carousel.tiles}} --></ol></main></body></html>"#, to: "templates/index.mustache")
+        try write(#"<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>{{album.title}}</title></head><body><p>{{album.title}}</p></body></html>"#, to: "templates/album.mustache")
+        let site = SiteFolder(root: folder)
+        let first = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(first.summary.succeeded, "\(first.diagnostics)")
+
+        // The third album's genre `-` makes its tile end the comment (`-->`); the images of the
+        // fourth and fifth, copied, become markup without `alt`.
+        let archive = folder.appending(path: "content/albums.json")
+        var parts = try String(contentsOf: archive, encoding: .utf8).components(separatedBy: #""genre": "Pop""#)
+        #expect(parts.count == 6)
+        parts[2] += #""genre": "-""# + parts.remove(at: 3)
+        try parts.joined(separator: #""genre": "Pop""#).write(to: archive, atomically: true, encoding: .utf8)
+        let edited = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(edited.spliced.contains("index.html"))
+        #expect(!edited.summary.succeeded)
+        let clean = await BuildPipeline().run(BuildOptions(site: site, clean: true))
+        #expect(!clean.summary.succeeded)
+        #expect(edited.diagnostics.map(\.description) == clean.diagnostics.map(\.description))
     }
 
     /// A tile that starts or ends with text is checked in place: taken out of the index page's
