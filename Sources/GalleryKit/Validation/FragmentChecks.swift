@@ -42,8 +42,11 @@
 struct FragmentChecks {
     /// What a marker stands for.
     enum Marker: Equatable {
-        /// A fragment left out, already checked: the signature here must be one it was checked in.
-        case checked(slot: Int)
+        /// A run of `count` fragments left out, with only white space between them, each already
+        /// checked: the signature here must be one of `signatures`, those all were checked in.
+        /// (Each leaves the parse as it found it, and white space between elements changes
+        /// nothing, so each stands where the first does.)
+        case checked(signatures: [UInt64], count: Int)
         /// The start of a fragment checked where it stands.
         case start(slot: Int)
         /// Its end.
@@ -58,11 +61,9 @@ struct FragmentChecks {
     /// Each marker's end in ``bytes`` (where the parser stands once it has read it), in order.
     var markers: [(end: Int, kind: Marker)]
     /// How many fragments are left out.
-    var leftOut: Int { markers.reduce(0) { if case .checked = $1.kind { $0 + 1 } else { $0 } } }
+    var leftOut: Int { markers.reduce(0) { if case .checked(_, let count) = $1.kind { $0 + count } else { $0 } } }
     /// The depth of the page's folder: 0 for `404.html`, 2 for `albums/x/index.html`.
     var folderDepth: Int
-    /// By slot, the signatures each fragment was checked in.
-    var checkedIn: [[UInt64]]
 
     /// The largest page checked this way, and the largest check: far below the 10 MB from which
     /// libxml2 refuses a document's long runs and names (it parses without `XML_PARSE_HUGE`),
@@ -92,8 +93,20 @@ struct FragmentChecks {
                       checkedIn.indices.contains(placement.slot) else { valid = false; return }
                 let fragment = UnsafeBufferPointer(rebasing: page[placement.offset..<(placement.offset + placement.length)])
                 guard Self.isMarkable(fragment) else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position..<placement.offset]))
-                if checkedIn[placement.slot].isEmpty {
+                let gap = UnsafeBufferPointer(rebasing: page[position..<placement.offset])
+                let known = checkedIn[placement.slot]
+                // Beside the run of left-out fragments before it, with only white space between.
+                if !known.isEmpty, case .checked(let signatures, let count)? = markers.last?.kind, markers.last?.end == bytes.count,
+                   gap.allSatisfy(Self.isSpace) {
+                    let common = signatures.filter(known.contains)
+                    if !common.isEmpty {
+                        markers[markers.count - 1].kind = .checked(signatures: common, count: count + 1)
+                        position = placement.offset + placement.length
+                        continue
+                    }
+                }
+                bytes.append(contentsOf: gap)
+                if known.isEmpty {
                     bytes.append(contentsOf: marker)
                     markers.append((bytes.count, .start(slot: placement.slot)))
                     bytes.append(contentsOf: fragment)
@@ -101,24 +114,25 @@ struct FragmentChecks {
                     markers.append((bytes.count, .end(slot: placement.slot)))
                 } else {
                     bytes.append(contentsOf: marker)
-                    markers.append((bytes.count, .checked(slot: placement.slot)))
+                    markers.append((bytes.count, .checked(signatures: known, count: 1)))
                 }
                 position = placement.offset + placement.length
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position...]))
         }
         guard valid, !markers.isEmpty, bytes.count <= Self.largestPage else { return nil }
-        self.checkedIn = checkedIn
         self.bytes = bytes
         self.markers = markers
     }
 
     /// Whether a fragment may be marked: it starts with `<` and ends with `>`, white space aside.
     static func isMarkable(_ fragment: UnsafeBufferPointer<UInt8>) -> Bool {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         guard let first = fragment.firstIndex(where: { !isSpace($0) }), let last = fragment.lastIndex(where: { !isSpace($0) }) else { return false }
         return first < last && fragment[first] == UInt8(ascii: "<") && fragment[last] == UInt8(ascii: ">")
     }
+
+    /// XML's white space.
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// Whether a reference in a fragment resolves to the same outcome from every folder of
     /// `folderDepth`, and names no id: no `#`, and it starts with `/` (the base path), a scheme,

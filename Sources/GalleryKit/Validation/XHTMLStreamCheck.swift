@@ -28,7 +28,6 @@ enum XHTMLStreamCheck {
         let state = StreamState(resolver: resolver)
         state.markers = checks.markers
         state.folderDepth = checks.folderDepth
-        state.checkedIn = checks.checkedIn
         return passes(checks.bytes, state: state) ? state.learnt : nil
     }
 
@@ -176,8 +175,6 @@ private final class StreamState {
     var markers: [(end: Int, kind: FragmentChecks.Marker)] = []
     private var nextMarker = 0
     var folderDepth = 0
-    /// By slot, the signatures each fragment was checked in.
-    var checkedIn: [[UInt64]] = []
     /// The fragments checked where they stand, with their signatures.
     private(set) var learnt: [(slot: Int, signature: UInt64)] = []
     /// The fragment being read: its slot, its start's signature and depth, and whether it may
@@ -358,8 +355,8 @@ private final class StreamState {
         // inside a `script` or `style` they would change the text it checks.
         guard let here = signature() else { clean = false; return }
         switch marker.kind {
-        case .checked(let slot):
-            guard checkedIn.indices.contains(slot), checkedIn[slot].contains(here) else { clean = false; return }
+        case .checked(let signatures, _):
+            guard signatures.contains(here) else { clean = false; return }
         case .start(let slot):
             guard open == nil else { clean = false; return }
             open = (slot, here, depth, true)

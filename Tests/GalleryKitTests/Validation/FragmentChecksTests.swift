@@ -191,6 +191,28 @@ import Testing
         #expect(cache.checkedIn[0].isEmpty, "\(why): the tile is not learnt")
     }
 
+    /// Left-out tiles with only white space between them take one marker; anything else between
+    /// them stays in the check.
+    @Test func aRunOfLeftOutTilesTakesOneMarker() {
+        let fragments = [0: Self.tile("../../albums/c/"), 1: Self.tile("/albums/b/")]
+        let cache = Self.cache(for: fragments)
+        Self.check(Self.albumPage(Self.strip([0, 1])), at: "albums/a/index.html", fragments: fragments, cache: cache)
+        #expect(cache.checkedIn.map(\.count) == [1, 1])
+        func checks(_ parts: [Part]) -> FragmentChecks? {
+            let page = Self.page(parts, fragments: fragments)
+            return FragmentChecks(page: page.bytes, path: "albums/b/index.html", placements: page.placements, checkedIn: cache.checkedIn)
+        }
+        let run = checks(Self.albumPage(["<ol>", .fragment(0), "\n ", .fragment(1), "\t", .fragment(0), "</ol>"]))
+        #expect(run?.markers.count == 1)
+        #expect(run?.leftOut == 3)
+        let broken = checks(Self.albumPage(["<ol>", .fragment(0), "<li>x</li>", .fragment(1), "</ol>"]))
+        #expect(broken?.markers.count == 2)
+        #expect(broken?.leftOut == 2)
+        // Between two left-out tiles, the page's own image without alt fails the page.
+        let failing = Self.albumPage(["<ol>", .fragment(0), "<img src=\"../../covers/a.svg\"/>", .fragment(1), "</ol>"])
+        #expect(Self.check(failing, at: "albums/b/index.html", fragments: fragments, cache: cache) != [])
+    }
+
     @Test func aPageOver4MBIsCheckedWhole() {
         let tile = Self.tile("../../albums/c/")
         let page = Self.page(Self.albumPage(Self.strip([0], open: "<ol><li>" + String(repeating: "x", count: FragmentChecks.largestPage) + "</li>")), fragments: [0: tile])
