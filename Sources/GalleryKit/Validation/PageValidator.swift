@@ -11,8 +11,9 @@ public struct PageValidator: Sendable {
     /// capitals. 3: empty path segments, references in inline scripts and styles. 4: the URLs
     /// of `<style>` elements and `style` attributes. 5: media, frames, objects, forms, image maps.
     /// 6: pages in place checked again when a file they may link to is gone (``RemovedOutputs``),
-    /// so pages an older gallery left linking to a removed file are checked once.
-    static let checksVersion = 6
+    /// so pages an older gallery left linking to a removed file are checked once. 7: a `<script>`
+    /// or `<style>` holding a comment or an instruction is read from the tree, not the bytes.
+    static let checksVersion = 7
 
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).

@@ -9,7 +9,8 @@ enum RawTextEntities {
 
     /// The byte offsets of the references (`&lt;`, `&amp;`, `&#60;`, `&#x3C;`) in the content
     /// of the element whose start tag's `<` is at `tagStart`: from after the start tag to the
-    /// element's end tag, leaving out CDATA sections and comments.
+    /// element's end tag, leaving out CDATA sections, comments and processing instructions
+    /// (whose `<!--` or `</script` is no markup).
     static func references(in source: UnsafeBufferPointer<UInt8>, elementAt tagStart: Int) -> [Int] {
         var nameEnd = tagStart + 1
         while nameEnd < source.count, isNameByte(source[nameEnd]) { nameEnd += 1 }
@@ -25,6 +26,8 @@ enum RawTextEntities {
                     index = TagStartIndex.end(of: "]]>", in: source, from: index + 9)
                 } else if TagStartIndex.hasPrefix(source, at: index, "<!--") {
                     index = TagStartIndex.end(of: "-->", in: source, from: index + 4)
+                } else if TagStartIndex.hasPrefix(source, at: index, "<?") {
+                    index = TagStartIndex.end(of: "?>", in: source, from: index + 2)
                 } else if source[index...].starts(with: close) {
                     return found
                 } else {
@@ -44,18 +47,37 @@ enum RawTextEntities {
         return found
     }
 
-    /// The bytes between the start tag of the element whose `<` is at `tagStart` and its end
-    /// tag; `nil` for an empty-element tag or when no end tag follows.
-    static func content(in source: UnsafeBufferPointer<UInt8>, elementAt tagStart: Int) -> Range<Int>? {
+    /// The text of the element whose start tag's `<` is at `tagStart` as XML reads it, its
+    /// character data and the content of its CDATA sections (empty for an empty-element tag);
+    /// `nil` when it holds anything else (a comment, an instruction, an element) or no end tag
+    /// follows, as its text and its end are then not for a scan of the bytes to tell
+    /// (`<style><!-- </style> -->…</style>`). With references in its character data the text
+    /// is as written, not decoded.
+    static func text(in source: UnsafeBufferPointer<UInt8>, elementAt tagStart: Int) -> [UInt8]? {
         var nameEnd = tagStart + 1
         while nameEnd < source.count, isNameByte(source[nameEnd]) { nameEnd += 1 }
         let close = [UInt8(ascii: "<"), UInt8(ascii: "/")] + Array(source[(tagStart + 1)..<nameEnd])
         let tagEnd = TagStartIndex.endOfTag(in: source, from: nameEnd)
-        guard tagEnd < source.count, source[tagEnd - 1] != UInt8(ascii: "/") else { return nil }
+        guard tagEnd < source.count else { return nil }
+        if source[tagEnd - 1] == UInt8(ascii: "/") { return [] }
+        var text: [UInt8] = []
         var index = tagEnd + 1
         while index < source.count {
-            if source[index] == UInt8(ascii: "<"), source[index...].starts(with: close) { return (tagEnd + 1)..<index }
-            index += 1
+            guard source[index] == UInt8(ascii: "<") else {
+                text.append(source[index])
+                index += 1
+                continue
+            }
+            if TagStartIndex.hasPrefix(source, at: index, "<![CDATA[") {
+                let end = TagStartIndex.end(of: "]]>", in: source, from: index + 9)
+                guard end <= source.count, end - 3 >= index + 9 else { return nil }
+                text.append(contentsOf: source[(index + 9)..<(end - 3)])
+                index = end
+            } else if source[index...].starts(with: close) {
+                return text
+            } else {
+                return nil
+            }
         }
         return nil
     }

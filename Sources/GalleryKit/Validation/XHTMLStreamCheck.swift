@@ -246,8 +246,12 @@ private final class StreamState {
 
     /// Whether the content of the `script` or `style` whose start tag the parser has just read
     /// holds a reference a browser would not decode (true when unsure).
+    ///
+    /// Unsure also when the content holds a comment, an instruction or an element, which may
+    /// hide or end early what a scan of the bytes takes for the content (`<!-- </style> -->`):
+    /// the tree, which holds the element's real text, decides (see `RawTextEntities.text`).
     private func rawTextHoldsReferences() -> Bool {
-        guard let source, let start = startOfLastTag() else { return true }
+        guard let source, let start = startOfLastTag(), RawTextEntities.text(in: source, elementAt: start) != nil else { return true }
         return !RawTextEntities.references(in: source, elementAt: start).isEmpty
     }
 
@@ -263,8 +267,8 @@ private final class StreamState {
     /// Checks the URLs in the content of the `style` element whose start tag the parser has just
     /// read (see ``rawTextHoldsReferences()``).
     private func checkStyleElement() {
-        guard let source, let start = startOfLastTag(), let content = RawTextEntities.content(in: source, elementAt: start) else { clean = false; return }
-        checkStylesheet(UnsafeBufferPointer(rebasing: source[content]))
+        guard let source, let start = startOfLastTag(), let text = RawTextEntities.text(in: source, elementAt: start) else { clean = false; return }
+        text.withUnsafeBufferPointer { checkStylesheet($0) }
     }
 
     private func checkStylesheet(_ css: UnsafeBufferPointer<UInt8>) {

@@ -111,6 +111,13 @@ import Testing
         ])
     }
 
+    /// An instruction in a script holding `<!--` is no comment: the script ends at its end tag,
+    /// and a reference in the page's text after it is no reference in the script (QA round 19).
+    @Test func aScriptEndsAtItsEndTagPastAnInstruction() {
+        #expect(Fixtures.diagnostics(["<script><?x <!-- ?></script>", "<p>Life &amp; Times</p>"]) == [])
+        #expect(Fixtures.diagnostics(["<script><?x <!-- ?>&amp;</script>"]).count == 1)
+    }
+
     @Test func reportsAMismatchedEndTag() throws {
         // <p><em>one</strong></p>: `</strong>` ends at column 19.
         let first = try #require(Fixtures.diagnostics(["<p><em>one</strong></p>"]).first)
