@@ -137,7 +137,7 @@ extension BuildStep {
                             let (output, trace) = renderer.renderTraced(page)
                             batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
                         }
-                        let outcome = ledger.outcome(path, key: key, bytes: bytes)
+                        let outcome = ledger.outcome(path, key: diagnostics.isEmpty ? key : OutputLedger.keyShowingFindingsAgain(key), bytes: bytes)
                         if var map {
                             map.outputHash = outcome.entry.outputHash
                             batch.pageMaps.append((path, map))
@@ -153,20 +153,24 @@ extension BuildStep {
                     }
                     let made = Self.make(file, maps: previousMaps, ledger: ledger, validator: validator)
                     let bytes = made.bytes
-                    let outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
+                    var outcome = ledger.outcome(file.path, key: file.key, bytes: bytes)
                     if var map = made.map {
                         map.outputHash = outcome.entry.outputHash
                         batch.segmentMaps.append((file.path, map))
                     }
                     if made.spliced { batch.spliced.append(file.path) }
-                    // Bytes the output folder already holds were checked when they were written,
-                    // and a splice's remade segments when it was made.
-                    if case .changed = outcome, !made.spliced {
-                        switch file.check {
-                        case .svg: batch.laterFindings += validator.validateSVG(bytes, path: file.path)
-                        case .wellFormed: batch.laterFindings += validator.validateWellFormed(bytes, path: file.path)
-                        case nil: break
+                    // Bytes the output folder already holds were checked when they were written
+                    // (if that found something, again), and a splice's remade segments when it
+                    // was made.
+                    let foundBefore = ledger.previous.entries[file.path]?.inputKey == OutputLedger.keyShowingFindingsAgain(file.key)
+                    if outcome.isChange || foundBefore, !made.spliced {
+                        let findings: [Diagnostic] = switch file.check {
+                        case .svg: validator.validateSVG(bytes, path: file.path)
+                        case .wellFormed: validator.validateWellFormed(bytes, path: file.path)
+                        case nil: []
                         }
+                        batch.laterFindings += findings
+                        if !findings.isEmpty { outcome = ledger.outcome(file.path, key: OutputLedger.keyShowingFindingsAgain(file.key), bytes: bytes) }
                     }
                     if case .changed = outcome { try staging.stage(bytes, as: file.path) }
                     batch.record(file.path, outcome)

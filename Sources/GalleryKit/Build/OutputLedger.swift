@@ -30,6 +30,11 @@ struct OutputLedger: Sendable {
         /// New or different bytes to write; `isNew` when the previous build made no such output.
         case changed(BuildManifest.Entry, isNew: Bool)
 
+        /// Whether there are bytes to write.
+        var isChange: Bool {
+            if case .changed = self { true } else { false }
+        }
+
         /// The record of the output.
         var entry: BuildManifest.Entry {
             switch self {
@@ -45,6 +50,14 @@ struct OutputLedger: Sendable {
     }
 
     /// What to do with freshly made bytes for an output.
+    /// The key to record for an output whose check found something (a warning: an error stops
+    /// the build before the manifest is written): one no build computes, so the next build makes
+    /// and checks it again and shows the finding again, as it does a cover's, and `--strict`
+    /// fails on it again, instead of leaving the output in place with nothing said.
+    static func keyShowingFindingsAgain(_ key: UInt64) -> UInt64 {
+        FastHash.combine([key, 0x7761_726E_696E_6773])
+    }
+
     func outcome(_ path: String, key: UInt64, bytes: some Collection<UInt8>) -> Outcome {
         let entry = BuildManifest.Entry(inputKey: key, size: bytes.count, outputHash: FastHash.hash(bytes))
         let old = previous.entries[path]
