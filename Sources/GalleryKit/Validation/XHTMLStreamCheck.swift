@@ -26,9 +26,8 @@ enum XHTMLStreamCheck {
     /// fragments it checked where they stand, each with the signature of its place.
     static func passes(_ checks: FragmentChecks, resolver: ReferenceResolver) -> [(slot: Int, signature: UInt64)]? {
         let state = StreamState(resolver: resolver)
-        state.markers = checks.markers
-        state.folderDepth = checks.folderDepth
-        return passes(checks.bytes, state: state) ? state.learnt : nil
+        state.marks = FragmentMarks(checks)
+        return passes(checks.bytes, state: state) ? state.marks?.learnt : nil
     }
 
     private static func passes(_ bytes: [UInt8], state: StreamState) -> Bool {
@@ -40,14 +39,14 @@ enum XHTMLStreamCheck {
             guard let context else { return }
             let state = Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue()
             let attributes = Attributes(base: attributes, count: Int(attributeCount))
-            if !state.markers.isEmpty { state.enter(localName, uri, attributes, namespaces: namespaces, count: Int(namespaceCount)) }
+            state.marks?.enter(localName, uri, namespaces: namespaces, count: Int(namespaceCount), holdsID: attributes.value("id") != nil || attributes.hasXMLID)
             state.start(localName, uri, attributes, defaulted: defaultedCount)
         }
         handler.endElementNs = { context, _, _, _ in
             guard let context else { return }
             Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().end()
         }
-        if !state.markers.isEmpty {
+        if state.marks != nil {
             handler.processingInstruction = { context, target, data in
                 guard let context else { return }
                 Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().instruction(target, data)
@@ -170,20 +169,8 @@ private final class StreamState {
     private var ids: Set<String> = []
     private var fragments: [String] = []
 
-    // A check with fragments left out (see `FragmentChecks`); no markers, none of this is kept.
-    /// The markers, and the next one to meet.
-    var markers: [(end: Int, kind: FragmentChecks.Marker)] = []
-    private var nextMarker = 0
-    var folderDepth = 0
-    /// The fragments checked where they stand, with their signatures.
-    private(set) var learnt: [(slot: Int, signature: UInt64)] = []
-    /// The fragment being read: its slot, its start's signature and depth, and whether it may
-    /// yet be learnt (it closed nothing open before it, and holds no id, script, style, or
-    /// reference that depends on the page's place).
-    private var open: (slot: Int, signature: UInt64, depth: Int, placeFree: Bool)?
-    /// For each open element, a hash of its name and namespace and those of the elements
-    /// around it, and whether it or one of them is a `script` or `style`.
-    private var frames: [(hash: UInt64, rawText: Bool)] = []
+    /// The markers of a check with fragments left out (see `FragmentChecks`).
+    var marks: FragmentMarks?
 
     init(resolver: ReferenceResolver) {
         self.resolver = resolver
@@ -279,18 +266,15 @@ private final class StreamState {
     }
 
     func end() {
-        if !markers.isEmpty, !frames.isEmpty { frames.removeLast() }
         depth -= 1
-        // A fragment that closes an element open before it is no run of whole elements: what
-        // follows it would stand elsewhere without it.
-        if let current = open, depth < current.depth { open?.placeFree = false }
+        marks?.leave(depth: depth)
         if depth == 1 { inFirstHead = false }
         if !scopes.isEmpty { scopes.removeLast() }
     }
 
     /// The verdict once the parse is over: the skeleton is whole and every fragment names an id.
     func finish() -> Bool {
-        clean && nextMarker == markers.count && open == nil && rootIsPage && headSeen && headHasTitle && bodySeen && fragments.allSatisfy { ids.contains($0) }
+        clean && marks?.isComplete != false && rootIsPage && headSeen && headHasTitle && bodySeen && fragments.allSatisfy { ids.contains($0) }
     }
 
     /// Whether the names of the element and its attributes are spelt as a browser reading HTML
@@ -318,81 +302,20 @@ private final class StreamState {
         ReferenceResolver.forEachSourceSetURL(srcset) { accept(resolve($0)) }
     }
 
-    /// Resolves a reference; inside a fragment being read, notes whether it depends on the page.
+    /// Resolves a reference, noting it for the fragment being read, if any.
     private func resolve(_ reference: UnsafeBufferPointer<UInt8>) -> ReferenceResolver.Outcome {
-        if let current = open, current.placeFree, !FragmentChecks.isPlaceFree(reference, folderDepth: folderDepth) {
-            open?.placeFree = false
-        }
+        marks?.read(reference)
         return resolver.resolve(reference, naming: false)
     }
 
-    /// Notes an element's start for the signatures: its name, namespace and the namespaces it
-    /// declares (`count` prefix and URI pairs); inside a fragment being read, whether it is one
-    /// a fragment may not hold to be learnt.
-    func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributes: Attributes, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
-        let rawText = matches(name, "script") || matches(name, "style")
-        let parent = frames.last ?? (hash: 0, rawText: false)
-        var hash = withUnsafeBytes(of: (parent.hash, Self.hash(name), Self.hash(uri), UInt64(count))) { FastHash.hash($0) }
-        if let namespaces, count > 0 {
-            var values = [hash]
-            for index in 0..<(2 * count) { values.append(Self.hash(namespaces[index])) }
-            hash = FastHash.combine(values)
-        }
-        frames.append((hash, parent.rawText || rawText))
-        if open != nil, rawText || attributes.value("id") != nil || attributes.hasXMLID { open?.placeFree = false }
-    }
-
-    /// A processing instruction: when it is the next marker, whole, that marker.
+    /// A processing instruction, perhaps a marker (see `FragmentMarks`).
     func instruction(_ target: UnsafePointer<xmlChar>?, _ data: UnsafePointer<xmlChar>?) {
-        guard clean, nextMarker < markers.count, let parser else { return }
-        let position = Int(xmlByteConsumed(parser))
-        let marker = markers[nextMarker]
-        // The page's own instruction, before the next marker.
-        guard position >= marker.end else { return }
-        // Past it, the marker was not read as one (it stood in a comment or a CDATA section);
-        // at its end but not itself, it closed an instruction opened before it. Either way the
-        // bytes around it do not parse as the page's: the check fails. An instruction named as
-        // a marker, with no data, that ends where the marker ends is the marker's own bytes.
-        guard position == marker.end, matches(target, "gallery-check"), data == nil || data?.pointee == 0 else { clean = false; return }
-        nextMarker += 1
-        // Where no fragment may be left out (see `signature()`), markers fail the check too:
-        // inside a `script` or `style` they would change the text it checks.
-        guard let here = signature() else { clean = false; return }
-        switch marker.kind {
-        case .checked(let signatures, _):
-            guard signatures.contains(here) else { clean = false; return }
-        case .start(let slot):
-            guard open == nil else { clean = false; return }
-            open = (slot, here, depth, true)
-        case .end(let slot):
-            guard let current = open, current.slot == slot else { clean = false; return }
-            open = nil
-            if current.placeFree, here == current.signature { learnt.append((slot, here)) }
-        }
-    }
-
-    /// The signature of the place the parser stands at (see `FragmentChecks`), or `nil` where
-    /// no fragment may be left out: above depth 3, inside a `script` or `style`, or where the
-    /// parser decodes the bytes from another encoding than UTF-8.
-    ///
-    /// The namespaces in scope are those the open elements declared, each in `frames`: libxml2's
-    /// own table is laid out differently from one version to the next.
-    private func signature() -> UInt64? {
-        guard let parser, depth >= 3, let frame = frames.last, !frame.rawText,
-              let input = parser.pointee.input, let buffer = input.pointee.buf, buffer.pointee.encoder == nil else { return nil }
-        let scope = scopes.last ?? MarkupChecker.Scope()
-        let names: UInt64 = switch scope.names {
-        case .html: 1
-        case .svg: 2
-        case .mathML: 3
-        }
-        return withUnsafeBytes(of: (frame.hash, UInt64(depth), UInt64(folderDepth), UInt64(scope.insideTile ? 1 : 0), names)) { FastHash.hash($0) }
-    }
-
-    /// A hash of a NUL-terminated name (`nil`: none), told apart from the empty name.
-    private static func hash(_ text: UnsafePointer<xmlChar>?) -> UInt64 {
-        guard let text else { return 0x9E37_79B9_7F4A_7C15 }
-        return FastHash.hash(UnsafeRawBufferPointer(start: text, count: Int(xmlStrlen(text))))
+        guard clean, let parser else { return }
+        let place = FragmentMarks.Place(
+            depth: depth, scope: scopes.last ?? MarkupChecker.Scope(),
+            readsBytesAsTheyAre: parser.pointee.input?.pointee.buf.map { $0.pointee.encoder == nil } ?? false
+        )
+        if marks?.instruction(target, data, endingAt: Int(xmlByteConsumed(parser)), at: place) == false { clean = false }
     }
 
     private func accept(_ outcome: ReferenceResolver.Outcome) {
