@@ -58,6 +58,9 @@ public struct BuildState: Sendable {
     /// The pages whose inputs were unchanged but that were made and checked again, as they may
     /// link to a file this build no longer makes (see ``RemovedOutputs``).
     var rechecked: [String] = []
+    /// How many tiles the album pages' checks left out, as an earlier page of their batch had
+    /// checked them in the same place (``FragmentChecks``).
+    var tilesLeftOut = 0
     /// How many of the previous manifest's outputs the render step made again (-1: unknown).
     var previousOutputsMade = -1
     /// Rendered, validated outputs waiting to be committed (after `render`).

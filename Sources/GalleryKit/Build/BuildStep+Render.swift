@@ -145,6 +145,7 @@ extension BuildStep {
                         if case .changed = outcome { try staging.stage(bytes, as: path) }
                         batch.record(path, outcome, isPage: true)
                     }
+                    batch.tilesLeftOut += fragments.leftOut
                 case .generated(let file):
                     if let entry = ledger.inPlace(file.path, key: file.key) {
                         batch.record(file.path, .inPlace(entry))
@@ -217,6 +218,7 @@ extension BuildStep {
         state.spliced = total.spliced.sorted()
         state.checkedInPart = total.checkedInPart.sorted()
         state.rechecked = total.rechecked.sorted()
+        state.tilesLeftOut = total.tilesLeftOut
         state.summary.unchanged = total.unchanged
         state.summary.pagesUnchanged = total.pagesUnchanged
         state.pagesStaged = pages.count - total.pagesUnchanged
@@ -332,6 +334,8 @@ struct RenderBatch: Sendable {
     var checkedInPart: [String] = []
     /// The pages in place made again, as they may link to a file this build no longer makes.
     var rechecked: [String] = []
+    /// The tiles the album pages' checks left out.
+    var tilesLeftOut = 0
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
         switch outcome {
@@ -356,6 +360,7 @@ struct RenderBatch: Sendable {
         pageMaps += other.pageMaps
         checkedInPart += other.checkedInPart
         rechecked += other.rechecked
+        tilesLeftOut += other.tilesLeftOut
         spliced += other.spliced
     }
 
