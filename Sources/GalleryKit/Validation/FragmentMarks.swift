@@ -38,8 +38,9 @@ struct FragmentMarks {
     }
 
     /// Notes an element's start: its name, namespace and the namespaces it declares (`count`
-    /// prefix and URI pairs); inside a fragment being read, whether it holds an id.
-    mutating func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, holdsID: Bool) {
+    /// prefix and URI pairs); inside a fragment being read, whether it holds an id (asked only
+    /// there: a page's other elements need no look at their attributes).
+    mutating func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, holdsID: @autoclosure () -> Bool) {
         let rawText = matches(name, "script") || matches(name, "style")
         let parent = frames.last ?? (hash: 0, rawText: false)
         var hash = withUnsafeBytes(of: (parent.hash, Self.hash(name), Self.hash(uri), UInt64(count))) { FastHash.hash($0) }
@@ -49,7 +50,7 @@ struct FragmentMarks {
             hash = FastHash.combine(values)
         }
         frames.append((hash, parent.rawText || rawText))
-        if open != nil, rawText || holdsID { open?.placeFree = false }
+        if open != nil, rawText || holdsID() { open?.placeFree = false }
     }
 
     /// Notes an element's end, `depth` elements being open after it.
