@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """A loopback HTTP server with N deterministic cover images in memory, for bench-downloads.sh.
 
-Usage: cover-server.py [--count N] [--port P] [--seed S]
+Usage: cover-server.py [--count N] [--port P] [--seed S] [--latency MS]
 
   GET /covers/<i>.png   (0 <= i < N) a valid PNG of 100-200 KB (RGB noise, stored so that its
                         size is what the benchmark says), with Content-Length, ETag and
                         Last-Modified; If-None-Match gives 304.
   GET /stats            {"requests": R, "bytes": B}: the cover requests and body bytes so far.
+
+--latency MS waits MS milliseconds before answering each cover request, as a distant host
+would (a round trip and a CDN's time to first byte); the default, 0, answers at once.
 
 Prints the port on the first line of standard output once it listens (P = 0, the default, picks
 a free one), then serves until killed. Multi-threaded (one thread per connection) and HTTP/1.1
@@ -21,6 +24,7 @@ import random
 import struct
 import sys
 import threading
+import time
 import zlib
 
 LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
@@ -54,6 +58,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     lock = threading.Lock()
     requests = 0
     sent = 0
+    latency = 0.0
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass
@@ -71,6 +76,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body, etag = self.covers[int(number)]
         with Handler.lock:
             Handler.requests += 1
+        if Handler.latency > 0:
+            time.sleep(Handler.latency)
         if self.headers.get("If-None-Match") == etag:
             self.send_response(304)
             self.send_header("ETag", etag)
@@ -101,7 +108,9 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=20250101)
+    parser.add_argument("--latency", type=float, default=0, help="milliseconds before each cover's answer")
     options = parser.parse_args()
+    Handler.latency = options.latency / 1000
     Handler.covers = make_covers(options.count, options.seed)
     server = Server(("127.0.0.1", options.port), Handler)
     print(server.server_address[1], flush=True)

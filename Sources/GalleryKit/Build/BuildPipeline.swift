@@ -47,6 +47,9 @@ public struct BuildPipeline: Sendable {
             if state.summary.upToDate { break }
         }
         state.outputLock = nil
+        // A build stopped before its thumbnails leaves the covers no thread took unmade.
+        state.thumbnailQueue?.cancel()
+        state.thumbnailQueue = nil
         state.summary.warnings = state.diagnostics.count { $0.severity == .warning }
         state.summary.errors = state.diagnostics.count { $0.severity == .error }
         state.summary.succeeded = state.summary.errors == 0

@@ -11,6 +11,8 @@ public struct BuildState: Sendable {
     public var catalogue = Catalogue(albums: [])
     /// Each album's cover or why it has none (after `fetchCovers`).
     public var covers: [Result<Cover, CoverFailure>] = []
+    /// The thumbnails begun as the covers came in (from `fetchCovers` to `makeThumbnails`).
+    var thumbnailQueue: ThumbnailQueue?
     /// Each album's tile images (after `makeThumbnails`).
     public var images: [TileImage] = []
     /// Files copied into the site as they are: assets, covers, thumbnails.

@@ -21,6 +21,9 @@ extension BuildStep {
         if remote > 0 { observer.receive(.coversPlanned(remote: remote)) }
         let tally = CoverTally(forwardingTo: observer)
         let memo = LocalCoverMemo(cacheFolder: state.cacheFolder)
+        // Each cover's thumbnails are begun as soon as it is here, while the rest download.
+        let thumbnails = ThumbnailQueue.forBuild(state)
+        state.thumbnailQueue = thumbnails
         let fetch = { @Sendable (library: Library) async -> [String: Result<Cover, CoverFailure>] in
             await withTaskGroup(of: (String, Result<Cover, CoverFailure>).self) { group in
                 var results: [String: Result<Cover, CoverFailure>] = [:]
@@ -34,6 +37,7 @@ extension BuildStep {
                 }
                 for await (url, result) in group {
                     results[url] = result
+                    if case .success(let cover) = result { thumbnails.add(cover) }
                     if next < unique.count {
                         let album = albums[unique[next]]
                         group.addTask { (album.coverURL, await library.cover(for: album)) }

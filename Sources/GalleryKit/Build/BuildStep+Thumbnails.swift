@@ -4,8 +4,9 @@ extension BuildStep {
     /// Turns each cover into the images the pages use: a tile of `[carousel] dimension` pixels, one
     /// twice as large for high-density screens (`srcset`) and the album page's image, all from the
     /// thumbnail cache when it has them. Output names are content-hashed (`covers/3fa2…-100.webp`),
-    /// so identical thumbnails are written once. Covers are encoded in parallel, on a thread per core
-    /// and one more.
+    /// so identical thumbnails are written once. Covers are encoded in parallel, by the
+    /// ``ThumbnailQueue`` the fetch step began as the covers came in; this step waits for the
+    /// rest, on a thread per core and one more.
     ///
     /// A cover that cannot be decoded, or that claims more than `[thumbnails] max_pixels`, gives the
     /// placeholder and a warning naming the album, the cover and the cause (an error with
@@ -14,12 +15,11 @@ extension BuildStep {
     /// build.
     public static let makeThumbnails = BuildStep(name: "make thumbnails") { state, observer in
         guard let assets = state.assets else { return }
-        let settings = state.config.thumbnails
-        let specs = settings.specs(tileSize: state.config.carousel.metrics.dimension)
-        let cache = ThumbnailCache(
-            folder: state.cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory),
-            thumbnailer: Thumbnailer(maxPixels: settings.maxPixels)
-        )
+        // Begun by the fetch step as the covers came in (a state without one starts here).
+        let queue = state.thumbnailQueue ?? ThumbnailQueue.forBuild(state)
+        state.thumbnailQueue = nil
+        let cache = queue.cache
+        let specs = queue.specs
         // One job per distinct cover content, however many albums or URLs share it.
         var covers: [Cover] = []
         var job: [String: Int] = [:]
@@ -27,21 +27,17 @@ extension BuildStep {
             job[cover.contentHash] = covers.count
             covers.append(cover)
         }
-        let jobs = covers
-        // libvips calls block their thread, and part of each is spent waiting (reading the cover,
-        // handing work to libvips's own worker thread): one thread more than there are cores keeps
-        // every core busy. They run outside Swift's cooperative pool, which they would block.
-        let threads = ProcessInfo.processInfo.activeProcessorCount + 1
-        if !jobs.isEmpty { observer.receive(.thumbnailsPlanned(covers: jobs.count)) }
-        let results = await Parallel.onThreads(count: jobs.count, threads: threads, finished: Thumbnailer.threadFinished) { index -> Result<[ThumbnailCache.Entry], ThumbnailError> in
-            do throws(ThumbnailError) {
-                let entries = try cache.thumbnails(of: jobs[index], as: specs)
+        if !covers.isEmpty { observer.receive(.thumbnailsPlanned(covers: covers.count)) }
+        await queue.finish(adding: covers) { cover, outcome in
+            switch outcome {
+            case .success(let entries):
                 observer.receive(.thumbnailSettled(failed: false, made: entries.contains { $0.wasMade }))
-                return .success(entries)
-            } catch {
-                observer.receive(.thumbnailSettled(failed: !Self.isCopiedAsIs(jobs[index], after: error)))
-                return .failure(error)
+            case .failure(let error):
+                observer.receive(.thumbnailSettled(failed: !Self.isCopiedAsIs(cover, after: error)))
             }
+        }
+        let results = covers.map { cover in
+            queue.outcome(of: cover.contentHash) ?? .failure(ThumbnailError(.corrupt("not made")))
         }
         // Without libvips every cover would fail alike: say so once and stop, rather than publish
         // a site of placeholders. (A build whose thumbnails are all cached never loads it.)
@@ -121,7 +117,7 @@ extension BuildStep {
 
     /// Whether a cover that could not be thumbnailed is copied as it is instead: an SVG that this
     /// libvips cannot read (one built without librsvg). That is not a failure.
-    private static func isCopiedAsIs(_ cover: Cover, after error: ThumbnailError) -> Bool {
+    static func isCopiedAsIs(_ cover: Cover, after error: ThumbnailError) -> Bool {
         cover.kind == .svg && error.reason == .unsupported
     }
 }

@@ -68,6 +68,8 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
             context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
                 self.play(rest, path: path, context: context)
             }
+        case .hold(let condition, let limit):
+            hold(until: condition, deadline: .now() + limit, then: rest, path: path, context: context)
         case .end:
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             play(rest, path: path, context: context)
@@ -81,6 +83,20 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
     }
 
     /// Writes one chunk, and the next once the socket took it, until `total` or a closed connection.
+    /// Plays `rest` once `condition` holds, asking every 10 ms, or at `deadline` (counted).
+    private func hold(until condition: @escaping @Sendable () -> Bool, deadline: NIODeadline, then rest: ArraySlice<FaultyHTTPServer.Step>, path: String, context: ChannelHandlerContext) {
+        if condition() {
+            play(rest, path: path, context: context)
+        } else if NIODeadline.now() >= deadline {
+            log.holdTimedOut()
+            play(rest, path: path, context: context)
+        } else {
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(10)) {
+                self.hold(until: condition, deadline: deadline, then: rest, path: path, context: context)
+            }
+        }
+    }
+
     private func stream(
         sent: Int, total: Int, chunk: Int, fill: UInt8,
         then rest: ArraySlice<FaultyHTTPServer.Step>, path: String, context: ChannelHandlerContext

@@ -22,6 +22,9 @@ final class FaultyHTTPServer: Sendable {
         case stream(total: Int, chunk: Int, fill: UInt8)
         /// Waits before the next step.
         case pause(TimeAmount)
+        /// Waits until `condition` holds (asked every 10 ms) or `limit` has passed, then goes on;
+        /// ``Log/holdsThatTimedOut`` counts the waits that reached their limit.
+        case hold(until: @Sendable () -> Bool, limit: TimeAmount)
         /// Ends the response (the connection stays open for the next request).
         case end
         /// Closes the connection.
@@ -60,6 +63,7 @@ final class FaultyHTTPServer: Sendable {
             var streams: [String: [StreamRecord]] = [:]
             var active = 0
             var maxActive = 0
+            var holdsTimedOut = 0
         }
         let state = Mutex(State())
 
@@ -80,6 +84,14 @@ final class FaultyHTTPServer: Sendable {
         /// Notes that a request's answer ended (completed or cut off).
         func finish() {
             state.withLock { $0.active -= 1 }
+        }
+
+        /// How many ``Step/hold(until:limit:)`` steps went on because their limit passed.
+        var holdsThatTimedOut: Int { state.withLock { $0.holdsTimedOut } }
+
+        /// Notes that a hold reached its limit.
+        func holdTimedOut() {
+            state.withLock { $0.holdsTimedOut += 1 }
         }
 
         /// Records a stream's outcome.

@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import GalleryKit
+
+/// Thumbnails begun while covers are still being fetched (``ThumbnailQueue``).
+@Suite struct ThumbnailQueueTests {
+    /// A folder of cover files and a thumbnail cache, removed afterwards.
+    struct Rig {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "gallery-queue-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let specs = [ThumbnailSpec(size: 20), ThumbnailSpec(size: 40), ThumbnailSpec(size: 60)]
+
+        var cache: ThumbnailCache {
+            ThumbnailCache(folder: folder.appending(path: "thumbnails"), thumbnailer: Thumbnailer(maxPixels: 10_000_000))
+        }
+
+        /// A cover file holding `bytes`.
+        func cover(_ name: String, _ bytes: [UInt8], kind: ImageKind) throws -> Cover {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appending(path: name)
+            try Data(bytes).write(to: file)
+            return Cover(file: file, kind: kind, contentHash: ContentHash.of(bytes), size: bytes.count)
+        }
+
+        /// Distinct covers, PNG and JPEG by turns.
+        func covers(_ count: Int) throws -> [Cover] {
+            try (0..<count).map { index in
+                let kind: ImageKind = index % 2 == 0 ? .png : .jpeg
+                return try cover("\(index).\(kind.fileExtension)", Thumbnailer.pattern(width: 50 + index, height: 70, kind: kind), kind: kind)
+            }
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Counts what a listener is told, by content hash.
+    final class Tally: Sendable {
+        let told = Mutex<[String: Int]>([:])
+        func note(_ cover: Cover) { told.withLock { $0[cover.contentHash, default: 0] += 1 } }
+    }
+
+    /// Covers queued one by one, some twice, are each made once, with the thumbnails the cache
+    /// makes of them alone; the listener hears of each once, whether it was made before or after
+    /// it listened.
+    @Test func everyCoverIsMadeOnceAndToldOnce() async throws {
+        let rig = Rig()
+        defer { rig.remove() }
+        let covers = try rig.covers(8)
+        let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs, cores: 2)
+        for cover in covers.prefix(5) { queue.add(cover) }
+        queue.add(covers[0])
+        // The first ones are made before anyone listens (the fetch step is still fetching).
+        for _ in 0..<3000 where queue.outcome(of: covers[1].contentHash) == nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(queue.outcome(of: covers[1].contentHash) != nil, "the queue makes covers before it is finished")
+        let tally = Tally()
+        await queue.finish(adding: covers + covers.prefix(2)) { cover, _ in tally.note(cover) }
+        #expect(tally.told.withLock { $0 } == Dictionary(uniqueKeysWithValues: covers.map { ($0.contentHash, 1) }))
+
+        let other = Rig()
+        defer { other.remove() }
+        for cover in covers {
+            let entries = try #require(try? queue.outcome(of: cover.contentHash)?.get())
+            #expect(entries.allSatisfy { $0.wasMade }, "made once, so never found in the cache")
+            let alone = try other.cache.thumbnails(of: cover, as: rig.specs)
+            #expect(entries.map(\.bytes) == alone.map(\.bytes))
+        }
+    }
+
+    /// A cover that cannot be decoded is an outcome like any other: the queue goes on.
+    @Test func aDamagedCoverFailsAlone() async throws {
+        let rig = Rig()
+        defer { rig.remove() }
+        let good = try rig.covers(2)
+        let png = try Thumbnailer.pattern(width: 200, height: 200, kind: .png)
+        let damaged = try rig.cover("damaged.png", Array(png.prefix(png.count / 2)), kind: .png)
+        let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs, cores: 1)
+        queue.add(damaged)
+        await queue.finish(adding: good) { _, _ in }
+        guard case .failure(let error) = queue.outcome(of: damaged.contentHash) else {
+            Issue.record("a damaged cover has thumbnails")
+            return
+        }
+        #expect(error.description.lowercased().contains("png"), "\(error)")
+        for cover in good {
+            #expect((try? queue.outcome(of: cover.contentHash)?.get())?.count == 3)
+        }
+    }
+
+    /// A build that stops before its thumbnails step cancels the queue: covers no thread took
+    /// are not made, and finishing afterwards does not wait for them.
+    @Test func aCancelledQueueDropsWhatNoThreadTook() async throws {
+        let rig = Rig()
+        defer { rig.remove() }
+        let covers = try rig.covers(40)
+        let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs, cores: 2)
+        for cover in covers { queue.add(cover) }
+        queue.cancel()
+        await queue.finish(adding: covers) { _, _ in }
+        let made = covers.count { queue.outcome(of: $0.contentHash) != nil }
+        #expect(made < covers.count, "at most the covers the one thread had taken")
+    }
+
+    /// With nothing queued, finishing returns at once.
+    @Test func anEmptyQueueFinishesAtOnce() async throws {
+        let rig = Rig()
+        let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs)
+        await queue.finish(adding: []) { _, _ in Issue.record("nothing to tell") }
+        let another = ThumbnailQueue(cache: rig.cache, specs: rig.specs)
+        await another.finish(adding: []) { _, _ in }
+        #expect(another.outcome(of: "0") == nil)
+    }
+
+    /// A build makes the thumbnails of the covers it has while it is still downloading others:
+    /// the server holds one cover's answer until the other's thumbnails are in the cache, which
+    /// a build that waited for every download before its first thumbnail never lets happen.
+    @Test func aBuildMakesThumbnailsWhileItStillDownloads() async throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "gallery-queue-site-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appending(path: "content"), withIntermediateDirectories: true)
+        let site = SiteFolder(root: root)
+        let thumbnails = root.appending(path: ".gallery-cache/thumbnails").path
+        try await FaultyHTTPServer.withServer { server in
+            let first = try Thumbnailer.pattern(width: 120, height: 120, kind: .png)
+            let second = try Thumbnailer.pattern(width: 130, height: 110, kind: .jpeg)
+            server.route("/first.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: first) }
+            let firstMade = { @Sendable in
+                let files = FileManager.default.enumerator(atPath: thumbnails)?.allObjects as? [String] ?? []
+                return files.contains { $0.hasPrefix(ContentHash.of(first).prefix(2) + "/" + ContentHash.of(first)) && $0.hasSuffix(".webp") }
+            }
+            server.route("/second.jpg") { _ in
+                [.hold(until: firstMade, limit: .seconds(60))] + .response(.ok, [("Content-Type", "image/jpeg")], body: second)
+            }
+            let albums = [("First", "/first.png"), ("Second", "/second.jpg")].map { title, path in
+                #"{"title": "\#(title)", "artist": "A", "genre": "G", "year": 2000, "cover_url": "\#(server.url(path).absoluteString)"}"#
+            }
+            try Data(#"{"version": 1, "albums": [\#(albums.joined(separator: ", "))]}"#.utf8).write(to: site.archive)
+            let state = await BuildPipeline().run(BuildOptions(site: site))
+            #expect(state.summary.succeeded, "\(state.diagnostics)")
+            #expect(state.summary.coversDownloaded == 2)
+            #expect(state.summary.thumbnailsMade == 6)
+            #expect(server.log.holdsThatTimedOut == 0, "the first cover's thumbnails were made only after the second cover came")
+        }
+    }
+}
