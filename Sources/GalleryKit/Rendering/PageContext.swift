@@ -37,7 +37,7 @@ struct PageContext: TemplateObject {
         case "previous": previous.map { .object($0) } ?? .null
         case "next": next.map { .object($0) } ?? .null
         case "pager": .object(pager)
-        case "text": .object(TextContext(text: site.text))
+        case "text": .object(site.textContext)
         // Which page this is, for a layout that differs (a nav's aria-current, a heading).
         case "isIndex": .bool(carousel.page == "index")
         case "isAlbum": .bool(carousel.page == "album")
@@ -47,16 +47,33 @@ struct PageContext: TemplateObject {
     }
 }
 
-/// `site`: the site's settings.
-struct SiteContext: TemplateObject {
-    var title: String
-    var description: String
-    var language: String
-    var count: Int
+/// `site`: the site's settings. One per build, shared by every page (an object, so a page's
+/// `{{site.…}}` hands out a reference rather than a copy); its values are made once.
+final class SiteContext: TemplateObject {
+    let title: String
+    let description: String
+    let language: String
+    let count: Int
     /// The words `[text]` gives.
-    var text = SiteText()
+    let text: SiteText
     /// The site's own values (`[params]`).
-    var params = ParamsContext([])
+    let params: ParamsContext
+    /// `text`, as pages see it.
+    let textContext: TextContext
+    private let direction: TemplateValue
+    private let countText: TemplateValue
+
+    init(title: String, description: String, language: String, count: Int, text: SiteText = SiteText(), params: ParamsContext = ParamsContext([])) {
+        self.title = title
+        self.description = description
+        self.language = language
+        self.count = count
+        self.text = text
+        self.params = params
+        textContext = TextContext(text: text)
+        direction = Self.isRightToLeft(language) ? .text("rtl") : .null
+        countText = .text(text.albumCount(count))
+    }
 
     var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
 
@@ -66,9 +83,9 @@ struct SiteContext: TemplateObject {
         case "params": .object(params)
         case "description": description.isEmpty ? .null : .text(description)
         case "language": .text(language)
-        case "direction": Self.isRightToLeft(language) ? .text("rtl") : .null
+        case "direction": direction
         case "count": .number(count)
-        case "countText": .text(text.albumCount(count))
+        case "countText": countText
         default: nil
         }
     }
@@ -87,14 +104,19 @@ extension SiteContext {
 }
 
 /// `text`: the words gallery puts on pages, as `[text]` gives them or in English
-/// (``SiteText``). A pattern (`page_of`…) is shown as written, placeholders and all.
-struct TextContext: TemplateObject {
-    var text: SiteText
+/// (``SiteText``). A pattern (`page_of`…) is shown as written, placeholders and all. Made once
+/// per build, each word looked up once.
+final class TextContext: TemplateObject {
+    private let values: [String: TemplateValue]
 
-    var keys: [String] { SiteText.names.sorted() }
+    init(text: SiteText) {
+        values = Dictionary(uniqueKeysWithValues: SiteText.names.map { ($0, TemplateValue.text(text[$0])) })
+    }
+
+    var keys: [String] { values.keys.sorted() }
 
     func value(forKey name: String) -> TemplateValue? {
-        SiteText.byName[name] == nil ? nil : .text(text[name])
+        values[name]
     }
 }
 

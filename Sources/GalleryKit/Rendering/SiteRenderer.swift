@@ -20,7 +20,8 @@ public struct SiteRenderer: Sendable {
     /// `[text]`'s `album_by`, each tile's `alt`: made once, filled in per tile.
     private let albumBy: TextPattern
     /// The site's `[params]`, the same on every page.
-    private let siteParams: ParamsContext
+    /// `site`, the same for every page.
+    private let site: SiteContext
     /// `[text]`'s patterns about the current album, parsed once rather than for every page.
     private let coverOf: TextPattern
     private let noCoverFor: TextPattern
@@ -46,7 +47,14 @@ public struct SiteRenderer: Sendable {
         topTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "./")
         nestedTiles = TileSource(plan: plan, images: images, albumBy: albumBy, root: "../../")
         analytics = (config.analytics.provider?.scripts(baseURL: config.baseURL) ?? []).map { .object(AnalyticsScriptContext($0)) }
-        siteParams = ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }, isComplete: true)
+        site = SiteContext(
+            title: Escape.xmlCharacters(config.title),
+            description: Escape.xmlCharacters(config.description),
+            language: Escape.xmlCharacters(config.language),
+            count: plan.catalogue.count,
+            text: config.text,
+            params: ParamsContext(config.params.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }, isComplete: true)
+        )
     }
 
     /// The template that renders a page.
@@ -133,14 +141,6 @@ public struct SiteRenderer: Sendable {
             )
         }
         let canonical = config.hasAbsoluteBaseURL && page != .notFound ? config.baseURL + plan.url(of: page) : nil
-        let site = SiteContext(
-            title: Escape.xmlCharacters(config.title),
-            description: Escape.xmlCharacters(config.description),
-            language: Escape.xmlCharacters(config.language),
-            count: entries.count,
-            text: config.text,
-            params: siteParams
-        )
         return PageContext(
             site: site,
             root: root,

@@ -59,7 +59,7 @@ import Testing
         var page = MustacheFixtures.albumPage(tiles: 0)
         page.album = nil
         page.previous = nil
-        page.site.description = ""
+        page.site = SiteContext(title: page.site.title, description: "", language: page.site.language, count: page.site.count)
         for name in ["index", "album", "404"] {
             let ours = String(decoding: templates.render(name, context: .object(page)), as: UTF8.self)
             #expect(ours == library.render(ReferenceObject(object: page), withTemplate: name), "\(name)")
