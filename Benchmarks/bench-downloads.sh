@@ -3,10 +3,11 @@
 # site whose albums all point at the server, against `curl --parallel` fetching the same URLs,
 # side by side in one run.
 #
-#   Benchmarks/bench-downloads.sh [--runs R] [--count N] [--parallel "4 8"] [--curl-only]
+#   Benchmarks/bench-downloads.sh [--runs R] [--count N] [--parallel "4 8"] [--latency MS] [--curl-only]
 #
 # Environment:
 #   GALLERY_BIN  the gallery binary (default: .build/release/gallery at the repo root)
+#   GALLERY_BASELINE  another gallery binary, timed side by side as "baseline" (optional)
 #   BENCH_DIR    where the site and downloads go (default: /dev/shm/gallery-bench/downloads)
 #
 # cover-server.py serves N deterministic PNGs of 100-200 KB from memory (about 150 MB in all).
@@ -16,7 +17,10 @@
 # host, and here every cover is on one host). gallery runs `build --verbose`; its "fetch covers"
 # step time is read from the output as well as the whole build's. The server counts requests,
 # so the script checks that each cold gallery build made N of them and that a warm build made
-# none. Prints a table of medians and writes Benchmarks/results/downloads-<date>.json.
+# none. --latency MS makes the server wait MS ms before each answer, as a distant host would;
+# then the whole cold build, downloads and thumbnails together, is what to compare (with
+# GALLERY_BASELINE, two gallery binaries side by side). Prints a table of medians and writes
+# Benchmarks/results/downloads-<date>.json.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,23 +29,31 @@ root=$(cd "$here/.." && pwd)
 runs=5
 count=1000
 parallel="4 8"
+latency=0
 curl_only=0
 while (($#)); do
     case "$1" in
         --runs) runs=${2:?--runs needs a number}; shift 2 ;;
         --count) count=${2:?--count needs a number}; shift 2 ;;
         --parallel) parallel=${2:?--parallel needs numbers}; shift 2 ;;
+        --latency) latency=${2:?--latency needs milliseconds}; shift 2 ;;
         --curl-only) curl_only=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "bench-downloads.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
     esac
 done
+[[ $latency =~ ^[0-9]+$ ]] || { echo "bench-downloads.sh: --latency must be whole milliseconds" >&2; exit 2; }
 for number in "$runs" "$count" $parallel; do
     [[ $number =~ ^[1-9][0-9]*$ ]] || { echo "bench-downloads.sh: '$number' is not a positive whole number" >&2; exit 2; }
 done
 
 gallery_bin=${GALLERY_BIN:-$root/.build/release/gallery}
 [[ $gallery_bin == /* ]] || gallery_bin="$PWD/$gallery_bin"
+baseline_bin=${GALLERY_BASELINE:-}
+if [[ -n $baseline_bin ]]; then
+    [[ $baseline_bin == /* ]] || baseline_bin="$PWD/$baseline_bin"
+    [[ -x $baseline_bin ]] || { echo "bench-downloads.sh: GALLERY_BASELINE=$baseline_bin is not an executable" >&2; exit 1; }
+fi
 bench_dir=${BENCH_DIR:-/dev/shm/gallery-bench/downloads}
 for tool in curl python3; do
     command -v "$tool" >/dev/null || { echo "bench-downloads.sh: $tool is not installed" >&2; exit 1; }
@@ -57,7 +69,7 @@ mkdir -p "$bench_dir/site/content"
 site=$bench_dir/site
 
 # The server, on a free port; stopped when the script ends.
-python3 "$here/cover-server.py" --count "$count" >"$bench_dir/port" &
+python3 "$here/cover-server.py" --count "$count" --latency "$latency" >"$bench_dir/port" &
 server_pid=$!
 trap 'kill $server_pid 2>/dev/null || true' EXIT
 for _ in $(seq 600); do [[ -s $bench_dir/port ]] && break; sleep 0.1; done
@@ -98,12 +110,13 @@ run_curl() {  # $1 = parallel
     printf 'curl-%s\t%s\t\n' "$1" "$(( (end - start) / 1000 ))" >>"$results"
 }
 
-run_gallery() {  # $1 = "cold" or "warm"
+run_gallery() {  # $1 = "cold" or "warm"; $2 = the binary (default gallery's), $3 its name
+    local bin=${2:-$gallery_bin} name=${3:-gallery}
     [[ $1 == warm ]] || rm -rf "$site/.gallery-cache" "$bench_dir/public"
     local before start end after fetch
     before=$(requests)
     start=$(now)
-    "$gallery_bin" build --site "$site" --output "$bench_dir/public" --verbose >"$bench_dir/gallery.log" 2>&1 \
+    "$bin" build --site "$site" --output "$bench_dir/public" --verbose >"$bench_dir/gallery.log" 2>&1 \
         || { echo "bench-downloads.sh: gallery build failed:" >&2; tail -20 "$bench_dir/gallery.log" >&2; exit 1; }
     end=$(now)
     after=$(requests)
@@ -117,15 +130,24 @@ run_gallery() {  # $1 = "cold" or "warm"
         echo "bench-downloads.sh: a warm gallery build made $((after - before)) requests, not 0" >&2
         exit 1
     fi
-    printf 'gallery-%s\t%s\t%s\n' "$1" "$(( (end - start) / 1000 ))" "$fetch" >>"$results"
+    printf '%s-%s\t%s\t%s\n' "$name" "$1" "$(( (end - start) / 1000 ))" "$fetch" >>"$results"
+}
+
+run_tool() {
+    case $1 in
+        curl:*) run_curl "${1#curl:}" ;;
+        baseline:cold) run_gallery cold "$baseline_bin" baseline ;;
+        *) run_gallery cold ;;
+    esac
 }
 
 tools=()
 for p in $parallel; do tools+=("curl:$p"); done
 ((curl_only)) || tools+=("gallery:cold")
+((curl_only)) || [[ -z $baseline_bin ]] || tools+=("baseline:cold")
 # One untimed warm-up of each (the server's page cache, curl's and gallery's first start).
 for tool in "${tools[@]}"; do
-    if [[ $tool == curl:* ]]; then run_curl "${tool#curl:}"; else run_gallery cold; fi
+    run_tool "$tool"
 done
 : >"$results"
 for round in $(seq "$runs"); do
@@ -135,7 +157,7 @@ for round in $(seq "$runs"); do
         order=("${reversed[@]}")
     fi
     for tool in "${order[@]}"; do
-        if [[ $tool == curl:* ]]; then run_curl "${tool#curl:}"; else run_gallery cold; fi
+        run_tool "$tool"
     done
 done
 ((curl_only)) || for _ in $(seq "$runs"); do run_gallery warm; done
@@ -143,9 +165,9 @@ done
 mkdir -p "$here/results"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 - "$results" "$count" "$runs" "$here/results/downloads-$stamp.json" "$commit" "$(curl --version | head -1)" <<'EOF'
+python3 - "$results" "$count" "$runs" "$here/results/downloads-$stamp.json" "$commit" "$(curl --version | head -1)" "$latency" <<'EOF'
 import json, os, statistics, sys
-path, count, runs, output, commit, curl = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+path, count, runs, output, commit, curl, latency = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7])
 times, fetch = {}, {}
 for line in open(path):
     tool, micros, step = (line.rstrip("\n").split("\t") + [""])[:3]
@@ -154,7 +176,7 @@ for line in open(path):
         fetch.setdefault(tool, []).append(float(step))
 medians = {tool: statistics.median(values) for tool, values in times.items()}
 megabytes = count * 0.15  # covers average about 150 KB
-print(f"{count} covers, {runs} runs, load average {os.getloadavg()[0]:.2f}")
+print(f"{count} covers, {runs} runs, latency {latency} ms, load average {os.getloadavg()[0]:.2f}")
 print(f"{'tool':<16}{'median s':>10}{'covers/s':>10}{'fetch step s':>14}")
 for tool in sorted(medians):
     step = f"{statistics.median(fetch[tool]):.3f}" if tool in fetch else ""
@@ -166,7 +188,10 @@ if "gallery-cold" in fetch:
         if tool.startswith("curl-"):
             ratios[f"{tool}/gallery-fetch"] = medians[tool] / gallery
             print(f"throughput ratio gallery/{tool} (fetch step): {medians[tool] / gallery:.2f}")
-json.dump({"count": count, "runs": runs, "seconds": times, "fetch_step_seconds": fetch,
+if "baseline-cold" in medians:
+    ratios["baseline/gallery-build"] = medians["baseline-cold"] / medians["gallery-cold"]
+    print(f"whole cold build, baseline/gallery: {ratios['baseline/gallery-build']:.2f}")
+json.dump({"count": count, "runs": runs, "latency_ms": latency, "seconds": times, "fetch_step_seconds": fetch,
            "medians": medians, "ratios": ratios, "commit": commit, "curl": curl,
            "load_average": os.getloadavg()}, open(output, "w"), indent=1, sort_keys=True)
 print(f"wrote {output}")
