@@ -379,27 +379,34 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
                          : VIPS_INTERESTING_CENTRE;
     VipsImage *current = NULL;
     VipsImage *next = NULL;
+    /* A JPEG whose scan data is damaged (cut short and closed with an end marker, flipped
+       bytes) gives libjpeg warnings only, "Corrupt JPEG data: premature end of data segment",
+       and decodes to a thumbnail that is partly flat grey: so for JPEG a warning fails it. Not
+       for PNG, whose decoders warn of harmless things ("known incorrect sRGB profile"). */
+    const char *loader = vips_foreign_find_load_buffer(buffer, length);
+    const char *fail_on = loader != NULL && strstr(loader, "Jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
     /* libvips does not change the buffer; its signature predates const. */
     if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
                               "crop", crop, "size", VIPS_SIZE_BOTH,
-                              "option_string", "fail_on=error", NULL) != 0) {
+                              "option_string", fail_on, NULL) != 0) {
         return -1;
     }
     if (published(&current) != 0) {
         g_object_unref(current);
         return -1;
     }
-    if (fit == GALLERY_FIT_CONTAIN && (vips_image_get_width(current) != width || vips_image_get_height(current) != height)) {
-        int result = pad(current, &next, width, height, format);
-        g_object_unref(current);
-        if (result != 0) return -1;
-        current = next;
-    }
+    /* Flattened before any padding: the padding's white has no alpha to go with a cover's. */
     if (format == GALLERY_FORMAT_JPEG && vips_image_hasalpha(current)) {
         double white[] = {255, 255, 255};
         VipsArrayDouble *background = vips_array_double_new(white, 3);
         int result = vips_flatten(current, &next, "background", background, NULL);
         vips_area_unref(VIPS_AREA(background));
+        g_object_unref(current);
+        if (result != 0) return -1;
+        current = next;
+    }
+    if (fit == GALLERY_FIT_CONTAIN && (vips_image_get_width(current) != width || vips_image_get_height(current) != height)) {
+        int result = pad(current, &next, width, height, format);
         g_object_unref(current);
         if (result != 0) return -1;
         current = next;

@@ -13,8 +13,9 @@
 /// 4: a thumbnail resized from a larger one names it (`-140-of300-`); under 3 a plain name such
 /// as `-300-` could hold one resized from a 400, so no name of 3 is trusted. 5: covers with a
 /// colour profile are converted to sRGB, and no thumbnail keeps the cover's metadata (WebP kept
-/// its EXIF, GPS position included).
-#define GALLERY_VIPS_SHIM_VERSION 5
+/// its EXIF, GPS position included). 6: a JPEG with damaged scan data fails instead of coming
+/// out partly grey (such thumbnails were cached).
+#define GALLERY_VIPS_SHIM_VERSION 6
 
 /// How a thumbnail fills its box.
 enum {

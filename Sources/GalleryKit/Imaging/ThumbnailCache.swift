@@ -106,7 +106,7 @@ public struct ThumbnailCache: Sendable {
             size = try Thumbnailer.dimensions(of: read())
             if let size { _ = Self.store(Array("\(size.width) \(size.height)\n".utf8), at: sizeFile) }
         }
-        if let size { try thumbnailer.check(width: size.width, height: size.height) }
+        if let size { try thumbnailer.check(width: size.width, height: size.height, for: specs) }
         if !wanted.isEmpty {
             let source = try read()
             let made = try thumbnailer.thumbnails(of: source, as: wanted.map { specs[$0] })

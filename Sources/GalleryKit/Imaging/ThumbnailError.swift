@@ -9,6 +9,9 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         /// The header claims more pixels than `[thumbnails] max_pixels` allows, so the cover is
         /// refused before its pixels are decoded (a guard against decompression bombs).
         case tooManyPixels(width: Int, height: Int, limit: Int)
+        /// A long, thin image that a fit filling the square (`crop`, `attention`) would scale to
+        /// `scaledWidth`×`scaledHeight` (its short side to `size`) before cutting, more pixels than `limit`.
+        case tooThin(width: Int, height: Int, size: Int, scaledWidth: Int, scaledHeight: Int, limit: Int)
         /// The encoder failed.
         case encoding(String)
         /// libvips could not be loaded or started: nothing about this cover, so the build fails
@@ -34,6 +37,8 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
             "the image is in a format libvips cannot read"
         case .tooManyPixels(let width, let height, let limit):
             "the image is \(width)×\(height) pixels, more than [thumbnails] max_pixels (\(limit)) allows; use a smaller image or raise the limit in gallery.toml"
+        case .tooThin(let width, let height, let size, let scaledWidth, let scaledHeight, let limit):
+            "the image is \(width)×\(height) pixels, too thin to crop: filling a \(size)-pixel square would first scale it to \(scaledWidth)×\(scaledHeight), more than [thumbnails] max_pixels (\(limit)) allows; crop the image nearer to a square, or set [thumbnails] fit = \"contain\""
         case .encoding(let message):
             "the thumbnail could not be encoded (\(message))"
         case .libraryMissing(let message):

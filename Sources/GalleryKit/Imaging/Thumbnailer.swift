@@ -84,6 +84,22 @@ public struct Thumbnailer: Sendable {
         }
     }
 
+    /// Also throws ``ThumbnailError/Reason/tooThin(width:height:size:scaledWidth:scaledHeight:limit:)`` when a spec
+    /// that fills its square (`crop`, `attention`) would first scale a long, thin image to more
+    /// than ``maxPixels``: libvips scales the short side up to the square's before it cuts, so
+    /// a 1×65,000 strip of 150 bytes became a 300×19,500,000 image, gigabytes of memory.
+    public func check(width: Int, height: Int, for specs: [ThumbnailSpec]) throws(ThumbnailError) {
+        try check(width: width, height: height)
+        guard width > 0, height > 0, let size = specs.filter({ $0.fit != .contain }).map(\.size).max() else { return }
+        let (short, long) = (min(width, height), max(width, height))
+        // The long side once the short one is `size`, rounded up as libvips rounds it.
+        let scaledLong = (long * size + short - 1) / short
+        if scaledLong > maxPixels / max(size, 1) {
+            let scaled = width < height ? (size, scaledLong) : (scaledLong, size)
+            throw ThumbnailError(.tooThin(width: width, height: height, size: size, scaledWidth: scaled.0, scaledHeight: scaled.1, limit: maxPixels))
+        }
+    }
+
     /// Makes one thumbnail of an encoded image.
     ///
     /// The header is checked against ``maxPixels`` first, so an image that claims to be huge is
@@ -97,7 +113,7 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
         }
         let (width, height) = try Self.dimensions(of: bytes)
-        try check(width: width, height: height)
+        try check(width: width, height: height, for: [spec])
         return try Self.encode(bytes, as: spec)
     }
 
@@ -118,7 +134,7 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError(.encoding("this libvips cannot write \(spec.format.rawValue.uppercased())"))
         }
         let (width, height) = try Self.dimensions(of: bytes)
-        try check(width: width, height: height)
+        try check(width: width, height: height, for: specs)
         var made = [[UInt8]](repeating: [], count: specs.count)
         for chain in Self.chains(of: specs) {
             for (index, thumbnail) in zip(chain, try Self.encodeChain(bytes, as: chain.map { specs[$0] })) {

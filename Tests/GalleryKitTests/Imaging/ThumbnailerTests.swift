@@ -200,6 +200,68 @@ import Testing
         }
     }
 
+    /// A transparent, non-square cover made into a JPEG with `contain` (QA round 21): the
+    /// padding's white was given to an image that still had its alpha, and libvips refused it
+    /// ("linear: vector must have 1 or 4 elements"), so every such logo got the placeholder.
+    @Test func aTransparentCoverIsContainedInAJPEGOnWhite() throws {
+        for (width, height) in [(400, 200), (200, 400)] {
+            let cover = TestImages.transparentPNG(width: width, height: height)
+            let tile = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, fit: .contain, format: .jpeg, quality: 95))
+            #expect(try Thumbnailer.dimensions(of: tile) == (100, 100))
+            let corner = try Thumbnailer.pixel(of: tile, x: 1, y: 1)
+            #expect(corner.red >= 245 && corner.green >= 245 && corner.blue >= 245, "padding or the transparent half, on white: \(corner)")
+            let opaque = width > height ? try Thumbnailer.pixel(of: tile, x: 90, y: 50) : try Thumbnailer.pixel(of: tile, x: 50, y: 90)
+            #expect(opaque.red >= 230 && opaque.green <= 30, "the opaque half stays red: \(opaque)")
+            #expect(try thumbnailer.thumbnails(of: cover, as: [ThumbnailSpec(size: 50, fit: .contain, format: .jpeg), ThumbnailSpec(size: 100, fit: .contain, format: .jpeg)]).count == 2)
+        }
+    }
+
+    /// A long, thin cover of a few bytes that a fit filling the square would scale to gigabytes
+    /// first (QA round 21: 1×16,000 pixels took 4 GB) is refused before it is decoded, with a
+    /// message that says why and what to do; `contain`, which scales it down, takes it.
+    @Test func aCoverTooThinToCropIsRefused() throws {
+        let strip = try Thumbnailer.pattern(width: 1, height: 4000, kind: .png)
+        for fit in [ThumbnailFit.crop, .attention] {
+            #expect(throws: ThumbnailError(.tooThin(width: 1, height: 4000, size: 300, scaledWidth: 300, scaledHeight: 1_200_000, limit: 8192 * 8192))) {
+                _ = try thumbnailer.thumbnails(of: strip, as: [ThumbnailSpec(size: 100, fit: fit), ThumbnailSpec(size: 300, fit: fit)])
+            }
+        }
+        // Refused when the scaled image passes the limit, whatever the side.
+        let wide = try Thumbnailer.pattern(width: 8000, height: 1, kind: .png)
+        #expect(throws: ThumbnailError(.tooThin(width: 8000, height: 1, size: 100, scaledWidth: 800_000, scaledHeight: 100, limit: 8192 * 8192))) {
+            _ = try thumbnailer.thumbnail(of: wide, as: ThumbnailSpec(size: 100))
+        }
+        #expect(try Thumbnailer.dimensions(of: thumbnailer.thumbnail(of: strip, as: ThumbnailSpec(size: 100, fit: .contain))) == (100, 100))
+        // A panorama is no strip.
+        let panorama = try Thumbnailer.pattern(width: 1200, height: 300, kind: .jpeg)
+        #expect(try Thumbnailer.dimensions(of: thumbnailer.thumbnail(of: panorama, as: ThumbnailSpec(size: 300))) == (300, 300))
+        let message = ThumbnailError(.tooThin(width: 1, height: 4000, size: 300, scaledWidth: 300, scaledHeight: 1_200_000, limit: 67_108_864)).description
+        #expect(message.contains("1×4000") && message.contains("300×1200000") && message.contains("fit = \"contain\""), "\(message)")
+    }
+
+    /// A JPEG whose scan data is damaged but that libjpeg only warns about decodes to a partly
+    /// flat grey image (QA round 21): it fails instead, as a cut-off JPEG does, so the album gets
+    /// the placeholder and a warning rather than a grey thumbnail that the cache would keep.
+    @Test func aJPEGWithDamagedScanDataFails() throws {
+        let whole = try Thumbnailer.pattern(width: 600, height: 600, kind: .jpeg)
+        #expect(try thumbnailer.thumbnail(of: whole, as: ThumbnailSpec(size: 100)).isEmpty == false)
+        let cutAndClosed = Array(whole.prefix(whole.count / 2)) + [0xFF, 0xD9]
+        var flipped = whole
+        for offset in stride(from: whole.count / 2, to: whole.count / 2 + 50, by: 10) { flipped[offset] ^= 0xFF }
+        for (name, bytes) in [("cut short, then an end marker", cutAndClosed), ("bytes flipped", flipped)] {
+            #expect(throws: (any Error).self, "\(name)") {
+                _ = try thumbnailer.thumbnail(of: bytes, as: ThumbnailSpec(size: 100))
+            }
+            do {
+                _ = try thumbnailer.thumbnails(of: bytes, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 300)])
+                Issue.record("\(name): thumbnails made")
+            } catch {
+                guard case .corrupt(let why) = error.reason else { Issue.record("\(name): \(error)"); continue }
+                #expect(why.contains("Corrupt JPEG data") || why.lowercased().contains("jpeg"), "\(name): \(why)")
+            }
+        }
+    }
+
     @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
         let bomb = TestImages.pngClaiming(width: 30_000, height: 30_000)
         let (width, height) = try Thumbnailer.dimensions(of: bomb)

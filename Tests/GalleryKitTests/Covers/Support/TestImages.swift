@@ -20,6 +20,23 @@ enum TestImages {
             + chunk("IHDR", header) + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
     }
 
+    /// A valid RGBA PNG of `width`×`height` pixels: red, its left half fully transparent and
+    /// its right half opaque (a logo on nothing).
+    static func transparentPNG(width: Int, height: Int) -> [UInt8] {
+        var raw: [UInt8] = []
+        for _ in 0..<height {
+            raw.append(0)
+            for x in 0..<width {
+                raw += [255, 0, 0, x < width / 2 ? 0 : 255]
+            }
+        }
+        var header: [UInt8] = []
+        header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        header += [8, 6, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", header) + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
+    }
+
     /// A PNG whose header claims `width`×`height` pixels but which carries only a few bytes of
     /// pixel data: what a decompression bomb looks like before it is decoded.
     static func pngClaiming(width: Int, height: Int) -> [UInt8] {
