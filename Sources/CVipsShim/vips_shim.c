@@ -23,7 +23,7 @@
     X(vips_bandjoin_const1) X(vips_xyz) X(vips_getpoint) X(vips_thumbnail_image) \
     X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
-    X(vips_icc_transform) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
+    X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
     X(g_object_ref) X(g_object_unref) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
@@ -63,6 +63,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_vector_set_enabled (*gallery_p_vips_vector_set_enabled)
 #define vips_vector_isenabled (*gallery_p_vips_vector_isenabled)
 #define vips_icc_transform (*gallery_p_vips_icc_transform)
+#define vips_black (*gallery_p_vips_black)
 #define vips_image_get_typeof (*gallery_p_vips_image_get_typeof)
 #define vips_image_get_fields (*gallery_p_vips_image_get_fields)
 #define vips_image_remove (*gallery_p_vips_image_remove)
@@ -370,6 +371,34 @@ static int published(VipsImage **image) {
     return 0;
 }
 
+/* A CMYK cover with a colour profile of its own (a print file), decoded and converted to sRGB
+   with that profile, in *out; 1 when it is one, 0 when it is not (nothing made), -1 on error.
+   libvips's thumbnail converts CMYK with its built-in profile whatever the cover carries, so
+   SWOP, FOGRA or a newspaper's profile all came out alike, visibly off. JPEG is the only CMYK
+   kind gallery takes; it still shrinks while it loads, by as much as keeps `size` pixels. */
+static int cmyk_in_srgb(const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
+    VipsImage *header = vips_image_new_from_buffer(buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) return -1;
+    int is_cmyk = header->Type == VIPS_INTERPRETATION_CMYK && vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0;
+    int shortest = MIN(vips_image_get_width(header), vips_image_get_height(header));
+    g_object_unref(header);
+    if (!is_cmyk) return 0;
+    int shrink = 1;
+    while (shrink < 8 && shortest / (shrink * 2) >= size) shrink *= 2;
+    char options[64];
+    snprintf(options, sizeof options, "%s,shrink=%d", fail_on, shrink);
+    VipsImage *image = vips_image_new_from_buffer(buffer, length, options, NULL);
+    if (image == NULL) return -1;
+    VipsImage *srgb = NULL;
+    int result = vips_icc_transform(image, &srgb, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+    g_object_unref(image);
+    if (result != 0) return -1;
+    /* Decoded once into memory, as the thumbnail reads it more than once. */
+    *out = vips_image_copy_memory(srgb);
+    g_object_unref(srgb);
+    return *out == NULL ? -1 : 1;
+}
+
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
    fit, the pixels in sRGB without metadata, padding for "contain", and a white background for
    JPEG. */
@@ -385,10 +414,17 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
        for PNG, whose decoders warn of harmless things ("known incorrect sRGB profile"). */
     const char *loader = vips_foreign_find_load_buffer(buffer, length);
     const char *fail_on = loader != NULL && strstr(loader, "Jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
-    /* libvips does not change the buffer; its signature predates const. */
-    if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
-                              "crop", crop, "size", VIPS_SIZE_BOTH,
-                              "option_string", fail_on, NULL) != 0) {
+    VipsImage *cmyk = NULL;
+    int is_cmyk = loader != NULL && strstr(loader, "Jpeg") != NULL ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
+    if (is_cmyk < 0) return -1;
+    if (is_cmyk) {
+        int result = vips_thumbnail_image(cmyk, &current, width, "height", height, "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
+        g_object_unref(cmyk);
+        if (result != 0) return -1;
+    } else if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
+                                     "crop", crop, "size", VIPS_SIZE_BOTH,
+                                     "option_string", fail_on, NULL) != 0) {
+        /* libvips does not change the buffer; its signature predates const. */
         return -1;
     }
     if (published(&current) != 0) {
@@ -496,6 +532,25 @@ static int pattern(int width, int height, int format, void **output, size_t *out
     return result;
 }
 
+static int cmyk_pattern(const char *profile, int width, int height, int red, int green, int blue, void **output, size_t *output_length) {
+    VipsImage *black = NULL, *coloured = NULL, *bytes = NULL, *srgb = NULL, *cmyk = NULL;
+    int result = -1;
+    double factors[] = {1, 1, 1};
+    double offsets[] = {red, green, blue};
+    if (vips_black(&black, width, height, "bands", 3, NULL) == 0
+        && vips_linear(black, &coloured, factors, offsets, 3, NULL) == 0
+        && vips_cast_uchar(coloured, &bytes, NULL) == 0
+        && vips_copy(bytes, &srgb, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) == 0
+        && vips_icc_transform(srgb, &cmyk, profile, "input_profile", "srgb", "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
+        result = vips_jpegsave_buffer(cmyk, output, output_length, "Q", 95, NULL);
+    }
+    VipsImage *images[] = {black, coloured, bytes, srgb, cmyk};
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; i++) {
+        if (images[i] != NULL) g_object_unref(images[i]);
+    }
+    return result;
+}
+
 static int pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {
     VipsImage *image = vips_image_new_from_buffer(buffer, length, "", NULL);
     if (image == NULL) return -1;
@@ -516,6 +571,10 @@ static int pixel(const void *buffer, size_t length, int x, int y, int *red, int 
 
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length) {
     GALLERY_ATTRIBUTED(pattern(width, height, format, output, output_length));
+}
+
+int gallery_vips_cmyk_pattern(const char *profile, int width, int height, int red, int green, int blue, void **output, size_t *output_length) {
+    GALLERY_ATTRIBUTED(cmyk_pattern(profile, width, height, red, green, blue, output, output_length));
 }
 
 int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha) {

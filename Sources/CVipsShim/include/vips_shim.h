@@ -91,6 +91,10 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
 /// GALLERY_FORMAT_PNG, _JPEG or _WEBP.
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length);
 
+/// Makes a test image of one sRGB colour converted to CMYK with the ICC profile in the file
+/// `profile`, which it embeds, encoded as JPEG.
+int gallery_vips_cmyk_pattern(const char *profile, int width, int height, int red, int green, int blue, void **output, size_t *output_length);
+
 /// The colour of one pixel of an encoded image, as 0…255 red, green and blue.
 int gallery_vips_pixel(const void *buffer, size_t length, int x, int y, int *red, int *green, int *blue, int *alpha);
 

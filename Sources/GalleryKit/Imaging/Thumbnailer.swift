@@ -230,6 +230,19 @@ public struct Thumbnailer: Sendable {
         return Array(UnsafeRawBufferPointer(start: output, count: length))
     }
 
+    /// A JPEG of one sRGB colour in CMYK, converted with the ICC profile in `profile` (a file),
+    /// which it embeds: a print file's cover, for tests.
+    public static func cmykPattern(profile: String, width: Int, height: Int, red: Int, green: Int, blue: Int) throws(ThumbnailError) -> [UInt8] {
+        try requireLibrary()
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        guard gallery_vips_cmyk_pattern(profile, Int32(width), Int32(height), Int32(red), Int32(green), Int32(blue), &output, &length) == 0, let output else {
+            throw ThumbnailError(.encoding(lastError()))
+        }
+        defer { gallery_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
+
     /// The red, green, blue and alpha values (0…255) of one pixel of an encoded image (alpha is
     /// 255 in an image without an alpha channel).
     public static func pixel(of bytes: [UInt8], x: Int, y: Int) throws(ThumbnailError) -> (red: Int, green: Int, blue: Int, alpha: Int) {

@@ -262,6 +262,26 @@ import Testing
         }
     }
 
+    /// A CMYK print file is converted to sRGB with its own profile (QA round 21): libvips's
+    /// thumbnail used its built-in CMYK profile whatever the cover carried, and colours came out
+    /// 10 to 15 levels off. Colours well inside the gamut, put into CMYK with a profile that
+    /// is not libvips's own (Ghostscript's SWOP, from Debian's libgs-common) or with libvips's
+    /// own, come back near themselves at every size, through the JPEG path that shrinks while
+    /// it loads.
+    @Test(arguments: ["/usr/share/color/icc/ghostscript/default_cmyk.icc", "cmyk"])
+    func aCMYKCoverIsConvertedWithItsOwnProfile(profile: String) throws {
+        #expect(profile == "cmyk" || FileManager.default.fileExists(atPath: profile), "install libgs-common (script/setup --test does)")
+        for (red, green, blue) in [(150, 120, 100), (110, 130, 150), (120, 140, 110)] {
+            let cover = try Thumbnailer.cmykPattern(profile: profile, width: 1200, height: 900, red: red, green: green, blue: blue)
+            let thumbnails = try thumbnailer.thumbnails(of: cover, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 300, format: .png)])
+            for thumbnail in thumbnails {
+                let pixel = try Thumbnailer.pixel(of: thumbnail, x: 50, y: 50)
+                let off = max(abs(pixel.red - red), abs(pixel.green - green), abs(pixel.blue - blue))
+                #expect(off <= 5, "\(profile): (\(red), \(green), \(blue)) came back as \(pixel)")
+            }
+        }
+    }
+
     @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
         let bomb = TestImages.pngClaiming(width: 30_000, height: 30_000)
         let (width, height) = try Thumbnailer.dimensions(of: bomb)
