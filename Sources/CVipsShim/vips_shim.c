@@ -356,7 +356,9 @@ static int published(VipsImage **image) {
             vips_error_clear();
         }
     }
-    if (vips_copy(current, &next, NULL) != 0) {
+    /* The resolution, which PNG (pHYs) and JPEG (JFIF) write, is the same 72 dpi for every
+       thumbnail: not the cover's own, so equal pixels give equal bytes whatever its DPI. */
+    if (vips_copy(current, &next, "xres", 72 / 25.4, "yres", 72 / 25.4, NULL) != 0) {
         *image = current;
         return -1;
     }

@@ -14,7 +14,8 @@
 /// as `-300-` could hold one resized from a 400, so no name of 3 is trusted. 5: covers with a
 /// colour profile are converted to sRGB, and no thumbnail keeps the cover's metadata (WebP kept
 /// its EXIF, GPS position included). 6: a JPEG with damaged scan data fails instead of coming
-/// out partly grey (such thumbnails were cached).
+/// out partly grey (such thumbnails were cached); a CMYK JPEG is converted with its own profile;
+/// every thumbnail says 72 dpi, not its cover's resolution.
 #define GALLERY_VIPS_SHIM_VERSION 6
 
 /// How a thumbnail fills its box.

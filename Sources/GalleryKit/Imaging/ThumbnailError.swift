@@ -32,7 +32,7 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch reason {
         case .corrupt(let message):
-            "the image is damaged and cannot be decoded (\(message))"
+            Self.refusedSVG(message) ?? "the image is damaged and cannot be decoded (\(message))"
         case .unsupported:
             "the image is in a format libvips cannot read"
         case .tooManyPixels(let width, let height, let limit):
@@ -44,5 +44,21 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         case .libraryMissing(let message):
             message
         }
+    }
+
+    /// What librsvg's refusal of an SVG that reaches outside itself or expands without end
+    /// means, for the messages it gives (an entity it will not define, a loop of entities, more
+    /// references than it follows); `nil` for any other message.
+    static func refusedSVG(_ message: String) -> String? {
+        let lowered = message.lowercased()
+        let what: String
+        if lowered.contains("entity reference loop") || lowered.contains("referenced elements") {
+            what = "expands into more than librsvg renders (an entity or <use> that multiplies itself)"
+        } else if lowered.contains("entity"), lowered.contains("not defined") || lowered.contains("xml parse error") {
+            what = "uses an entity defined outside it (a DTD or an external file), which librsvg does not load"
+        } else {
+            return nil
+        }
+        return "the SVG \(what), so it is refused (\(message)); save it as plain SVG, without a DOCTYPE or entities"
     }
 }

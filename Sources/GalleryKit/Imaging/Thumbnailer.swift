@@ -71,7 +71,7 @@ public struct Thumbnailer: Sendable {
         switch status {
         case 0: return (Int(width), Int(height))
         case -2: throw ThumbnailError(.unsupported)
-        default: throw ThumbnailError(.corrupt(lastError()))
+        default: throw ThumbnailError(.corrupt(lastError(or: "its header cannot be read: cut short, or failing its checksum")))
         }
     }
 
@@ -274,14 +274,14 @@ public struct Thumbnailer: Sendable {
 
     /// libvips's error text for the failure that just happened, or a plain phrase when it left
     /// none. (libvips keeps one buffer per process, so two failures at once may share a text.)
-    private static func lastError() -> String {
-        guard let text = gallery_vips_error() else { return "libvips gave no details" }
+    private static func lastError(or fallback: String = "libvips gave no details") -> String {
+        guard let text = gallery_vips_error() else { return fallback }
         defer { gallery_vips_free(text) }
         let message = String(cString: text)
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: "; ")
-        return message.isEmpty ? "libvips gave no details" : message
+        return message.isEmpty ? fallback : message
     }
 }

@@ -282,6 +282,47 @@ import Testing
         }
     }
 
+    /// A thumbnail says 72 dpi whatever its cover's resolution (QA round 21: PNG thumbnails
+    /// carried the cover's in their pHYs chunk, so equal pixels made unequal bytes).
+    @Test func everyThumbnailSays72DPI() throws {
+        for kind in [ImageKind.jpeg, .png] {
+            let cover = try Thumbnailer.pattern(width: 400, height: 400, kind: kind)
+            let png = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .png))
+            let chunk = try #require(png.firstRange(of: Array("pHYs".utf8)), "a pHYs chunk")
+            let perMetre = png[chunk.upperBound..<chunk.upperBound + 4].reduce(0) { $0 << 8 | Int($1) }
+            #expect(perMetre == 2835, "\(kind) cover: \(perMetre) pixels a metre")
+            // A JPEG thumbnail has no JFIF header, so no resolution at all.
+            let jpeg = try thumbnailer.thumbnail(of: cover, as: ThumbnailSpec(size: 100, format: .jpeg))
+            #expect(jpeg.firstRange(of: Array("JFIF".utf8)) == nil, "\(kind) cover")
+        }
+    }
+
+    /// A PNG whose header is cut short says so, not "libvips gave no details"; an SVG refused
+    /// for reaching outside itself or expanding without end says that, not "damaged" (QA round 21).
+    @Test func refusedCoversSayWhy() throws {
+        let png = try Thumbnailer.pattern(width: 64, height: 64, kind: .png)
+        do {
+            _ = try thumbnailer.thumbnail(of: Array(png.prefix(20)), as: ThumbnailSpec(size: 50))
+            Issue.record("a PNG cut inside its header made a thumbnail")
+        } catch {
+            #expect(!error.description.contains("no details"), "\(error)")
+        }
+        let external = #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/hostname">]><svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><text y="20">&xxe;</text></svg>"#
+        var laughs = #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a0 "lol">"#
+        for level in 1...9 { laughs += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
+        laughs += #"]><svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><text y="20">&a9;</text></svg>"#
+        for (name, svg) in [("an external entity", external), ("a billion laughs", laughs)] {
+            do {
+                _ = try thumbnailer.thumbnail(of: Array(svg.utf8), as: ThumbnailSpec(size: 50))
+                Issue.record("\(name): a thumbnail was made")
+            } catch {
+                #expect(error.description.hasPrefix("the SVG ") && error.description.contains("refused"), "\(name): \(error)")
+            }
+        }
+        #expect(ThumbnailError.refusedSVG("svgload_buffer: SVG rendering failed; glib: exceeded more than 500000 referenced elements")?.contains("expands") == true)
+        #expect(ThumbnailError.refusedSVG("VipsJpeg: Premature end of input file") == nil)
+    }
+
     @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
         let bomb = TestImages.pngClaiming(width: 30_000, height: 30_000)
         let (width, height) = try Thumbnailer.dimensions(of: bomb)
