@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Files are written to a temporary file in their folder and renamed into place, so a killed
 /// build leaves whole thumbnails or none; a file that is not a whole image of its format (a torn
-/// write after a power cut) is made again.
+/// write after a power cut), or whose bytes are not those stored (the cover's size file keeps a
+/// hash of each), is made again.
 ///
 /// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
 /// The pixel limit applies to cached thumbnails too, so a build gives the same site whether the
@@ -82,7 +83,7 @@ public struct ThumbnailCache: Sendable {
     /// - Throws: ``ThumbnailError`` if the cover cannot be read or decoded.
     public func thumbnails(of cover: Cover, as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [Entry] {
         let sizeFile = sizeFile(forCover: cover.contentHash)
-        var size = Self.readSize(sizeFile)
+        var (size, sums) = Self.readRecord(sizeFile)
         var source: [UInt8]?
         func read() throws(ThumbnailError) -> [UInt8] {
             if let source { return source }
@@ -94,7 +95,10 @@ public struct ThumbnailCache: Sendable {
         let files = files(forCover: cover.contentHash, as: specs)
         var entries: [Entry?] = []
         for (spec, file) in zip(specs, files) {
-            if let cached = try? [UInt8](Data(contentsOf: file)), Self.isWhole(cached, format: spec.format) {
+            // Whole, and the bytes stored: a cache file damaged where its format has no check
+            // (a flipped byte, a block of zeros after a crash) is made again too.
+            if let cached = try? [UInt8](Data(contentsOf: file)), Self.isWhole(cached, format: spec.format),
+               sums[file.lastPathComponent] == FastHash.hash(cached) {
                 entries.append(Entry(bytes: cached, file: file, wasMade: false))
             } else {
                 entries.append(nil)
@@ -104,32 +108,46 @@ public struct ThumbnailCache: Sendable {
         // (Without libvips, a cache from before size files is used as it is: the build needs none.)
         if size == nil, wanted.isEmpty, Thumbnailer.libraryProblem == nil {
             size = try Thumbnailer.dimensions(of: read())
-            if let size { _ = Self.store(Array("\(size.width) \(size.height)\n".utf8), at: sizeFile) }
+            if let size { _ = Self.store(Self.record(size: size, sums: sums), at: sizeFile) }
         }
         if let size { try thumbnailer.check(width: size.width, height: size.height, for: specs) }
         if !wanted.isEmpty {
             let source = try read()
             let made = try thumbnailer.thumbnails(of: source, as: wanted.map { specs[$0] })
-            if size == nil, let made = try? Thumbnailer.dimensions(of: source) {
-                _ = Self.store(Array("\(made.width) \(made.height)\n".utf8), at: sizeFile)
-            }
+            if size == nil { size = try? Thumbnailer.dimensions(of: source) }
             var stored: [URL: Bool] = [:]
             for (index, bytes) in zip(wanted, made) where entries[index] == nil {
                 let file = files[index]
                 let isStored = stored[file] ?? Self.store(bytes, at: file)
                 stored[file] = isStored
+                if isStored { sums[file.lastPathComponent] = FastHash.hash(bytes) }
                 entries[index] = Entry(bytes: bytes, file: isStored ? file : nil, wasMade: true)
             }
+            if let size { _ = Self.store(Self.record(size: size, sums: sums), at: sizeFile) }
         }
         return entries.compactMap { $0 }
     }
 
-    /// The width and height a size file records, or `nil` when there is none (or it is damaged).
-    private static func readSize(_ file: URL) -> (width: Int, height: Int)? {
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard numbers.count == 2, numbers.allSatisfy({ $0 > 0 }) else { return nil }
-        return (numbers[0], numbers[1])
+    /// What a size file records: the width and height of the cover as its header claims them
+    /// (`nil` when there is no file, or it is damaged), and a hash of each thumbnail of it stored,
+    /// by file name, one a line after the size (`abcdef…-300-crop-q80-v6.webp 1f2e…`).
+    private static func readRecord(_ file: URL) -> (size: (width: Int, height: Int)?, sums: [String: UInt64]) {
+        guard let data = try? Data(contentsOf: file) else { return (nil, [:]) }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        guard let first = lines.first else { return (nil, [:]) }
+        let numbers = first.split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ $0 > 0 }) else { return (nil, [:]) }
+        var sums: [String: UInt64] = [:]
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let sum = UInt64(fields[1], radix: 16) { sums[String(fields[0])] = sum }
+        }
+        return ((numbers[0], numbers[1]), sums)
+    }
+
+    /// A size file's bytes, its lines in a stable order.
+    private static func record(size: (width: Int, height: Int), sums: [String: UInt64]) -> [UInt8] {
+        Array(("\(size.width) \(size.height)\n" + sums.sorted { $0.key < $1.key }.map { "\($0.key) \(String($0.value, radix: 16))\n" }.joined()).utf8)
     }
 
     /// Writes a thumbnail atomically, creating its shard folder when needed; false if it cannot

@@ -38,6 +38,30 @@ import Testing
         #expect(second.map(\.bytes) == first.map(\.bytes))
     }
 
+    /// A cached thumbnail whose bytes changed where its format has no check of its own (QA round
+    /// 21: 64 bytes flipped inside a WebP, which was published broken) is made again, as a torn
+    /// one is; so is one whose hash the cache does not hold (its size file lost).
+    @Test func aDamagedThumbnailInTheCacheIsMadeAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cover = try cover(Thumbnailer.pattern(width: 900, height: 700, kind: .png), kind: .png)
+        let first = try cache().thumbnails(of: cover, as: specs)
+        let large = try #require(first[2].file)
+        var damaged = try [UInt8](Data(contentsOf: large))
+        for offset in damaged.count / 2..<damaged.count / 2 + 64 { damaged[offset] ^= 0x5A }
+        try Data(damaged).write(to: large)
+        #expect(ThumbnailCache.isWhole(damaged, format: .webp), "the container still looks whole")
+        let second = try cache().thumbnails(of: cover, as: specs)
+        #expect(second.map(\.wasMade) == [false, false, true])
+        #expect(second.map(\.bytes) == first.map(\.bytes))
+        #expect(try [UInt8](Data(contentsOf: large)) == first[2].bytes, "the cache holds the good bytes again")
+        #expect(try cache().thumbnails(of: cover, as: specs).map(\.wasMade) == [false, false, false])
+
+        try FileManager.default.removeItem(at: cache().sizeFile(forCover: cover.contentHash))
+        let third = try cache().thumbnails(of: cover, as: specs)
+        #expect(third.map(\.bytes) == first.map(\.bytes))
+        #expect(try cache().thumbnails(of: cover, as: specs).map(\.wasMade) == [false, false, false])
+    }
+
     /// The thumbnails of one cover for `specs`, from a cache (in `folder`, or a new one) that first
     /// made those of `earlier`. Each is named by its size and a hash of its bytes, so a failure
     /// says which differ.
