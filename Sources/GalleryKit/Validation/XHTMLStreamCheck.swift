@@ -208,6 +208,9 @@ private final class StreamState {
             if matches(name, "image"), tileImage { checkSize(attributes) }
             check(attributes.value("href"))
             check(attributes.value("href", namespace: Self.xlinkNamespace))
+        } else if matches(name, "base"), matches(uri, Self.xhtmlNamespace), attributes.value("href") != nil {
+            // Every relative reference after it resolves elsewhere: the tree check says so.
+            clean = false
         } else if matches(name, "link") {
             check(attributes.value("href"))
         } else if matches(name, "script") {

@@ -140,6 +140,19 @@ import Testing
         ])
     }
 
+    /// A `<base href>` moves every relative reference of the page elsewhere in a browser, where
+    /// the link check does not follow it, so it is an error; a `<base>` with only a target is not.
+    @Test func aBaseWithAnAddressIsAnError() {
+        let diagnostics = Fixtures.diagnostics([
+            "<p><base href=\"https://cdn.example/\"/><a href=\"../b/\">b</a></p>",
+            "<p><base target=\"_blank\"/></p>",
+        ])
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        #expect(diagnostics.first?.at == "9:4")
+        #expect(diagnostics.first?.message.hasPrefix("<base href=\"https://cdn.example/\"> makes a browser resolve every relative link") == true)
+        #expect(Fixtures.diagnostics(["<p><base target=\"_top\"/><a href=\"../b/\">b</a></p>"]).isEmpty)
+    }
+
     @Test func requiresAltOnEveryImage() {
         let diagnostics = Fixtures.diagnostics([
             "<p><img src=\"../../covers/a.svg\"/></p>",
