@@ -21,6 +21,16 @@ public struct Thumbnailer: Sendable {
     /// Checked once per process.
     public static let libraryProblem: String? = gallery_vips_init() == 0 ? nil : lastError()
 
+    /// Starts loading libvips on a thread of its own when the thumbnail cache folder `cache` does
+    /// not exist yet (a first build, or CI without its cache): that build will make thumbnails,
+    /// and loading libvips and its hundred libraries (about 45 ms) then overlaps reading the
+    /// archive and the covers instead of delaying the first thumbnail. A build with a cache loads
+    /// it only if it has a thumbnail to make, as before.
+    public static func startLoadingIfCold(cache: URL) {
+        guard !FileManager.default.fileExists(atPath: cache.path) else { return }
+        Thread.detachNewThread { _ = libraryProblem }
+    }
+
     /// Frees what libvips keeps for the calling thread. A thread that made thumbnails, and that
     /// libvips did not create, calls it before it exits (libvips requires it). Loads nothing.
     public static func threadFinished() {
