@@ -391,8 +391,10 @@ static int cmyk_in_srgb(const void *buffer, size_t length, int size, const char 
     snprintf(options, sizeof options, "%s,shrink=%d", fail_on, shrink);
     VipsImage *image = vips_image_new_from_buffer(buffer, length, options, NULL);
     if (image == NULL) return -1;
+    /* Perceptual, as browsers read a CMYK profile: a print profile may hold no other table
+       (Ghostscript's PS CMYK has only that one), and libvips would then use its own. */
     VipsImage *srgb = NULL;
-    int result = vips_icc_transform(image, &srgb, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+    int result = vips_icc_transform(image, &srgb, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, NULL);
     g_object_unref(image);
     if (result != 0) return -1;
     /* Decoded once into memory, as the thumbnail reads it more than once. */
@@ -404,7 +406,7 @@ static int cmyk_in_srgb(const void *buffer, size_t length, int size, const char 
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
    fit, the pixels in sRGB without metadata, padding for "contain", and a white background for
    JPEG. */
-static int fitted(const void *buffer, size_t length, int width, int height, int fit, int format, VipsImage **out) {
+static int fitted(const void *buffer, size_t length, int width, int height, int fit, int format, int jpeg_warnings_pass, VipsImage **out) {
     VipsInteresting crop = fit == GALLERY_FIT_ATTENTION ? VIPS_INTERESTING_ATTENTION
                          : fit == GALLERY_FIT_CONTAIN ? VIPS_INTERESTING_NONE
                          : VIPS_INTERESTING_CENTRE;
@@ -415,7 +417,7 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
        and decodes to a thumbnail that is partly flat grey: so for JPEG a warning fails it. Not
        for PNG, whose decoders warn of harmless things ("known incorrect sRGB profile"). */
     const char *loader = vips_foreign_find_load_buffer(buffer, length);
-    const char *fail_on = loader != NULL && strstr(loader, "Jpeg") != NULL ? "fail_on=warning" : "fail_on=error";
+    const char *fail_on = loader != NULL && strstr(loader, "Jpeg") != NULL && !jpeg_warnings_pass ? "fail_on=warning" : "fail_on=error";
     VipsImage *cmyk = NULL;
     int is_cmyk = loader != NULL && strstr(loader, "Jpeg") != NULL ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
     if (is_cmyk < 0) return -1;
@@ -454,16 +456,16 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
 }
 
 static int thumbnail(const void *buffer, size_t length, int width, int height, int fit,
-                     int format, int quality, void **output, size_t *output_length) {
+                     int format, int quality, int jpeg_warnings_pass, void **output, size_t *output_length) {
     VipsImage *image = NULL;
-    if (fitted(buffer, length, width, height, fit, format, &image) != 0) return -1;
+    if (fitted(buffer, length, width, height, fit, format, jpeg_warnings_pass, &image) != 0) return -1;
     int result = encode(image, format, quality, output, output_length);
     g_object_unref(image);
     return result;
 }
 
 static int thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
-                      int format, int quality, void **outputs, size_t *output_lengths) {
+                      int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths) {
     if (count < 1) return 0;
     int largest = 0;
     for (int i = 0; i < count; i++) {
@@ -472,7 +474,7 @@ static int thumbnails(const void *buffer, size_t length, int count, const int *s
         if (sizes[i] > sizes[largest]) largest = i;
     }
     VipsImage *image = NULL;
-    if (fitted(buffer, length, sizes[largest], sizes[largest], fit, format, &image) != 0) return -1;
+    if (fitted(buffer, length, sizes[largest], sizes[largest], fit, format, jpeg_warnings_pass, &image) != 0) return -1;
     /* Decoded once, into memory; every smaller size is a resize of it. */
     VipsImage *memory = vips_image_copy_memory(image);
     g_object_unref(image);
@@ -506,13 +508,13 @@ int gallery_vips_header(const void *buffer, size_t length, int *width, int *heig
 }
 
 int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
-                           int format, int quality, void **output, size_t *output_length) {
-    GALLERY_ATTRIBUTED(thumbnail(buffer, length, width, height, fit, format, quality, output, output_length));
+                           int format, int quality, int jpeg_warnings_pass, void **output, size_t *output_length) {
+    GALLERY_ATTRIBUTED(thumbnail(buffer, length, width, height, fit, format, quality, jpeg_warnings_pass, output, output_length));
 }
 
 int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
-                            int format, int quality, void **outputs, size_t *output_lengths) {
-    GALLERY_ATTRIBUTED(thumbnails(buffer, length, count, sizes, fit, format, quality, outputs, output_lengths));
+                            int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths) {
+    GALLERY_ATTRIBUTED(thumbnails(buffer, length, count, sizes, fit, format, quality, jpeg_warnings_pass, outputs, output_lengths));
 }
 
 static int pattern(int width, int height, int format, void **output, size_t *output_length) {

@@ -77,16 +77,18 @@ int gallery_vips_header(const void *buffer, size_t length, int *width, int *heig
 
 /// Decodes an image, fits it to exactly width × height (see the GALLERY_FIT_ values), and
 /// encodes it (a GALLERY_FORMAT_ value) at quality 1…100 without metadata. Decoding
-/// errors fail rather than produce a partly grey image.
+/// errors fail rather than produce a partly grey image; for a JPEG so do libjpeg's warnings
+/// (damaged scan data only makes it warn), unless `jpeg_warnings_pass` is 1 (for a JPEG whose
+/// only warnings the caller knows to be harmless).
 int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int height, int fit,
-                           int format, int quality, void **output, size_t *output_length);
+                           int format, int quality, int jpeg_warnings_pass, void **output, size_t *output_length);
 
 /// Makes several square thumbnails of one image, `count` of them, sides `sizes[i]`, with one
 /// decode: the largest is made from the buffer as gallery_vips_thumbnail() would, and the others
 /// are resized from it in memory. On success `outputs[i]` and `output_lengths[i]` hold each
 /// encoding (free each with gallery_vips_free()); on failure none is left allocated.
 int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
-                            int format, int quality, void **outputs, size_t *output_lengths);
+                            int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths);
 
 /// Makes a gradient test image of width × height (red follows x, green follows y), encoded as
 /// GALLERY_FORMAT_PNG, _JPEG or _WEBP.

@@ -95,9 +95,11 @@ extension BuildStep {
             if let image = images[index] {
                 finalImages.append(image)
                 if announced.insert(url).inserted, case .success(let entries) = results[index] {
-                    // Only the first URL of a shared cover reports its encodes, so events add up.
-                    let made = reportedJobs.insert(index).inserted ? entries.count { $0.wasMade } : 0
-                    observer.receive(.cover(.thumbnailed(url: url, made: made, cached: entries.count - made)))
+                    // Only the first URL of a shared cover reports its thumbnails, made or
+                    // cached, so the events add up to the summary.
+                    let first = reportedJobs.insert(index).inserted
+                    let made = first ? entries.count { $0.wasMade } : 0
+                    observer.receive(.cover(.thumbnailed(url: url, made: made, cached: first ? entries.count - made : 0)))
                 }
                 continue
             }

@@ -110,7 +110,19 @@ public struct ThumbnailCache: Sendable {
             size = try Thumbnailer.dimensions(of: read())
             if let size { _ = Self.store(Self.record(size: size, sums: sums), at: sizeFile) }
         }
-        if let size { try thumbnailer.check(width: size.width, height: size.height, for: specs) }
+        if let recorded = size {
+            do throws(ThumbnailError) {
+                try thumbnailer.check(width: recorded.width, height: recorded.height, for: specs)
+            } catch {
+                // A refusal on the record's word alone is checked against the cover's header: a
+                // damaged record must not refuse a good cover on every build.
+                guard Thumbnailer.libraryProblem == nil, let real = try? Thumbnailer.dimensions(of: read()),
+                      real.width != recorded.width || real.height != recorded.height else { throw error }
+                size = real
+                _ = Self.store(Self.record(size: real, sums: sums), at: sizeFile)
+                try thumbnailer.check(width: real.width, height: real.height, for: specs)
+            }
+        }
         if !wanted.isEmpty {
             let source = try read()
             let made = try thumbnailer.thumbnails(of: source, as: wanted.map { specs[$0] })

@@ -38,7 +38,7 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         case .tooManyPixels(let width, let height, let limit):
             "the image is \(width)×\(height) pixels, more than [thumbnails] max_pixels (\(limit)) allows; use a smaller image or raise the limit in gallery.toml"
         case .tooThin(let width, let height, let size, let scaledWidth, let scaledHeight, let limit):
-            "the image is \(width)×\(height) pixels, too thin to crop: filling a \(size)-pixel square would first scale it to \(scaledWidth)×\(scaledHeight), more than [thumbnails] max_pixels (\(limit)) allows; crop the image nearer to a square, or set [thumbnails] fit = \"contain\""
+            "the image is \(width)×\(height) pixels, too thin to fill a square: filling a \(size)-pixel square would first scale it to \(scaledWidth)×\(scaledHeight), more than [thumbnails] max_pixels (\(limit)) allows; crop the image nearer to a square, or set [thumbnails] fit = \"contain\""
         case .encoding(let message):
             "the thumbnail could not be encoded (\(message))"
         case .libraryMissing(let message):
@@ -54,7 +54,7 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         let what: String
         if lowered.contains("entity reference loop") || lowered.contains("referenced elements") {
             what = "expands into more than librsvg renders (an entity or <use> that multiplies itself)"
-        } else if lowered.contains("entity"), lowered.contains("not defined") || lowered.contains("xml parse error") {
+        } else if lowered.contains("pereference") || lowered.contains("entity") && (lowered.contains("not defined") || lowered.contains("xml parse error")) {
             what = "uses an entity defined outside it (a DTD or an external file), which librsvg does not load"
         } else {
             return nil

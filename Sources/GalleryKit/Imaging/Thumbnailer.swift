@@ -185,7 +185,7 @@ public struct Thumbnailer: Sendable {
 
     /// Decodes the image once and makes a chain of thumbnails, which differ only in size, with
     /// no checks: the largest as ``thumbnail(of:as:)`` makes it, the others resized from it.
-    private static func encodeChain(_ bytes: [UInt8], as chain: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
+    private static func encodeChain(_ bytes: [UInt8], as chain: [ThumbnailSpec], jpegWarningsPass: Bool = false) throws(ThumbnailError) -> [[UInt8]] {
         guard let first = chain.first else { return [] }
         var sizes = chain.map { Int32($0.size) }
         var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: chain.count)
@@ -193,11 +193,15 @@ public struct Thumbnailer: Sendable {
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_thumbnails(
                 buffer.baseAddress, buffer.count, Int32(chain.count), &sizes,
-                code(for: first.fit), code(for: first.format), Int32(first.quality), &outputs, &lengths
+                code(for: first.fit), code(for: first.format), Int32(first.quality), jpegWarningsPass ? 1 : 0, &outputs, &lengths
             )
         }
         defer { outputs.forEach { gallery_vips_free($0) } }
-        guard status == 0 else { throw ThumbnailError(.corrupt(lastError())) }
+        guard status == 0 else {
+            let message = lastError()
+            if !jpegWarningsPass, onlyHarmlessJPEGWarnings(message) { return try encodeChain(bytes, as: chain, jpegWarningsPass: true) }
+            throw ThumbnailError(.corrupt(message))
+        }
         return zip(outputs, lengths).map { output, length in
             output.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         }
@@ -205,21 +209,39 @@ public struct Thumbnailer: Sendable {
 
     /// Decodes, fits and encodes, with no checks: ``thumbnail(of:as:)``'s last step, and the probe
     /// behind ``ThumbnailFormat/isSupported``.
-    static func encode(_ bytes: [UInt8], as spec: ThumbnailSpec) throws(ThumbnailError) -> [UInt8] {
+    static func encode(_ bytes: [UInt8], as spec: ThumbnailSpec, jpegWarningsPass: Bool = false) throws(ThumbnailError) -> [UInt8] {
         var output: UnsafeMutableRawPointer?
         var length = 0
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_thumbnail(
                 buffer.baseAddress, buffer.count, Int32(spec.size), Int32(spec.size),
-                code(for: spec.fit), code(for: spec.format), Int32(spec.quality), &output, &length
+                code(for: spec.fit), code(for: spec.format), Int32(spec.quality), jpegWarningsPass ? 1 : 0, &output, &length
             )
         }
         guard status == 0, let output else {
-            throw ThumbnailError(.corrupt(lastError()))
+            let message = lastError()
+            if !jpegWarningsPass, onlyHarmlessJPEGWarnings(message) { return try encode(bytes, as: spec, jpegWarningsPass: true) }
+            throw ThumbnailError(.corrupt(message))
         }
         defer { gallery_vips_free(output) }
         return Array(UnsafeRawBufferPointer(start: output, count: length))
     }
+
+    /// Whether a JPEG's decoding failed only on libjpeg's warnings that leave the image whole
+    /// (bytes between segments, "Corrupt JPEG data: 3 extraneous bytes before marker 0xda"; an
+    /// unknown JFIF revision; odd scan parameters; an unknown Adobe transform), and on none that
+    /// mean scan data was lost (a premature end, a bad Huffman or arithmetic code, a marker where
+    /// the scan should go on), which decode to flat grey: then it is decoded again with warnings
+    /// let through.
+    static func onlyHarmlessJPEGWarnings(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        guard lowered.contains("vipsjpeg") else { return false }
+        return !lostScanData.contains { lowered.contains($0) }
+    }
+
+    /// What libjpeg says when it fills what it could not read with grey (and libvips when the
+    /// file ends early).
+    private static let lostScanData = ["premature end", "bad huffman code", "bad arithmetic code", "instead of rst", "found marker"]
 
     /// A gradient image (red follows x, green follows y) encoded as PNG, JPEG or WebP, for tests
     /// and benchmarks that need real images of a given size.
@@ -287,10 +309,11 @@ public struct Thumbnailer: Sendable {
     private static func lastError(or fallback: String = "libvips gave no details") -> String {
         guard let text = gallery_vips_error() else { return fallback }
         defer { gallery_vips_free(text) }
+        var seen = Set<String>()
         let message = String(cString: text)
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
             .joined(separator: "; ")
         return message.isEmpty ? fallback : message
     }

@@ -62,6 +62,28 @@ import Testing
         #expect(try cache().thumbnails(of: cover, as: specs).map(\.wasMade) == [false, false, false])
     }
 
+    /// A size file whose size line is wrong (damaged, or edited) does not refuse a good cover
+    /// on every build (QA round 22): a refusal on its word is checked against the cover's header,
+    /// and the record is mended.
+    @Test func aWrongSizeRecordDoesNotRefuseAGoodCover() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cover = try cover(Thumbnailer.pattern(width: 400, height: 400, kind: .png), kind: .png)
+        let first = try cache().thumbnails(of: cover, as: specs)
+        let record = cache().sizeFile(forCover: cover.contentHash)
+        let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        for wrong in ["9000 9000", "1 4000"] {
+            try (([wrong] + lines.dropFirst().map(String.init)).joined(separator: "\n")).write(to: record, atomically: true, encoding: .utf8)
+            let again = try cache().thumbnails(of: cover, as: specs)
+            #expect(again.map(\.bytes) == first.map(\.bytes), "\(wrong)")
+            #expect(try String(contentsOf: record, encoding: .utf8).hasPrefix("400 400\n"), "\(wrong): the record is mended")
+        }
+        // A cover that is too large is still refused, record or not.
+        let small = ThumbnailCache(folder: folder.appending(path: "thumbnails"), thumbnailer: Thumbnailer(maxPixels: 100_000))
+        #expect(throws: ThumbnailError(.tooManyPixels(width: 400, height: 400, limit: 100_000))) {
+            _ = try small.thumbnails(of: cover, as: specs)
+        }
+    }
+
     /// The thumbnails of one cover for `specs`, from a cache (in `folder`, or a new one) that first
     /// made those of `earlier`. Each is named by its size and a hash of its bytes, so a failure
     /// says which differ.

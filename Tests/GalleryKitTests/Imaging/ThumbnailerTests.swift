@@ -242,6 +242,30 @@ import Testing
     /// A JPEG whose scan data is damaged but that libjpeg only warns about decodes to a partly
     /// flat grey image (QA round 21): it fails instead, as a cut-off JPEG does, so the album gets
     /// the placeholder and a warning rather than a grey thumbnail that the cache would keep.
+    /// Bytes between a JPEG's segments (some encoders pad them) only make libjpeg warn of
+    /// "extraneous bytes before marker": the image is whole and every browser shows it, so it is
+    /// not refused with the damaged ones.
+    @Test func aJPEGWithExtraBytesBetweenSegmentsIsFine() throws {
+        let whole = try Thumbnailer.pattern(width: 600, height: 400, kind: .jpeg)
+        let scan = try #require(whole.firstRange(of: [0xFF, 0xDA]))
+        let padded = Array(whole[..<scan.lowerBound]) + [0x00, 0x00, 0x07] + Array(whole[scan.lowerBound...])
+        let alone = try thumbnailer.thumbnail(of: whole, as: ThumbnailSpec(size: 100))
+        #expect(try thumbnailer.thumbnail(of: padded, as: ThumbnailSpec(size: 100)) == alone)
+        // A JFIF header of an unknown revision (2.01): libjpeg warns, the image is whole.
+        let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\u{0}".utf8) + [2, 1, 0, 0, 1, 0, 1, 0, 0]
+        let revision = Array(whole.prefix(2)) + app0 + Array(whole.dropFirst(2))
+        #expect(try thumbnailer.thumbnail(of: revision, as: ThumbnailSpec(size: 100)) == alone)
+        let chain = try thumbnailer.thumbnails(of: padded, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 300)])
+        #expect(try chain == thumbnailer.thumbnails(of: whole, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 300)]))
+        #expect(Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Corrupt JPEG data: 3 extraneous bytes before marker 0xda"))
+        #expect(Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Warning: unknown JFIF revision number 2.01"))
+        #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Corrupt JPEG data: bad Huffman code"))
+        #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Corrupt JPEG data: found marker 0xd9 instead of RST3"))
+        #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("pngload_buffer: libpng read error"))
+        #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Corrupt JPEG data: 3 extraneous bytes before marker 0xd9; VipsJpeg: Corrupt JPEG data: premature end of data segment"))
+        #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Premature end of input file"))
+    }
+
     @Test func aJPEGWithDamagedScanDataFails() throws {
         let whole = try Thumbnailer.pattern(width: 600, height: 600, kind: .jpeg)
         #expect(try thumbnailer.thumbnail(of: whole, as: ThumbnailSpec(size: 100)).isEmpty == false)
@@ -321,6 +345,43 @@ import Testing
         }
         #expect(ThumbnailError.refusedSVG("svgload_buffer: SVG rendering failed; glib: exceeded more than 500000 referenced elements")?.contains("expands") == true)
         #expect(ThumbnailError.refusedSVG("VipsJpeg: Premature end of input file") == nil)
+        #expect(ThumbnailError.refusedSVG("glib: XML parse error: Error domain 1 code 26 on line 1 column 80 of data: PEReference: %p; not found")?.contains("entity defined outside it") == true)
+    }
+
+    /// The profile a CMYK cover carries decides its colours, whichever tables it has: the same
+    /// CMYK numbers under SWOP, under Ghostscript's PS CMYK (whose only table is the perceptual
+    /// one, so asking for another made libvips use its own, QA round 22) and under no profile
+    /// (libvips's own) come out as three different colours.
+    @Test func aCMYKCoversProfileDecidesItsColours() throws {
+        let folder = "/usr/share/color/icc/ghostscript/"
+        let psCMYK = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "ps_cmyk.icc")))
+        let swop = try Thumbnailer.cmykPattern(profile: folder + "default_cmyk.icc", width: 600, height: 600, red: 0, green: 150, blue: 210)
+        let covers = [swop, Self.replacingICCProfile(of: swop, with: psCMYK), Self.replacingICCProfile(of: swop, with: nil)]
+        let colours = try covers.map { try Thumbnailer.pixel(of: thumbnailer.thumbnail(of: $0, as: ThumbnailSpec(size: 100)), x: 50, y: 50) }
+        func apart(_ a: Int, _ b: Int) -> Int {
+            max(abs(colours[a].red - colours[b].red), abs(colours[a].green - colours[b].green), abs(colours[a].blue - colours[b].blue))
+        }
+        #expect(apart(0, 1) >= 15 && apart(1, 2) >= 15 && apart(0, 2) >= 5, "SWOP, PS CMYK, none: \(colours)")
+    }
+
+    /// A JPEG with its ICC profile segments replaced by one holding `profile` (none: removed).
+    static func replacingICCProfile(of jpeg: [UInt8], with profile: [UInt8]?) -> [UInt8] {
+        let signature = Array("ICC_PROFILE\u{0}".utf8)
+        var kept: [UInt8] = [0xFF, 0xD8]
+        var offset = 2
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA {
+            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+            let segment = jpeg[offset..<offset + 2 + length]
+            let isICC = jpeg[offset + 1] == 0xE2 && segment.dropFirst(4).starts(with: signature)
+            if !isICC { kept += segment }
+            offset += 2 + length
+        }
+        var inserted: [UInt8] = []
+        if let profile {
+            let length = 2 + signature.count + 2 + profile.count
+            inserted = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + signature + [1, 1] + profile
+        }
+        return [0xFF, 0xD8] + inserted + kept.dropFirst(2) + jpeg[offset...]
     }
 
     @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
