@@ -90,6 +90,14 @@ int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int hei
 int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
                             int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths);
 
+/// Reads a whole JPEG with libjpeg (at an eighth of its size: every coefficient is still read)
+/// and says whether its scan data is all there: 1 when it decodes with no warning that means
+/// data was lost (a premature end, a bad Huffman or arithmetic code, a marker where the scan
+/// goes on, a broken progression), 0 when one does or libjpeg fails (its message in `message`),
+/// -1 when libjpeg (libjpeg.so.62) cannot be loaded. libvips passes on only the first of a
+/// JPEG's warnings; this sees them all.
+int gallery_jpeg_scan(const void *buffer, size_t length, char *message, size_t message_size);
+
 /// Makes a gradient test image of width × height (red follows x, green follows y), encoded as
 /// GALLERY_FORMAT_PNG, _JPEG or _WEBP.
 int gallery_vips_pattern(int width, int height, int format, void **output, size_t *output_length);

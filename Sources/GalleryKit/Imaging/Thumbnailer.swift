@@ -199,7 +199,7 @@ public struct Thumbnailer: Sendable {
         defer { outputs.forEach { gallery_vips_free($0) } }
         guard status == 0 else {
             let message = lastError()
-            if !jpegWarningsPass, onlyHarmlessJPEGWarnings(message) { return try encodeChain(bytes, as: chain, jpegWarningsPass: true) }
+            if !jpegWarningsPass, try wholeDespiteWarnings(bytes, message) { return try encodeChain(bytes, as: chain, jpegWarningsPass: true) }
             throw ThumbnailError(.corrupt(message))
         }
         return zip(outputs, lengths).map { output, length in
@@ -220,7 +220,7 @@ public struct Thumbnailer: Sendable {
         }
         guard status == 0, let output else {
             let message = lastError()
-            if !jpegWarningsPass, onlyHarmlessJPEGWarnings(message) { return try encode(bytes, as: spec, jpegWarningsPass: true) }
+            if !jpegWarningsPass, try wholeDespiteWarnings(bytes, message) { return try encode(bytes, as: spec, jpegWarningsPass: true) }
             throw ThumbnailError(.corrupt(message))
         }
         defer { gallery_vips_free(output) }
@@ -237,6 +237,29 @@ public struct Thumbnailer: Sendable {
         let lowered = message.lowercased()
         guard lowered.contains("vipsjpeg") else { return false }
         return !lostScanData.contains { lowered.contains($0) }
+    }
+
+    /// Whether a JPEG whose decoding failed on `message`, a warning that leaves the image whole,
+    /// is whole all the same: libvips passes on only the first warning, so a harmless one (bytes
+    /// between segments) could hide lost scan data after it (QA round 23), and libjpeg reads the
+    /// whole file to see every warning. False for any other failure.
+    /// - Throws: ``ThumbnailError`` naming the lost data when libjpeg finds some.
+    private static func wholeDespiteWarnings(_ bytes: [UInt8], _ message: String) throws(ThumbnailError) -> Bool {
+        guard onlyHarmlessJPEGWarnings(message) else { return false }
+        var found = [CChar](repeating: 0, count: 512)
+        let verdict = bytes.withUnsafeBytes { buffer in
+            gallery_jpeg_scan(buffer.baseAddress, buffer.count, &found, found.count)
+        }
+        switch verdict {
+        case 1:
+            return true
+        case 0:
+            let lost = String(decoding: found.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ThumbnailError(.corrupt("libjpeg: \(lost), after \(message)"))
+        default:
+            // Without libjpeg of its own, gallery cannot look past the first warning: refused.
+            return false
+        }
     }
 
     /// What libjpeg says when it fills what it could not read with grey (and libvips when the

@@ -74,6 +74,33 @@ import Testing
     /// A JPEG whose scan data is damaged but that libjpeg only warns about decodes to a partly
     /// flat grey image (QA round 21): it fails instead, as a cut-off JPEG does, so the album gets
     /// the placeholder and a warning rather than a grey thumbnail that the cache would keep.
+    /// A harmless quirk before real damage (QA round 23): libvips passes on only the first of a
+    /// JPEG's warnings, so bytes between segments or an unknown JFIF revision hid a cut-off or a
+    /// flipped scan after them, and the cover came out half grey with no warning.
+    @Test func aHarmlessQuirkDoesNotHideDamageAfterIt() throws {
+        let whole = try Thumbnailer.pattern(width: 600, height: 600, kind: .jpeg)
+        let scan = try #require(whole.firstRange(of: [0xFF, 0xDA]))
+        let padded = Array(whole[..<scan.lowerBound]) + [0x00, 0x00, 0x07] + Array(whole[scan.lowerBound...])
+        let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\u{0}".utf8) + [2, 1, 0, 0, 1, 0, 1, 0, 0]
+        let revised = Array(whole.prefix(2)) + app0 + Array(whole.dropFirst(2))
+        for (quirk, base) in [("bytes between segments", padded), ("JFIF 2.01", revised)] {
+            var flipped = base
+            for offset in stride(from: base.count / 2, to: base.count / 2 + 50, by: 10) { flipped[offset] ^= 0xFF }
+            let cut = Array(base.prefix(base.count / 2)) + [0xFF, 0xD9]
+            for (damage, bytes) in [("bytes flipped", flipped), ("cut short", cut)] {
+                do {
+                    _ = try thumbnailer.thumbnails(of: bytes, as: [ThumbnailSpec(size: 100), ThumbnailSpec(size: 300)])
+                    Issue.record("\(quirk), then \(damage): thumbnails made")
+                } catch {
+                    #expect(error.description.contains("libjpeg:"), "\(quirk), then \(damage): \(error)")
+                }
+                #expect(throws: (any Error).self, "\(quirk), then \(damage)") {
+                    _ = try thumbnailer.thumbnail(of: bytes, as: ThumbnailSpec(size: 100))
+                }
+            }
+        }
+    }
+
     @Test func aJPEGWithDamagedScanDataFails() throws {
         let whole = try Thumbnailer.pattern(width: 600, height: 600, kind: .jpeg)
         #expect(try thumbnailer.thumbnail(of: whole, as: ThumbnailSpec(size: 100)).isEmpty == false)

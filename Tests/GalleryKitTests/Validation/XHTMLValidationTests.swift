@@ -149,7 +149,7 @@ import Testing
         ])
         #expect(diagnostics.count == 1, "\(diagnostics)")
         #expect(diagnostics.first?.at == "9:4")
-        #expect(diagnostics.first?.message.hasPrefix("<base href=\"https://cdn.example/\"> makes a browser resolve every relative link") == true)
+        #expect(diagnostics.first?.message.hasPrefix("<base href> makes a browser resolve every relative link") == true)
         #expect(Fixtures.diagnostics(["<p><base target=\"_top\"/><a href=\"../b/\">b</a></p>"]).isEmpty)
     }
 
