@@ -8,7 +8,7 @@ import Synchronization
 /// thread, so they stay out of Swift's cooperative pool. A cold build with remote covers then
 /// encodes the first covers while it downloads the rest, instead of after the last download.
 /// While covers are still coming, the queue runs one thread fewer than there are cores (at least
-/// one), leaving a core to the downloads; once ``finish(listening:)`` says no more will come, it
+/// one), leaving a core to the downloads; once ``finish(adding:listening:)`` says no more will come, it
 /// runs one more than there are cores, as the thumbnails step did alone.
 ///
 /// What comes out does not depend on when a cover was queued: the thumbnail cache is addressed by
@@ -30,7 +30,7 @@ final class ThumbnailQueue: Sendable {
         var untold: [(Cover, Outcome)] = []
         var listener: Listener?
         var threads = 0
-        /// Whether no more covers will come (``finish(listening:)``).
+        /// Whether no more covers will come (``finish(adding:listening:)``).
         var closed = false
         /// Set by ``cancel()``: queued covers that no thread took are dropped.
         var cancelled = false
