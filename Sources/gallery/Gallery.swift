@@ -22,6 +22,7 @@ struct Gallery: AsyncParsableCommand {
     ///   `> build-log.jsonl`) says so and exits with status 1, where it exited 0 with the log
     ///   empty.
     static func main() async {
+        AllocatorTuning.apply()
         StandardStreams.reopenClosed()
         signal(SIGPIPE, SIG_IGN)
         do {

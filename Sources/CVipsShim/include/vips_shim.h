@@ -90,6 +90,11 @@ int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int hei
 int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
                             int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths);
 
+/// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
+/// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
+/// sets a glibc.malloc value.
+void gallery_tune_allocator(void);
+
 /// Reads a whole JPEG with libjpeg (at an eighth of its size: every coefficient is still read)
 /// and says whether its scan data is all there: 1 when it decodes with no warning that means
 /// data was lost (a premature end, a bad Huffman or arithmetic code, a marker where the scan
