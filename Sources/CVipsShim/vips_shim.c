@@ -417,10 +417,12 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
        and decodes to a thumbnail that is partly flat grey: so for JPEG a warning fails it. Not
        for PNG, whose decoders warn of harmless things ("known incorrect sRGB profile"). */
     const char *loader = vips_foreign_find_load_buffer(buffer, length);
-    const char *fail_on = loader != NULL && strstr(loader, "Jpeg") != NULL && !jpeg_warnings_pass ? "fail_on=warning" : "fail_on=error";
+    int is_jpeg = loader != NULL && strstr(loader, "Jpeg") != NULL;
+    const char *fail_on = is_jpeg && !jpeg_warnings_pass ? "fail_on=warning" : "fail_on=error";
     VipsImage *cmyk = NULL;
-    int is_cmyk = loader != NULL && strstr(loader, "Jpeg") != NULL ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
+    int is_cmyk = is_jpeg ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
     if (is_cmyk < 0) return -1;
+    /* (The buffer goes to libvips as void *: it does not change it; its signature predates const.) */
     if (is_cmyk) {
         int result = vips_thumbnail_image(cmyk, &current, width, "height", height, "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
         g_object_unref(cmyk);
@@ -428,7 +430,6 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     } else if (vips_thumbnail_buffer((void *)buffer, length, &current, width, "height", height,
                                      "crop", crop, "size", VIPS_SIZE_BOTH,
                                      "option_string", fail_on, NULL) != 0) {
-        /* libvips does not change the buffer; its signature predates const. */
         return -1;
     }
     if (published(&current) != 0) {

@@ -87,6 +87,11 @@ public struct BuildState: Sendable {
         options.cache ?? options.site.folder(configured: config.build.cache)
     }
 
+    /// The thumbnail cache's folder, inside ``cacheFolder``.
+    var thumbnailCacheFolder: URL {
+        cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory)
+    }
+
     /// Records a finding and tells observers.
     mutating func report(_ diagnostic: Diagnostic, to observer: any BuildObserving) {
         diagnostics.append(diagnostic)

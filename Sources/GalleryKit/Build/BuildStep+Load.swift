@@ -58,7 +58,7 @@ extension BuildStep {
         // The cache among the site's files first, then the output folder (among them, or in
         // the cache), then the cache in the output folder: each conflict told by its cause.
         let cacheFolder = state.cacheFolder
-        Thumbnailer.startLoadingIfCold(cache: cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory))
+        Thumbnailer.startLoadingIfCold(cache: state.thumbnailCacheFolder)
         let cacheProblem = { (output: URL?) in
             site.cacheConflict(cacheFolder, output: output).map { "\($0); name another with --cache or [build] cache (the default is .gallery-cache)" }
         }

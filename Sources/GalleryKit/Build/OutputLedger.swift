@@ -49,7 +49,6 @@ struct OutputLedger: Sendable {
         return entry
     }
 
-    /// What to do with freshly made bytes for an output.
     /// The key to record for an output whose check found something (a warning: an error stops
     /// the build before the manifest is written): one no build computes, so the next build makes
     /// and checks it again and shows the finding again, as it does a cover's, and `--strict`
@@ -58,6 +57,7 @@ struct OutputLedger: Sendable {
         FastHash.combine([key, 0x7761_726E_696E_6773])
     }
 
+    /// What to do with freshly made bytes for an output.
     func outcome(_ path: String, key: UInt64, bytes: some Collection<UInt8>) -> Outcome {
         let entry = BuildManifest.Entry(inputKey: key, size: bytes.count, outputHash: FastHash.hash(bytes))
         let old = previous.entries[path]

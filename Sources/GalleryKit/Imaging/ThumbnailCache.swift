@@ -21,8 +21,9 @@ import Foundation
 /// Only the encoding needs the cover's bytes: a warm build reads no cover and decodes nothing.
 /// The pixel limit applies to cached thumbnails too, so a build gives the same site whether the
 /// cache is warm or cold: beside a cover's thumbnails the cache keeps its size as its header
-/// claims it (`ab/abcdef….size`, "600 600"), and checks that against the limit. A cache from
-/// before these files reads the cover's header once, without decoding it, to write one.
+/// claims it (`ab/abcdef….size`, "600 600", then a hash of each thumbnail stored), and checks
+/// that against the limit. A thumbnail the size file does not list (a cache from before these
+/// files, or one whose size file was lost) is made again with its chain, which writes one.
 public struct ThumbnailCache: Sendable {
     /// The cache folder.
     public let folder: URL
@@ -105,11 +106,6 @@ public struct ThumbnailCache: Sendable {
             }
         }
         let wanted = Thumbnailer.chains(of: specs).filter { $0.contains { entries[$0] == nil } }.flatMap { $0 }.sorted()
-        // (Without libvips, a cache from before size files is used as it is: the build needs none.)
-        if size == nil, wanted.isEmpty, Thumbnailer.libraryProblem == nil {
-            size = try Thumbnailer.dimensions(of: read())
-            if let size { _ = Self.store(Self.record(size: size, sums: sums), at: sizeFile) }
-        }
         if let recorded = size {
             do throws(ThumbnailError) {
                 try thumbnailer.check(width: recorded.width, height: recorded.height, for: specs)

@@ -60,7 +60,7 @@ final class ThumbnailQueue: Sendable {
     static func forBuild(_ state: BuildState) -> ThumbnailQueue {
         let settings = state.config.thumbnails
         let cache = ThumbnailCache(
-            folder: state.cacheFolder.appending(path: "thumbnails", directoryHint: .isDirectory),
+            folder: state.thumbnailCacheFolder,
             thumbnailer: Thumbnailer(maxPixels: settings.maxPixels)
         )
         return ThumbnailQueue(cache: cache, specs: settings.specs(tileSize: state.config.carousel.metrics.dimension))
@@ -69,8 +69,7 @@ final class ThumbnailQueue: Sendable {
     /// Queues `cover`, unless a cover with the same content was queued before.
     func add(_ cover: Cover) {
         let start = state.withLock { state -> Int in
-            guard !state.closed, !state.cancelled, state.known.insert(cover.contentHash).inserted else { return 0 }
-            state.queued.append(cover)
+            guard !state.closed, Self.enqueue(cover, in: &state) else { return 0 }
             return Self.threadsToStart(&state, limit: threadsWhileQueueing)
         }
         startThreads(start)
@@ -81,9 +80,7 @@ final class ThumbnailQueue: Sendable {
     /// yet, those already in first; it may be called from other threads.
     func finish(adding covers: [Cover], listening listener: @escaping Listener) async {
         let (untold, start) = state.withLock { state -> ([(Cover, Outcome)], Int) in
-            for cover in covers where !state.cancelled && state.known.insert(cover.contentHash).inserted {
-                state.queued.append(cover)
-            }
+            for cover in covers { Self.enqueue(cover, in: &state) }
             state.closed = true
             state.listener = listener
             defer { state.untold = [] }
@@ -114,6 +111,15 @@ final class ThumbnailQueue: Sendable {
             state.cancelled = true
             state.next = state.queued.count
         }
+    }
+
+    /// Queues `cover` unless the queue was cancelled or a cover with its content was queued
+    /// before; whether it did.
+    @discardableResult
+    private static func enqueue(_ cover: Cover, in state: inout State) -> Bool {
+        guard !state.cancelled, state.known.insert(cover.contentHash).inserted else { return false }
+        state.queued.append(cover)
+        return true
     }
 
     /// How many threads to start so that the covers waiting have as many as they can use, up to

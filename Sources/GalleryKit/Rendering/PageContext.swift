@@ -54,25 +54,23 @@ final class SiteContext: TemplateObject {
     let description: String
     let language: String
     let count: Int
-    /// The words `[text]` gives.
-    let text: SiteText
+    /// "1 album", "5 albums", in `[text]`'s words.
+    let albumCount: String
     /// The site's own values (`[params]`).
     let params: ParamsContext
     /// `text`, as pages see it.
     let textContext: TextContext
     private let direction: TemplateValue
-    private let countText: TemplateValue
 
     init(title: String, description: String, language: String, count: Int, text: SiteText = SiteText(), params: ParamsContext = ParamsContext([])) {
         self.title = title
         self.description = description
         self.language = language
         self.count = count
-        self.text = text
+        albumCount = text.albumCount(count)
         self.params = params
         textContext = TextContext(text: text)
         direction = Self.isRightToLeft(language) ? .text("rtl") : .null
-        countText = .text(text.albumCount(count))
     }
 
     var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
@@ -85,7 +83,7 @@ final class SiteContext: TemplateObject {
         case "language": .text(language)
         case "direction": direction
         case "count": .number(count)
-        case "countText": countText
+        case "countText": .text(albumCount)
         default: nil
         }
     }

@@ -19,7 +19,6 @@ public struct SiteRenderer: Sendable {
     private let analytics: [TemplateValue]
     /// `[text]`'s `album_by`, each tile's `alt`: made once, filled in per tile.
     private let albumBy: TextPattern
-    /// The site's `[params]`, the same on every page.
     /// `site`, the same for every page.
     private let site: SiteContext
     /// `[text]`'s patterns about the current album, parsed once rather than for every page.
@@ -169,7 +168,7 @@ public struct SiteRenderer: Sendable {
     /// The link preview of a page at `url` (absolute) showing `album` (the current one, with its
     /// `image`): the album's, on its page; the site's, with the album's cover, on an index page.
     private func socialCard(for page: SitePlan.Page, album: AlbumContext?, image: TileImage?, site: SiteContext, url: String) -> SocialCard {
-        let description = site.description.isEmpty ? config.text.albumCount(site.count) : site.description
+        let description = site.description.isEmpty ? site.albumCount : site.description
         var card = SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
         guard let album, let image else { return card }
         card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: coverOf.fillAlbum(title: album.title, artist: album.artist, genre: album.genre, year: album.year))
