@@ -98,54 +98,58 @@ extension BuildStep {
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)
 
+        // One renderer for each thread rendering pages at once: a shared one's counts were contended.
+        let renderers = PerThreadCopies { renderer.isolated() }
         let results = try await Parallel.mapChunks(count: work.count, chunkSize: 1) { range in
             var batch = RenderBatch()
             for item in range {
                 switch work[item] {
                 case .pages(let run):
-                    let fragments = FragmentCache()
-                    // The bytes of a page in place, read to tell whether it may link to a removed file.
-                    var scratch: [UInt8] = []
-                    for index in run {
-                        let page = pages[index]
-                        let path = pagePaths[index]
-                        let key = keys.key(for: page, in: plan)
-                        if let entry = ledger.inPlace(path, key: key) {
-                            // A page in place that may link to a file this build no longer makes
-                            // is made and checked again, as a clean build would.
-                            if !removed.isEmpty, ledger.withContents(path, size: entry.size, buffer: &scratch, { removed.mayLink(from: path, bytes: $0) }) {
-                                batch.rechecked.append(path)
-                            } else {
-                                batch.record(path, .inPlace(entry), isPage: true)
-                                if case .index = page, let map = previousMaps.pages[path], map.outputHash == entry.outputHash { batch.pageMaps.append((path, map)) }
-                                continue
+                    try renderers.withCopy { renderer in
+                        let fragments = FragmentCache()
+                        // The bytes of a page in place, read to tell whether it may link to a removed file.
+                        var scratch: [UInt8] = []
+                        for index in run {
+                            let page = pages[index]
+                            let path = pagePaths[index]
+                            let key = keys.key(for: page, in: plan)
+                            if let entry = ledger.inPlace(path, key: key) {
+                                // A page in place that may link to a file this build no longer makes
+                                // is made and checked again, as a clean build would.
+                                if !removed.isEmpty, ledger.withContents(path, size: entry.size, buffer: &scratch, { removed.mayLink(from: path, bytes: $0) }) {
+                                    batch.rechecked.append(path)
+                                } else {
+                                    batch.record(path, .inPlace(entry), isPage: true)
+                                    if case .index = page, let map = previousMaps.pages[path], map.outputHash == entry.outputHash { batch.pageMaps.append((path, map)) }
+                                    continue
+                                }
                             }
+                            let bytes: [UInt8]
+                            let diagnostics: [Diagnostic]
+                            var map: FragmentMap?
+                            if case .index(let number) = page {
+                                let made = indexPages.render(page, number: number, path: path, renderer: renderer, validator: validator, ledger: ledger)
+                                (bytes, diagnostics, map) = (made.bytes, made.diagnostics, made.map)
+                                if made.spliced { batch.spliced.append(path) }
+                                if made.checkedInPart { batch.checkedInPart.append(path) }
+                            } else {
+                                bytes = renderer.render(page, fragments: fragments)
+                                diagnostics = validator.validateXHTML(bytes, path: path, fragments: fragments)
+                            }
+                            if !diagnostics.isEmpty {
+                                let (output, trace) = renderer.renderTraced(page)
+                                batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
+                            }
+                            let outcome = ledger.outcome(path, key: diagnostics.isEmpty ? key : OutputLedger.keyShowingFindingsAgain(key), bytes: bytes)
+                            if var map {
+                                map.outputHash = outcome.entry.outputHash
+                                batch.pageMaps.append((path, map))
+                            }
+                            if case .changed = outcome { try staging.stage(bytes, as: path) }
+                            batch.record(path, outcome, isPage: true)
                         }
-                        let bytes: [UInt8]
-                        let diagnostics: [Diagnostic]
-                        var map: FragmentMap?
-                        if case .index(let number) = page {
-                            let made = indexPages.render(page, number: number, path: path, renderer: renderer, validator: validator, ledger: ledger)
-                            (bytes, diagnostics, map) = (made.bytes, made.diagnostics, made.map)
-                            if made.spliced { batch.spliced.append(path) }
-                            if made.checkedInPart { batch.checkedInPart.append(path) }
-                        } else {
-                            bytes = renderer.render(page, fragments: fragments)
-                            diagnostics = validator.validateXHTML(bytes, path: path, fragments: fragments)
-                        }
-                        if !diagnostics.isEmpty {
-                            let (output, trace) = renderer.renderTraced(page)
-                            batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
-                        }
-                        let outcome = ledger.outcome(path, key: diagnostics.isEmpty ? key : OutputLedger.keyShowingFindingsAgain(key), bytes: bytes)
-                        if var map {
-                            map.outputHash = outcome.entry.outputHash
-                            batch.pageMaps.append((path, map))
-                        }
-                        if case .changed = outcome { try staging.stage(bytes, as: path) }
-                        batch.record(path, outcome, isPage: true)
+                        batch.tilesLeftOut += fragments.leftOut
                     }
-                    batch.tilesLeftOut += fragments.leftOut
                 case .generated(let file):
                     if let entry = ledger.inPlace(file.path, key: file.key) {
                         batch.record(file.path, .inPlace(entry))

@@ -56,6 +56,13 @@ public struct SiteRenderer: Sendable {
         )
     }
 
+    /// A renderer of the same pages that shares no parsed template, tile source or site context
+    /// with this one, for one of several threads that render at once (see
+    /// ``TemplateSet/isolated()``).
+    func isolated() -> SiteRenderer {
+        SiteRenderer(plan: plan, templates: templates.isolated(), config: config, images: images, assets: assets)
+    }
+
     /// The template that renders a page.
     public func templateName(for page: SitePlan.Page) -> String {
         switch page {

@@ -66,6 +66,31 @@ import Testing
         #expect(cache.entries.isEmpty)
     }
 
+    /// A renderer for another thread renders every page byte for byte as the one it was made
+    /// from, and walks templates of its own: no parsed text shares storage with the original's.
+    @Test func anIsolatedRendererRendersTheSameFromTemplatesOfItsOwn() throws {
+        let renderer = try Self.renderer(Self.catalogue((1...12).map { "Title \($0) & <more>" }), carousel: .init(window: 3, indexPageSize: 5))
+        let copy = renderer.isolated()
+        for page in renderer.plan.pages {
+            #expect(copy.render(page) == renderer.render(page), "\(page)")
+        }
+        func textStorage(_ set: TemplateSet) -> [String: [UInt]] {
+            set.compiled.mapValues { template in
+                template.nodes.compactMap { node -> UInt? in
+                    guard case .text(let bytes, _) = node else { return nil }
+                    return bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+                }
+            }
+        }
+        let original = textStorage(renderer.templates)
+        let isolated = textStorage(copy.templates)
+        #expect(Set(original.keys) == Set(isolated.keys))
+        #expect(original.values.contains { !$0.isEmpty })
+        for (name, addresses) in original {
+            #expect(Set(addresses).isDisjoint(with: isolated[name] ?? []), "\(name) shares text with the original")
+        }
+    }
+
     /// A tile template shows its album's artist, genre, year and params, as the album page's
     /// `album` has them (a caption, a price badge), escaped; a param an album does not have is
     /// empty.
