@@ -4,20 +4,42 @@
 /// Every string here is album or site text and is escaped by Mustache's `{{…}}`; values are first
 /// cleaned of characters XML forbids, so no album text can break a page.
 struct PageContext: TemplateObject {
-    var site: SiteContext
-    var root: String
-    var canonical: String?
+    let site: SiteContext
+    let root: String
+    let canonical: String?
     /// The page's description for search results: the album's own on its page ("Title by
     /// Artist (Genre, Year)"), the site's elsewhere; `nil` for none.
-    var description: String?
-    var social: SocialCard?
-    var assets: AssetsContext
-    var analytics: [TemplateValue]
-    var carousel: CarouselContext
-    var album: AlbumContext?
-    var previous: LinkContext?
-    var next: LinkContext?
-    var pager: PagerContext
+    let description: String?
+    let analytics: [TemplateValue]
+    /// `index`, `album` or `404`.
+    let page: String
+    /// The objects below, each made a value once: a struct handed out as `.object(…)` is copied
+    /// into a new box whenever a template names it (`{{album.title}}` copied the album's eleven
+    /// fields), where a ``SharedObject`` is only retained.
+    private let social: TemplateValue
+    private let assets: TemplateValue
+    private let carousel: TemplateValue
+    private let album: TemplateValue
+    private let previous: TemplateValue
+    private let next: TemplateValue
+    private let pager: TemplateValue
+
+    init(site: SiteContext, root: String, canonical: String?, description: String? = nil, social: SocialCard? = nil, assets: AssetsContext, analytics: [TemplateValue],
+         carousel: CarouselContext, album: AlbumContext?, previous: LinkContext?, next: LinkContext?, pager: PagerContext) {
+        self.site = site
+        self.root = root
+        self.canonical = canonical
+        self.description = description
+        self.analytics = analytics
+        page = carousel.page
+        self.social = SharedObject.value(social)
+        self.assets = SharedObject.value(assets)
+        self.carousel = SharedObject.value(carousel)
+        self.album = SharedObject.value(album)
+        self.previous = SharedObject.value(previous)
+        self.next = SharedObject.value(next)
+        self.pager = SharedObject.value(pager)
+    }
 
     var keys: [String] {
         ["site", "root", "canonical", "description", "social", "assets", "analytics", "carousel", "album", "previous", "next", "pager", "text", "isIndex", "isAlbum", "isNotFound"]
@@ -29,22 +51,42 @@ struct PageContext: TemplateObject {
         case "root": .text(root)
         case "canonical": .text(canonical)
         case "description": .text(description)
-        case "social": social.map { .object($0) } ?? .null
-        case "assets": .object(assets)
+        case "social": social
+        case "assets": assets
         case "analytics": .list(analytics)
-        case "carousel": .object(carousel)
-        case "album": album.map { .object($0) } ?? .null
-        case "previous": previous.map { .object($0) } ?? .null
-        case "next": next.map { .object($0) } ?? .null
-        case "pager": .object(pager)
+        case "carousel": carousel
+        case "album": album
+        case "previous": previous
+        case "next": next
+        case "pager": pager
         case "text": .object(site.textContext)
         // Which page this is, for a layout that differs (a nav's aria-current, a heading).
-        case "isIndex": .bool(carousel.page == "index")
-        case "isAlbum": .bool(carousel.page == "album")
-        case "isNotFound": .bool(carousel.page == "404")
+        case "isIndex": .bool(page == "index")
+        case "isAlbum": .bool(page == "album")
+        case "isNotFound": .bool(page == "404")
         default: nil
         }
     }
+}
+
+/// A context handed out by reference: its values are its object's.
+final class SharedObject<Object: TemplateObject>: TemplateObject {
+    let object: Object
+
+    init(_ object: Object) {
+        self.object = object
+    }
+
+    /// `object` as a value, or `.null` for none.
+    static func value(_ object: Object?) -> TemplateValue {
+        object.map { .object(SharedObject($0)) } ?? .null
+    }
+
+    var keys: [String] { object.keys }
+
+    func value(forKey key: String) -> TemplateValue? { object.value(forKey: key) }
+
+    var fragmentKey: Int? { object.fragmentKey }
 }
 
 /// `site`: the site's settings. One per build, shared by every page (an object, so a page's

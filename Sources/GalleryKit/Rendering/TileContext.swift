@@ -7,25 +7,50 @@
 struct TileContext: TemplateObject {
     /// The album's position.
     var index: Int
-    var current: Bool
+    /// Where its values are made from.
+    let source: TileSource
+    /// The flags below, packed with ``variant`` so a tile fits in a ``TemplateValue`` without a
+    /// box of its own (three words): a page made 31 boxes for its tiles, and copied them.
+    private var flags: UInt8 = Self.lazyFlag
+    private var variantNumber: Int8 = -1
+
+    private static let currentFlag: UInt8 = 1
+    private static let ownPageFlag: UInt8 = 2
+    private static let lazyFlag: UInt8 = 4
+
+    var current: Bool {
+        get { flags & Self.currentFlag != 0 }
+        set { set(Self.currentFlag, newValue) }
+    }
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
-    var ownPage = false
+    var ownPage: Bool {
+        get { flags & Self.ownPageFlag != 0 }
+        set { set(Self.ownPageFlag, newValue) }
+    }
     /// Whether the browser may wait to load its image until it nears the viewport: every tile
     /// but those the strip shows when the page opens (``SiteRenderer/openingViewportWidth``), so
     /// the images a visitor sees first are fetched at once, as the largest of them should be.
-    var lazy = true
-    /// Which root the links were made for (`nil`: not cacheable).
-    var variant: Int?
-    /// Where its values are made from.
-    let source: TileSource
+    var lazy: Bool {
+        get { flags & Self.lazyFlag != 0 }
+        set { set(Self.lazyFlag, newValue) }
+    }
+    /// Which root the links were made for, 0 or 1 (`nil`: not cacheable).
+    var variant: Int? {
+        get { variantNumber < 0 ? nil : Int(variantNumber) }
+        set { variantNumber = newValue.map { Int8(clamping: $0) } ?? -1 }
+    }
 
     /// A tile of an album, its values made from `source` when asked for.
     init(index: Int, current: Bool, variant: Int?, source: TileSource) {
         self.index = index
+        self.source = source
         self.current = current
         self.variant = variant
-        self.source = source
+    }
+
+    private mutating func set(_ flag: UInt8, _ on: Bool) {
+        flags = on ? flags | flag : flags & ~flag
     }
 
     /// The album, the root, whether it is current, on its own page and lazy identify a tile's

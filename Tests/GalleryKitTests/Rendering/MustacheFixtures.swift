@@ -80,8 +80,9 @@ enum MustacheFixtures {
         }
     }
 
-    /// An album page's context with `tiles` tiles, made from albums as a build makes them.
-    static func albumPage(tiles count: Int) -> PageContext {
+    /// An album page's context with `tiles` tiles, made from albums as a build makes them;
+    /// `sparse` leaves out the album, the previous album and the site's description.
+    static func albumPage(tiles count: Int, sparse: Bool = false) -> PageContext {
         let albums = (0..<count).map { Album(title: "Album \($0)", artist: "Artist & Friends", genre: "Jazz", year: 1969, coverURL: "c.png", slug: "album-\($0)") }
         let plan = SitePlan(catalogue: Catalogue(albums: albums), carousel: .init())
         let images = (0..<count).map { index in
@@ -93,14 +94,14 @@ enum MustacheFixtures {
             .object(TileContext(index: index, current: index == count / 2, variant: nil, source: source))
         }
         return PageContext(
-            site: SiteContext(title: "Records", description: "Albums I love", language: "en", count: count),
+            site: SiteContext(title: "Records", description: sparse ? "" : "Albums I love", language: "en", count: count),
             root: "../../",
             canonical: nil,
             assets: AssetsContext(css: "assets/gallery.css", js: "assets/gallery.js"),
             analytics: GoatCounterAnalytics(endpoint: GoatCounterAnalytics.endpoint(code: "records")).scripts(baseURL: "/").map { .object(AnalyticsScriptContext($0)) },
             carousel: CarouselContext(layout: layout, page: "album", current: count / 2, tiles: tiles, firstIndex: 0),
-            album: AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil, imageSize: 300),
-            previous: LinkContext(href: "../prev/", title: "Previous"),
+            album: sparse ? nil : AlbumContext(title: "Album", artist: "Artist", genre: "Jazz", year: 1969, slug: "album", number: 1, image: nil, imageSize: 300),
+            previous: sparse ? nil : LinkContext(href: "../prev/", title: "Previous"),
             next: nil,
             pager: PagerContext(number: 1, count: 1)
         )

@@ -66,6 +66,30 @@ import Testing
         #expect(cache.entries.isEmpty)
     }
 
+    /// A page's tiles and the objects its templates name are handed out without copying: a tile
+    /// fits in a template value's own three words (no box of its own), and `album`, `carousel`
+    /// and the rest come back as the same object each time a template names them.
+    @Test func pageValuesAreSharedNotCopied() throws {
+        #expect(MemoryLayout<TileContext>.size <= 3 * MemoryLayout<Int>.size)
+        let renderer = try Self.renderer(Self.catalogue((1...5).map { "Title \($0)" }))
+        let context = renderer.context(for: .album(index: 2))
+        for key in ["album", "carousel", "pager", "assets", "previous", "next"] {
+            guard case .object(let first)? = context.value(forKey: key), case .object(let second)? = context.value(forKey: key) else {
+                Issue.record("\(key) is not an object")
+                continue
+            }
+            let (a, b): (AnyObject, AnyObject) = (first as AnyObject, second as AnyObject)
+            let same = a === b
+            #expect(same, "\(key) is copied")
+        }
+        var tile = TileContext(index: 3, current: true, variant: 1, source: TileSource(plan: renderer.plan, images: renderer.images, albumBy: TextPattern("{title}"), root: "./"))
+        #expect(tile.current && tile.lazy && !tile.ownPage && tile.variant == 1)
+        tile.lazy = false
+        tile.ownPage = true
+        tile.variant = nil
+        #expect(tile.current && !tile.lazy && tile.ownPage && tile.variant == nil && tile.fragmentKey == nil)
+    }
+
     /// A renderer for another thread renders every page byte for byte as the one it was made
     /// from, and walks templates of its own: no parsed text shares storage with the original's.
     @Test func anIsolatedRendererRendersTheSameFromTemplatesOfItsOwn() throws {
