@@ -47,9 +47,11 @@ public struct BuildPipeline: Sendable {
             if state.summary.upToDate { break }
         }
         state.outputLock = nil
-        // A build stopped before its thumbnails leaves the covers no thread took unmade.
-        state.thumbnailQueue?.cancel()
+        // A build stopped before its thumbnails leaves the covers no thread took unmade. Nothing
+        // is left running in libvips, or loading it, when the build returns and the process exits.
+        await state.thumbnailQueue?.cancel()
         state.thumbnailQueue = nil
+        await Thumbnailer.loadsEnded()
         state.summary.warnings = state.diagnostics.count { $0.severity == .warning }
         state.summary.errors = state.diagnostics.count { $0.severity == .error }
         state.summary.succeeded = state.summary.errors == 0

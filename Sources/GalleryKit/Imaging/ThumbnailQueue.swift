@@ -88,6 +88,11 @@ final class ThumbnailQueue: Sendable {
         }
         for (cover, outcome) in untold { listener(cover, outcome) }
         startThreads(start)
+        await threadsEnded()
+    }
+
+    /// Returns once the queue is closed and its last thread has finished.
+    private func threadsEnded() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let finished = state.withLock { state -> Bool in
                 guard state.threads > 0 else { return true }
@@ -104,13 +109,16 @@ final class ThumbnailQueue: Sendable {
         state.withLock { $0.outcomes[contentHash] }
     }
 
-    /// Drops the covers no thread has taken; those being made finish. For a build that stops
-    /// before its thumbnails step. Does not wait.
-    func cancel() {
+    /// Drops the covers no thread has taken and returns once those being made are done: for a
+    /// build that stops before its thumbnails step. The process may exit once it returns (a
+    /// thread still in libvips while `exit` ran the libraries' destructors could corrupt the heap).
+    func cancel() async {
         state.withLock { state in
             state.cancelled = true
+            state.closed = true
             state.next = state.queued.count
         }
+        await threadsEnded()
     }
 
     /// Queues `cover` unless the queue was cancelled or a cover with its content was queued

@@ -28,7 +28,30 @@ public struct Thumbnailer: Sendable {
     /// it only if it has a thumbnail to make, as before.
     public static func startLoadingIfCold(cache: URL) {
         guard !FileManager.default.fileExists(atPath: cache.path) else { return }
-        Thread.detachNewThread { _ = libraryProblem }
+        startLoading { _ = libraryProblem }
+    }
+
+    /// Loads begun by ``startLoadingIfCold(cache:)`` that have not ended.
+    private static let loads = DispatchGroup()
+
+    /// Runs `load` on a thread of its own, counted among the loads ``loadsEnded()`` waits for.
+    static func startLoading(_ load: @escaping @Sendable () -> Void) {
+        loads.enter()
+        Thread.detachNewThread {
+            load()
+            loads.leave()
+        }
+    }
+
+    /// Returns once no load begun by ``startLoadingIfCold(cache:)`` is under way. A build calls
+    /// it before it ends, so the process never exits while libvips loads: `exit` then ran the
+    /// destructors of libraries the loading thread was still starting, and one failed build in
+    /// about fifteen (an archive with a duplicate slug and no cache yet) aborted with "double
+    /// free or corruption" instead of exiting 1.
+    public static func loadsEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loads.notify(queue: .global()) { continuation.resume() }
+        }
     }
 
     /// Frees what libvips keeps for the calling thread. A thread that made thumbnails, and that

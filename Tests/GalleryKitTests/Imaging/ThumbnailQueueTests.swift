@@ -97,10 +97,30 @@ import Testing
         let covers = try rig.covers(40)
         let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs, cores: 2)
         for cover in covers { queue.add(cover) }
-        queue.cancel()
-        await queue.finish(adding: covers) { _, _ in }
+        await queue.cancel()
+        // Cancelling waits for the cover being made: no thread is left to add an outcome.
         let made = covers.count { queue.outcome(of: $0.contentHash) != nil }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(covers.count { queue.outcome(of: $0.contentHash) != nil } == made)
+        await queue.finish(adding: covers) { _, _ in }
+        #expect(covers.count { queue.outcome(of: $0.contentHash) != nil } == made)
         #expect(made < covers.count, "at most the covers the one thread had taken")
+    }
+
+    /// A build waits for libvips to finish loading before it returns, so the process never
+    /// exits in the middle of loading it.
+    @Test func loadsEndedWaitsForALoadUnderWay() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let loaded = Mutex(false)
+        Thumbnailer.startLoading {
+            release.wait()
+            loaded.withLock { $0 = true }
+        }
+        let waiter = Task { await Thumbnailer.loadsEnded(); return loaded.withLock { $0 } }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!loaded.withLock { $0 })
+        release.signal()
+        #expect(await waiter.value, "loadsEnded returned before the load ended")
     }
 
     /// With nothing queued, finishing returns at once.
