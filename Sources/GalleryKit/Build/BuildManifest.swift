@@ -42,6 +42,12 @@ public struct BuildManifest: Sendable, Hashable {
     /// outputs are the same paths (an edit) writes its lines in this order rather than sorting
     /// 20,000 paths again. A hint, not part of what the manifest says (`==` ignores it).
     var sortedPaths: [String] = []
+    /// When the file read was last written, in nanoseconds since 1970 (`nil` for a manifest
+    /// read from nowhere). Every output it records was in place by then: a file changed since
+    /// (by hand, or by a build whose manifest this is not, as when CI restores an older cache
+    /// over a newer output folder) is read again before it is trusted. Not part of what the
+    /// manifest says (`==` ignores it).
+    var writtenAt: Int?
 
     /// An empty manifest.
     public init() {}
@@ -147,8 +153,12 @@ public struct BuildManifest: Sendable, Hashable {
     /// Parsed byte by byte: at 10k albums a no-op rebuild reads 10k lines, and splitting them
     /// into strings took a tenth of its time.
     public static func load(from url: URL) -> BuildManifest {
-        guard let bytes = FileBytes.contents(of: url.path) else { return BuildManifest() }
-        return parse(bytes) ?? BuildManifest()
+        // The time before the bytes: a manifest replaced in between is taken for older than it
+        // is, which only makes more outputs read again.
+        let written = FileStamp.of(url.path)?.modified
+        guard let bytes = FileBytes.contents(of: url.path), var manifest = parse(bytes) else { return BuildManifest() }
+        manifest.writtenAt = written
+        return manifest
     }
 
     /// The inputs digest of a manifest file's stamp, from its first line after the header

@@ -62,8 +62,12 @@ struct BuildStamp: Sendable, Hashable {
 
     /// Whether a build whose inputs digest to `inputs` would leave the output folder as it is:
     /// the digest matches, no watched file changed, and every output in `manifest` is a regular
-    /// file of its recorded size under `outputRoot`.
-    func holds(inputs: UInt64, manifest: BuildManifest, outputRoot: String) async -> Bool {
+    /// file of its recorded size under `outputRoot`, with its recorded bytes if it changed after
+    /// the manifest was written (``OutputLedger/holds(_:size:hash:)``).
+    ///
+    /// When it holds only after reading outputs changed since `manifestFile` was written, the
+    /// file's time is moved to now (its records are true now), so the next build need not read them.
+    func holds(inputs: UInt64, manifest: BuildManifest, manifestFile: URL, outputRoot: String) async -> Bool {
         guard inputs == self.inputs else { return false }
         for (path, stamp) in watched where FileStamp.of(path) != stamp {
             return false
@@ -71,9 +75,11 @@ struct BuildStamp: Sendable, Hashable {
         let ledger = OutputLedger(previous: manifest, root: outputRoot)
         let outputs = Array(manifest.entries)
         let intact = try? await Parallel.mapChunks(count: outputs.count, chunkSize: 1024) { range in
-            range.allSatisfy { ledger.fileSize(outputs[$0].key) == outputs[$0].value.size }
+            range.allSatisfy { ledger.holds(outputs[$0].key, size: outputs[$0].value.size, hash: outputs[$0].value.outputHash) }
         }
-        return intact?.allSatisfy { $0 } ?? false
+        guard intact?.allSatisfy({ $0 }) == true else { return false }
+        if ledger.filesVerified > 0 { utimensat(AT_FDCWD, manifestFile.path, nil, 0) }
+        return true
     }
 
     /// The summary of a build that stopped at this stamp: every output unchanged.

@@ -33,6 +33,9 @@ public struct BuildState: Sendable {
     var outputLock: OutputLock?
     /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
+    /// How many outputs changed since the previous manifest was written the render step read
+    /// to tell whether they still hold what it records (``OutputLedger/filesVerified``).
+    var outputFilesVerified = 0
     /// The digest of what `loadAlbums` read, for this build's stamp.
     var inputDigest: UInt64?
     /// The stamps of the cover files this build used and of the cover cache's index (after

@@ -154,7 +154,7 @@ extension BuildStep {
         }
         state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)
         if let stamp = state.previousManifest.stamp,
-           await stamp.holds(inputs: digest, manifest: state.previousManifest, outputRoot: state.outputFolder.standardizedFileURL.path) {
+           await stamp.holds(inputs: digest, manifest: state.previousManifest, manifestFile: manifestFile, outputRoot: state.outputFolder.standardizedFileURL.path) {
             stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
             return
         }

@@ -215,6 +215,7 @@ extension BuildStep {
         }
         state.manifest = total.manifest()
         state.manifest.sortedPaths = ledger.previous.sortedPaths
+        state.outputFilesVerified = ledger.filesVerified
         // How many of the previous build's outputs this one made again (unknown, -1, when a path
         // was recorded twice), so the write step need not look each of them up to find none gone.
         state.previousOutputsMade = total.entries.count == state.manifest.entries.count ? total.entries.count - total.newOutputs : -1

@@ -113,9 +113,10 @@ extension BuildStep {
                 thumbnails: summary.thumbnailsMade + summary.thumbnailsCached
             ))
         }
-        // A no-op rebuild's manifest is the one on disk: leave the file alone.
+        // A no-op rebuild's manifest is the one on disk: leave the file alone, unless outputs
+        // changed since it was written had to be read (its time then says they need not be again).
         let lines = await manifestLines
-        if state.manifest != state.previousManifest || !FileManager.default.fileExists(atPath: manifestFile.path) {
+        if state.manifest != state.previousManifest || state.outputFilesVerified > 0 || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile, lines: lines)
         }
         // Beside it, a map of the strip and the data file that the next build splices after an

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,8 @@ struct OutputLedger: Sendable {
     let root: String
     /// The output folder, opened once, so each `stat` walks only the output's own path.
     private let folder: OpenFolder
+    /// Counts ``filesVerified``.
+    private let verifications = Counter()
 
     /// A ledger of the outputs under `root` against `previous`.
     init(previous: BuildManifest, root: String) {
@@ -45,9 +48,31 @@ struct OutputLedger: Sendable {
 
     /// Whether an output with this input key can be skipped without rendering it.
     func inPlace(_ path: String, key: UInt64) -> BuildManifest.Entry? {
-        guard let entry = previous.entries[path], entry.inputKey == key, fileSize(path) == entry.size else { return nil }
+        guard let entry = previous.entries[path], entry.inputKey == key, holds(path, size: entry.size, hash: entry.outputHash) else { return nil }
         return entry
     }
+
+    /// Whether the output file at `path` holds what the previous build recorded: `size` bytes,
+    /// and, when the file changed after the manifest was written, bytes that hash to `hash`.
+    ///
+    /// A file's change time moves with every write, rename or link and cannot be set back by
+    /// hand, so a file not changed since the manifest holds what that build wrote; one changed
+    /// since (a same-size hand edit, or a newer build's page under an older cache's manifest)
+    /// is read and hashed. Costs a `stat` otherwise, as the size alone did.
+    func holds(_ path: String, size: Int, hash: UInt64) -> Bool {
+        guard let file = fileState(path), file.size == size else { return false }
+        if let writtenAt = previous.writtenAt, file.changed <= writtenAt { return true }
+        verifications.increment()
+        var buffer: [UInt8] = []
+        return withContents(path, size: size, buffer: &buffer) { bytes in
+            bytes.map { FastHash.hash(UnsafeRawBufferPointer($0)) == hash } ?? false
+        }
+    }
+
+    /// How many output files changed after the previous manifest was written were read to
+    /// tell whether they still hold what it records. A build that read any writes its manifest
+    /// again, even if nothing else changed, so the next build need not read them again.
+    var filesVerified: Int { verifications.count }
 
     /// The key to record for an output whose check found something (a warning: an error stops
     /// the build before the manifest is written): one no build computes, so the next build makes
@@ -61,7 +86,7 @@ struct OutputLedger: Sendable {
     func outcome(_ path: String, key: UInt64, bytes: some Collection<UInt8>) -> Outcome {
         let entry = BuildManifest.Entry(inputKey: key, size: bytes.count, outputHash: FastHash.hash(bytes))
         let old = previous.entries[path]
-        if let old, old.outputHash == entry.outputHash, old.size == entry.size, fileSize(path) == entry.size {
+        if let old, old.outputHash == entry.outputHash, old.size == entry.size, holds(path, size: entry.size, hash: entry.outputHash) {
             return .unchanged(entry)
         }
         return .changed(entry, isNew: old == nil)
@@ -87,13 +112,25 @@ struct OutputLedger: Sendable {
         }
     }
 
-    /// The size of an output file now, or `nil` if there is none.
-    func fileSize(_ path: String) -> Int? {
+    /// The size of an output file now, and when it last changed (nanoseconds since 1970), or
+    /// `nil` if there is none.
+    func fileState(_ path: String) -> (size: Int, changed: Int)? {
         var info = stat()
         let found = folder.descriptor >= 0 ? fstatat(folder.descriptor, path, &info, 0) : stat(root + "/" + path, &info)
         guard found == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+        return (Int(info.st_size), Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec))
     }
+}
+
+/// A count shared by the copies of a ledger, on whichever threads they run.
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func increment() {
+        value.add(1, ordering: .relaxed)
+    }
+
+    var count: Int { value.load(ordering: .relaxed) }
 }
 
 /// A folder opened for `fstatat`, closed when the last copy of the ledger goes; a folder that
