@@ -128,7 +128,12 @@ import Testing
         try site.write("shared\n", to: "shared/inside.txt")
         try site.write("x\n", to: "static/plain.txt")
         let links = [("static/leak.txt", outside.url.appending(path: "secret.txt").path), ("static/outdir", outside.url.path),
-                     ("static/inside.txt", "../shared/inside.txt"), ("static/shared", "../shared"), ("assets/leak.css", outside.url.appending(path: "secret.txt").path)]
+                     ("static/inside.txt", "../shared/inside.txt"), ("static/shared", "../shared"), ("assets/leak.css", outside.url.appending(path: "secret.txt").path),
+                     ("assets/label.css", "../shared/label.css"), ("assets/gallery.css", "../shared/gallery.css")]
+        // Assets linked to files inside the site are published as static files are: a linked
+        // gallery.css replaces the built-in one (it was left out, and the built-in one published).
+        try site.write(".label { color: teal }\n", to: "shared/label.css")
+        try site.write(".site-title { color: rebeccapurple }\n", to: "shared/gallery.css")
         for (link, target) in links {
             try FileManager.default.createDirectory(at: site.url.appending(path: link).deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: site.url.appending(path: link).path, withDestinationPath: target)
@@ -147,6 +152,10 @@ import Testing
         #expect(!site.exists("public/leak.txt") && !site.exists("public/outdir") && !site.exists("public/shared") && !site.exists("public/assets/leak.css"))
         #expect(try site.read("public/inside.txt") == "shared\n")
         #expect(try site.read("public/plain.txt") == "x\n")
+        #expect(try site.read("public/assets/label.css") == ".label { color: teal }\n")
+        let sheets = site.files(under: "public/assets").filter { $0.hasPrefix("gallery.") && $0.hasSuffix(".css") }
+        #expect(sheets.count == 1)
+        #expect(try sheets.first.map { try site.read("public/assets/\($0)") } == ".site-title { color: rebeccapurple }\n")
     }
 
     /// static/ and assets/ may themselves be links to folders in the site (a theme kept in

@@ -85,13 +85,14 @@ public struct AssetBundle: Sendable {
             }
         }
         if let walked = folder.flatMap({ links.folderToWalk($0, kind: "assets/") }),
-           let walker = FileManager.default.enumerator(at: walked, includingPropertiesForKeys: [.isRegularFileKey]) {
+           let walker = FileManager.default.enumerator(at: walked, includingPropertiesForKeys: nil) {
             let base = walked.standardizedFileURL.path
             for case let url as URL in walker {
+                // As in static/: a link is followed to its file (a link's own resource values say
+                // it is no regular file, and a linked `gallery.css` was left out without a word).
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
-                      links.allows(url, isFolder: isFolder.boolValue, kind: "asset"),
-                      (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                      links.allows(url, isFolder: isFolder.boolValue, kind: "asset"), !isFolder.boolValue else { continue }
                 let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !EditorLeftovers.contains(url.lastPathComponent) else { continue }
                 do {
