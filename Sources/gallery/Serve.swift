@@ -64,6 +64,15 @@ struct Serve: AsyncParsableCommand {
         var options = BuildOptions(site: siteOptions.folder, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         options.fetchMode = offline ? .offline : .useCache
         options.analytics = false
+        // An --output no save can fix (the site's own templates/, the site folder) is refused
+        // at once, as build refuses it, rather than served as an error page until Ctrl-C.
+        if options.output != nil {
+            let planned = BuildState(options: options)
+            if let conflict = options.site.outputConflict(planned.outputFolder, cache: planned.cacheFolder) {
+                Diagnostic.print([.error("\(conflict); preview the site in another folder with --output, or leave --output out (the preview then goes into the cache)", path: SiteFolder.display(planned.outputFolder))])
+                throw ExitCode.failure
+            }
+        }
         var server = PreviewServer(
             configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil),
             observer: ConsoleReporter(quiet: quiet),

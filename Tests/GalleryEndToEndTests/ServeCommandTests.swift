@@ -298,6 +298,18 @@ import Glibc
         #expect(error?.description.contains("content/albums.json: error: there is no album archive here; run `gallery init DIR`") == true, "\(String(describing: error))")
     }
 
+    /// An --output that would overwrite the site's own files is refused at once, as build
+    /// refuses it: no save can fix a command-line option, so serving an error page until
+    /// Ctrl-C helped nobody.
+    @Test(arguments: ["templates", "content", "."])
+    func anOutputFolderThatWouldOverwriteTheSiteIsRefusedAtOnce(output: String) async throws {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell")])
+        try folder.write("{{>partials/head}}\n", to: "templates/extra.mustache")
+        let error = await #expect(throws: ServeProcess.Failure.self) { try await ServeProcess(in: folder.url, arguments: ["--output", output], timeout: 60) }
+        #expect(error?.description.contains("preview the site in another folder with --output") == true, "\(String(describing: error))")
+        #expect(!folder.exists("templates/index.html") && !folder.exists("content/index.html") && !folder.exists("index.html"))
+    }
+
     @Test func aFirstBuildThatFailsDoesNotClaimAGoodOneIsServed() async throws {
         let folder = try site()
         try folder.write("{\"version\": 1, \"albums\": [\n", to: "content/albums.json")
