@@ -1,11 +1,16 @@
 import GalleryKit
 
-/// Adds the live-reload script, and during a failed rebuild the error overlay, to a page as it is
-/// served. Only the bytes sent to the browser change: the files `gallery build` writes never
+/// Adds the live-reload script's tag, and during a failed rebuild the error overlay, to a page as
+/// it is served. Only the bytes sent to the browser change: the files `gallery build` writes never
 /// carry either.
 public enum PageDecorator {
     /// The path of the live-reload WebSocket the script connects to.
     public static let livePath = "/__gallery/live"
+
+    /// The path the script itself is served from: a page links it rather than holding it, so a
+    /// site whose Content-Security-Policy allows only its own scripts (`script-src 'self'`,
+    /// which refuses inline ones) still reloads and shows the overlay.
+    public static let scriptPath = "/__gallery/reload.js"
 
     /// The `id` of the overlay element, in served markup and in the script.
     public static let overlayID = "gallery-serve-overlay"
@@ -30,17 +35,18 @@ public enum PageDecorator {
     /// inside a long path.
     static let listStyle = "margin:0;font:inherit;white-space:pre-wrap;overflow-wrap:anywhere"
 
-    /// The script, for a page of the build `build`: on every message (the preview's state, see
-    /// ``LiveReloadEvent``) it reloads a page of another build, else draws the overlay (as text)
-    /// or removes it. While the server is down it retries later and later (each failed attempt
-    /// is a line in the browser's console), and at once when the tab is shown again.
-    static func script(build: String?) -> String {
-        """
-    <script id="gallery-serve-reload">
+    /// The script served at ``scriptPath``. It takes the build of the page that links it from
+    /// the tag's `data-build` (none: a page served before any good build); on every message (the
+    /// preview's state, see ``LiveReloadEvent``) it reloads a page of another build, else draws
+    /// the overlay (as text) or removes it. While the server is down it retries later and later
+    /// (each failed attempt is a line in the browser's console), and at once when the tab is
+    /// shown again. Styles are set through the CSSOM, which a policy against inline styles allows.
+    public static let script = """
     (function () {
       "use strict";
       if (!window.WebSocket) return;
-      var build = \(LiveReloadEvent.json(build));
+      var tag = document.currentScript;
+      var build = tag && tag.hasAttribute("data-build") ? tag.getAttribute("data-build") : null;
       var socket = null, retry = null, delay = 500, open = true;
       function connect() {
         clearTimeout(retry);
@@ -82,22 +88,27 @@ public enum PageDecorator {
           overlay = document.createElement("div");
           overlay.id = "\(overlayID)";
           overlay.setAttribute("role", "alert");
-          overlay.setAttribute("style", "\(overlayStyle)");
           document.body.appendChild(overlay);
         }
+        // Also over the server's own overlay, whose style attribute a policy may have refused.
+        overlay.style.cssText = "\(overlayStyle)";
         var title = document.createElement("p");
         title.textContent = unbuilt ? "\(unbuiltTitle)" : "\(overlayTitle)";
         var list = document.createElement("pre");
-        list.setAttribute("style", "\(listStyle)");
+        list.style.cssText = "\(listStyle)";
         list.textContent = lines.join("\\n");
         overlay.textContent = "";
         overlay.appendChild(title);
         overlay.appendChild(list);
       }
     })();
-    </script>
 
     """
+
+    /// The tag that links the script, in a page of the build `build`.
+    static func tag(build: String?) -> String {
+        let attribute = build.map { " data-build=\"\(Escape.xml($0))\"" } ?? ""
+        return "<script id=\"gallery-serve-reload\" src=\"\(scriptPath)\"\(attribute)></script>\n"
     }
 
     /// The overlay's markup for diagnostics over a page of the build `build` (`nil`: none was
@@ -111,7 +122,7 @@ public enum PageDecorator {
     /// inserted before its last `</body>` (or appended, for a page without one).
     public static func decorate(_ page: [UInt8], build: String? = nil, failure: [Diagnostic]? = nil) -> [UInt8] {
         var insertion = failure.map { overlay($0, build: build) } ?? ""
-        insertion += script(build: build)
+        insertion += tag(build: build)
         let at = lastBodyEnd(in: page) ?? page.endIndex
         var result = [UInt8]()
         result.reserveCapacity(page.count + insertion.utf8.count)

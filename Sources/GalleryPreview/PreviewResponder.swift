@@ -53,6 +53,9 @@ public struct PreviewResponder: HTTPResponder {
     /// `Range` and `If-Range` header fields; a redirect keeps the query.
     func respond(path: String, query: String? = nil, ifNoneMatch: [String], range: [String] = [], ifRange: [String] = []) async throws -> Response {
         let query = query.map { $0.isEmpty ? "" : "?" + $0 } ?? ""
+        if path == PageDecorator.scriptPath {
+            return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(string: PageDecorator.script)))
+        }
         if path == PageDecorator.livePath {
             return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
         }

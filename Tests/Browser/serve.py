@@ -228,13 +228,56 @@ def the_overlay_wraps_and_hides_the_page_on_a_narrow_screen(_):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def a_policy_against_inline_scripts_still_reloads_and_shows_the_overlay(_):
+    """A site whose Content-Security-Policy allows only its own scripts and styles (no inline
+    ones) still reloads on a save and shows the overlay on a broken one: the script is linked
+    from the server, not written into the page, and it styles the overlay through the CSSOM."""
+    folder = tempfile.mkdtemp(prefix="gallery-csp-")
+    shutil.copytree(os.path.join(SITE, "content"), os.path.join(folder, "content"))
+    subprocess.run([BINARY, "templates", "base"], cwd=folder, capture_output=True, check=True)
+    template = os.path.join(folder, "templates", "base.mustache")
+    with open(template) as file:
+        base = file.read()
+    policy = "<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'self'; style-src 'self'\"/>"
+    assert "<head>" in base, "the built-in base template has no <head>"
+    with open(template, "w") as file:
+        file.write(base.replace("<head>", "<head>\n" + policy, 1))
+    archive = os.path.join(folder, "content", "albums.json")
+    server = Server(site=folder)
+    driver = chromium()
+    try:
+        driver.get(server.url)
+        assert "Content-Security-Policy" in driver.page_source, "the page carries no policy"
+        time.sleep(1)
+        mark(driver)
+        with open(archive) as file:
+            good = file.read()
+        with open(archive, "w") as file:
+            file.write(good.replace('"title": "', '"title": "Renamed ', 1))
+        wait(lambda: reloaded(driver), "the page to reload under a policy against inline scripts")
+        time.sleep(1)
+        with open(archive, "w") as file:
+            file.write('{"version": 1, "albums": [\n  {"title": "Unfinished"\n')
+        overlay = wait(lambda: driver.find_element("id", "gallery-serve-overlay"), "the overlay under the policy")
+        background = driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", overlay)
+        assert background.startswith("rgb(") and background != "rgba(0, 0, 0, 0)", f"the overlay is not styled: {background}"
+        with open(archive, "w") as file:
+            file.write(good)
+        wait(lambda: reloaded(driver) and not driver.find_elements("id", "gallery-serve-overlay"), "the fixed site to replace the overlay")
+    finally:
+        driver.quit()
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     server = Server()
     failures = 0
     try:
         for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly,
                       a_first_build_that_fails_says_nothing_was_built,
-                      the_overlay_wraps_and_hides_the_page_on_a_narrow_screen]:
+                      the_overlay_wraps_and_hides_the_page_on_a_narrow_screen,
+                      a_policy_against_inline_scripts_still_reloads_and_shows_the_overlay]:
             failures += not report.run(check, server)
     finally:
         server.stop()

@@ -29,7 +29,7 @@ import Glibc
         #expect(index.headers["content-type"] == "text/html; charset=utf-8")
         #expect(index.body.contains("Hejira"))
         // The reload script is in the page served, never in the file written.
-        #expect(index.body.contains("\"/__gallery/live\""))
+        #expect(index.body.contains("<script id=\"gallery-serve-reload\" src=\"/__gallery/reload.js\""))
         #expect(try !folder.read(preview + "index.html").contains("__gallery"))
         #expect(!folder.exists("public"), "the preview never writes the published output")
         #expect(folder.files(under: preview).allSatisfy { (try? folder.read(preview + $0).contains("__gallery")) != true })
@@ -145,7 +145,9 @@ import Glibc
         let first = try #require(try await socket.waitForMessage { _ in true })
         let build = try #require(Self.build(in: first))
         #expect(first == "{\"build\":\"\(build)\",\"errors\":null}")
-        #expect(try await RawResponse.get("/", port: server.port).body.contains("var build = \"\(build)\";"))
+        #expect(try await RawResponse.get("/", port: server.port).body.contains("src=\"/__gallery/reload.js\" data-build=\"\(build)\""))
+        let script = try await RawResponse.get("/__gallery/reload.js", port: server.port)
+        #expect(script.status == 200 && script.body.contains("/__gallery/live"))
 
         // A good edit: rebuilt, the page says so, and the open page is told of a new build.
         try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")

@@ -65,6 +65,11 @@ import Testing
         #expect(css.headers[.contentType] == "text/css; charset=utf-8")
         #expect(css.headers[.eTag] == PreviewResponder.entityTag(Array(style.utf8)))
         #expect(try String(contentsOf: output.appending(path: "index.html"), encoding: .utf8) == page)
+        // The script the pages link, served by gallery, not from the site.
+        let script = try await get(PageDecorator.scriptPath)
+        #expect(script.status == .ok)
+        #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+        #expect(script.headers[.cacheControl] == "no-cache")
     }
 
     @Test func aMatchingETagGets304AndAnOtherOneTheFile() async throws {
