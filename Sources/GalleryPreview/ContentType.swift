@@ -40,6 +40,29 @@ public enum ContentType {
         "webm": "video/webm",
         "ttf": "font/ttf",
         "otf": "font/otf",
+        // What else a label's or shop's static/ may carry: captions for a clip (Firefox plays no
+        // text track sent as anything but text/vtt), feeds, calendars, other audio, video and
+        // images, and downloads.
+        "vtt": "text/vtt; charset=utf-8",
+        "srt": "application/x-subrip",
+        "ogv": "video/ogg",
+        "opus": "audio/ogg",
+        "aac": "audio/aac",
+        "mov": "video/quicktime",
+        "xhtml": "application/xhtml+xml",
+        "tsv": "text/tab-separated-values; charset=utf-8",
+        "rss": "application/rss+xml",
+        "atom": "application/atom+xml",
+        "ics": "text/calendar; charset=utf-8",
+        "bmp": "image/bmp",
+        "tif": "image/tiff",
+        "tiff": "image/tiff",
+        "apng": "image/apng",
+        "jxl": "image/jxl",
+        "heic": "image/heic",
+        "heif": "image/heif",
+        "eot": "application/vnd.ms-fontobject",
+        "gz": "application/gzip",
     ]
 
     /// The type for a file path: by its extension; `text/plain` for a name without one (`CNAME`,

@@ -202,7 +202,8 @@ public struct ChangedFiles: Sendable, Equatable {
         let named = present.isEmpty ? paths : present
         guard let first = named.first else { return nil }
         let more = named.count - 1 + uncounted
-        let name = { (path: String) in SiteFolder.display(URL(fileURLWithPath: path)) }
+        // A file's name may hold control characters (an escape sequence, a line break): shown escaped.
+        let name = { (path: String) in SiteFolder.display(URL(fileURLWithPath: path)).terminalLine() }
         switch more {
         case 0: return name(first)
         case 1 where named.count == 2: return name(first) + " and " + name(named[1])

@@ -54,6 +54,10 @@ public struct StaticFileResolver: Sendable {
             guard let index = Self.realPath(current + "/index.html") else { return .notFound }
             guard Self.isInside(index, base) else { return .forbidden }
             current = index
+        } else if path.isFolder {
+            // A file asked for as a folder (`/robots.txt/`): a static host answers 404, and a page
+            // served there would resolve its relative links one folder too deep.
+            return .notFound
         }
         guard stat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .notFound }
         return .file(current)

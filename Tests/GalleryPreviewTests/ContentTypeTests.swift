@@ -1,3 +1,4 @@
+import Foundation
 import GalleryPreview
 import Testing
 
@@ -23,9 +24,34 @@ import Testing
         ("fonts/a.otf", "font/otf"),
         ("data/albums.csv", "text/csv; charset=utf-8"),
         ("notes.md", "text/markdown; charset=utf-8"),
+        ("video/clip.vtt", "text/vtt; charset=utf-8"),
+        ("video/clip.ogv", "video/ogg"),
+        ("audio/take.opus", "audio/ogg"),
+        ("feed.rss", "application/rss+xml"),
+        ("tour.ics", "text/calendar; charset=utf-8"),
+        ("scans/sleeve.TIF", "image/tiff"),
+        ("fonts/a.eot", "application/vnd.ms-fontobject"),
+        ("press/kit.tar.gz", "application/gzip"),
         ("archive.tar.xz", "application/octet-stream"),
     ])
     func typesByExtension(_ path: String, _ type: String) {
         #expect(ContentType.forPath(path) == type)
+    }
+}
+
+@Suite struct ChangedFilesTests {
+    /// A file whose name holds an escape sequence or a line break is named escaped in the
+    /// rebuild's line: a cloned site's file names cannot clear or rewrite the terminal.
+    @Test func namesAreShownWithTheirControlCharactersEscaped() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "gallery-changed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "note\u{1B}[2J\nfake.txt")
+        try Data("x".utf8).write(to: file)
+        var changed = ChangedFiles()
+        changed.insert(file.path)
+        let summary = try #require(changed.summary)
+        #expect(summary.hasSuffix("note\\u{1B}[2J\\u{A}fake.txt"), "\(summary)")
+        #expect(!summary.contains("\u{1B}") && !summary.contains("\n"))
     }
 }

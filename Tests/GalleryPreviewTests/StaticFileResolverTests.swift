@@ -47,6 +47,9 @@ import Testing
         #expect(resolver.lookup("/albums/") == .notFound)
         #expect(resolver.lookup("/%252e%252e/secret.txt") == .notFound)
         #expect(StaticFileResolver(root: site.appending(path: "none")).lookup("/") == .notFound)
+        // A file asked for as a folder, as a static host answers it.
+        #expect(resolver.lookup("/index.html/") == .notFound)
+        #expect(resolver.lookup("/albums/a-b/index.html/") == .notFound)
     }
 
     @Test func refusesEverythingOutsideTheOutput() {
