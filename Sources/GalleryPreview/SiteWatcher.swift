@@ -114,6 +114,10 @@ public struct SiteWatcher: Service {
             var info = stat()
             if lstat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK { paths.append(file.path) }
         }
+        // Templates, assets and static files that are symbolic links (a theme's
+        // `templates/album.mustache -> ../theme/album.mustache`): the watch sees the link, not
+        // an edit of the file it leads to.
+        paths += linkedFiles(in: [site.templates, site.assets, site.staticFolder])
         // Each input folder as written and with its links resolved: a cover below one is seen
         // only if no link stands between the folder and the file.
         let inputs = site.inputFolders.map { ($0.standardizedFileURL.path, $0.resolvingSymlinksInPath().path) }
@@ -138,6 +142,20 @@ public struct SiteWatcher: Service {
                 path.hasPrefix(folder + "/") && resolvedParent == resolved + parent.dropFirst(folder.count)
             }
             if !watched { paths.append(path) }
+        }
+        return paths
+    }
+
+    /// The files below `folders` that are symbolic links to files, by their paths as links;
+    /// links to folders are not followed (the build does not follow them either).
+    public static func linkedFiles(in folders: [URL]) -> [String] {
+        var paths: [String] = []
+        for folder in folders {
+            guard let walker = FileManager.default.enumerator(at: folder.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isSymbolicLinkKey]) else { continue }
+            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue { paths.append(url.path) }
+            }
         }
         return paths
     }

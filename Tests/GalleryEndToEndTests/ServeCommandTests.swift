@@ -197,6 +197,10 @@ import Glibc
         try folder.write(Fixture.cover, to: "artwork/blue.svg")
         try folder.write(Fixture.cover, to: "elsewhere/hejira.svg")
         try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "content/linked").path, withDestinationPath: "../elsewhere")
+        // A static file that is a link to a theme's file elsewhere in the site.
+        try folder.write("first theme\n", to: "theme/note.txt")
+        try FileManager.default.createDirectory(at: folder.url.appending(path: "static"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "static/note.txt").path, withDestinationPath: "../theme/note.txt")
         let server = try await ServeProcess(in: folder.url, arguments: watching)
         let socket = try await RawWebSocket(port: server.port)
         var build = try #require(try await socket.waitForMessage { _ in true }.flatMap(Self.build(in:)))
@@ -219,6 +223,9 @@ import Glibc
         build = try #require(try await rebuilt(after: "the archive naming the linked cover", skipping: socket.messages.texts.count))
         try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "elsewhere/hejira.svg")
         build = try #require(try await rebuilt(after: "a new cover in a folder linked into content/", skipping: socket.messages.texts.count))
+        try folder.write("second theme, edited\n", to: "theme/note.txt")
+        build = try #require(try await rebuilt(after: "an edit of the file a linked static file leads to", skipping: socket.messages.texts.count))
+        #expect(try await RawResponse.get("/note.txt", port: server.port).body == "second theme, edited\n")
         // The preview is what a build makes of the same files.
         let page = try await RawResponse.get("/albums/joni-mitchell-hejira/", port: server.port).body
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)

@@ -57,6 +57,30 @@ import Testing
         #expect(changes.token() == after, "and then nothing more")
     }
 
+    /// A template, asset or static file that is a symbolic link (to a theme's file elsewhere in
+    /// the site) is watched through the link: the watch sees only the link, and an edit of the
+    /// file it leads to was missed until another change or a restart.
+    @Test(arguments: Watching.allCases, ["templates/album.mustache", "assets/label.css", "static/note.txt"])
+    func anEditOfAFileALinkLeadsToChangesTheToken(watching: Watching, path: String) throws {
+        try write("first", to: "theme/target")
+        try FileManager.default.createDirectory(at: root.appending(path: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.appending(path: path).path, withDestinationPath: root.appending(path: "theme/target").path)
+        let linked = SiteWatcher.linkedFiles(in: [site.templates, site.assets, site.staticFolder])
+        #expect(linked.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == [root.appending(path: "theme/target").resolvingSymlinksInPath().path])
+        let changes = watching.changes(of: site)
+        changes.watch(beyond: linked)
+        let before = changes.token()
+        try write("second, and longer", to: "theme/target")
+        // The files beyond the watch are looked at no oftener than every 50 ms.
+        var after = changes.token()
+        let deadline = Date().addingTimeInterval(5)
+        while after == before, Date() < deadline {
+            usleep(20_000)
+            after = changes.token()
+        }
+        #expect(after != before)
+    }
+
     /// File events say which file changed, for the rebuild's line in the terminal; polling says
     /// only that something did.
     @Test(arguments: Watching.allCases, ["content/albums.json", "content/covers/new.svg", "templates/album.html", "static/.nojekyll", "gallery.toml"])
