@@ -113,10 +113,12 @@ extension BuildStep {
                 thumbnails: summary.thumbnailsMade + summary.thumbnailsCached
             ))
         }
-        // A no-op rebuild's manifest is the one on disk: leave the file alone, unless outputs
-        // changed since it was written had to be read (its time then says they need not be again).
+        // A no-op rebuild's manifest is the one on disk: leave the file alone, unless this build
+        // wrote files (one deleted by hand is written again, with the record it had) or had to
+        // read outputs changed since the manifest was written: its time then says they need not
+        // be read again.
         let lines = await manifestLines
-        if state.manifest != state.previousManifest || state.outputFilesVerified > 0 || !FileManager.default.fileExists(atPath: manifestFile.path) {
+        if state.manifest != state.previousManifest || committed.moved > 0 || state.outputFilesVerified > 0 || !FileManager.default.fileExists(atPath: manifestFile.path) {
             try state.manifest.save(to: manifestFile, lines: lines)
         }
         // Beside it, a map of the strip and the data file that the next build splices after an
