@@ -11,6 +11,25 @@ import Testing
         return text.replacingOccurrences(of: old, with: new)
     }
 
+    /// A template or gallery.toml saved as Latin-1 (`é` as the one byte 0xE9) is refused with
+    /// the line and column of the first byte that is not UTF-8, and what to do.
+    @Test func aFileThatIsNotUTF8IsToldWhereAndHowToFixIt() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        var template = Array("<p>{{title}}</p>\n<p>Caf".utf8)
+        template += [0xE9]
+        template += Array(" au lait</p>\n".utf8)
+        try FileManager.default.createDirectory(at: site.url.appending(path: "templates/partials"), withIntermediateDirectories: true)
+        try Data(template).write(to: site.url.appending(path: "templates/partials/extra.mustache"))
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("templates/partials/extra.mustache:2:7: error: this template is not UTF-8 text: the byte 0xE9 here starts no UTF-8 character (an editor saved it as Latin-1 or Windows-1252?); save the file as UTF-8"), "\(run.stderr)")
+        try FileManager.default.removeItem(at: site.url.appending(path: "templates/partials/extra.mustache"))
+        try Data(Array("title = \"Caf".utf8) + [0xE9] + Array("\"\n".utf8)).write(to: site.url.appending(path: "gallery.toml"))
+        let toml = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(toml.status != 0)
+        #expect(toml.stderr.contains("gallery.toml:1:13: error: gallery.toml is not UTF-8 text: the byte 0xE9"), "\(toml.stderr)")
+    }
+
     @Test func aMisspeltBlockIsAWarningAndWithStrictAnError() async throws {
         let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D")])
         try site.write(try builtin("album", replacing: "content}}", with: "contnet}}"), to: "templates/album.mustache")

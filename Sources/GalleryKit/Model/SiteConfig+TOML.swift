@@ -15,7 +15,8 @@ extension SiteConfig {
             throw ArchiveError([.error("cannot read gallery.toml; check that it is a readable file", path: site.display(site.configFile))])
         }
         guard let text = String(validating: contents, as: UTF8.self) else {
-            throw ArchiveError([.error("cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile))])
+            let problem = TextEncodingProblem.find(in: contents)
+            throw ArchiveError([.error(problem?.message("gallery.toml") ?? "cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile), at: problem?.position)])
         }
         return try parse(toml: text, path: site.display(site.configFile))
     }

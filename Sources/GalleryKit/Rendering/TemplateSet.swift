@@ -76,8 +76,13 @@ public struct TemplateSet: Sendable {
                         continue
                     }
                 }
-                guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
-                    diagnostics.append(.error("cannot read this template as UTF-8 text", path: display))
+                guard let data = try? Data(contentsOf: url) else {
+                    diagnostics.append(.error("cannot read this template; check that it is a readable file", path: display))
+                    continue
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    let problem = TextEncodingProblem.find(in: Array(data))
+                    diagnostics.append(.error(problem?.message("this template") ?? "cannot read this template as UTF-8 text", path: display, at: problem?.position))
                     continue
                 }
                 sources[String(relative.dropLast(".mustache".count))] = Source(text: text, origin: .site(path: display))
