@@ -123,6 +123,7 @@ public struct PreviewServer: Sendable {
         let status = self.status ?? log
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
         let isListening = Flag()
+        let isStopping = Flag()
         defer { listeningContinuation.finish() }
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub, origin: RequestOrigin(listeningOn: address)),
@@ -145,6 +146,8 @@ public struct PreviewServer: Sendable {
         let firstBuild = SiteWatcher.FirstBuild(listening: listening) { port in
             let origin = Self.url(host: address.urlHost, port: port, basePath: "")
             state.update { $0.origin = origin }
+            // Ctrl-C during the first build: the server is stopping, not starting to serve.
+            guard !isStopping.isSet else { return }
             announce("Serving " + origin + state.snapshot.basePath)
             status("serve: Ctrl-C stops it")
         }
@@ -154,7 +157,7 @@ public struct PreviewServer: Sendable {
         var watcher = SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild)
         watcher.reportChange = reportChange
         let group = ServiceGroup(
-            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening)],
+            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening, isStopping: isStopping)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -216,9 +219,12 @@ struct BoundedShutdown: Service {
 struct ShutdownNotice: Service {
     let log: @Sendable (String) -> Void
     let isListening: Flag
+    /// Set as the server begins to stop, so a first build that ends afterwards announces nothing.
+    let isStopping: Flag
 
     func run() async {
         try? await gracefulShutdown()
+        isStopping.set()
         if isListening.isSet { log("serve: stopping") }
     }
 }

@@ -278,6 +278,38 @@ import Glibc
     /// request (a browser's speculative connection; a client that stopped half-way): after a
     /// short wait it is closed, and the server exits with status 0. It used to wait for the
     /// client for ever, not listening any more but not gone, deaf to a second Ctrl-C.
+    /// Ctrl-C while the first build renders: the server says it is stopping, and then does not
+    /// announce an address it is no longer going to serve.
+    @Test func ctrlCDuringTheFirstBuildAnnouncesNoAddress() async throws {
+        let folder = try Fixture.site((0..<4000).map { Fixture.album("Album \($0)", "Artist \($0 % 40)") })
+        let output = folder.url.appending(path: "serve-stdout")
+        let errors = folder.url.appending(path: "serve-stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = folder.url
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        // Once the first build's render step has begun (4,000 pages take a while), Ctrl-C.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, !text(errors).contains("render") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!text(output).contains("Serving"), "the first build ended before Ctrl-C; the test needs a slower build")
+        kill(process.processIdentifier, SIGINT)
+        let exited = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        #expect(text(errors).contains("serve: stopping"), "\(text(errors))")
+        #expect(!text(output).contains("Serving"), "\(text(output))")
+    }
+
     @Test func ctrlCStopsTheServerThoughAConnectionNeverSentARequest() async throws {
         let folder = try site()
         let server = try await ServeProcess(in: folder.url)
