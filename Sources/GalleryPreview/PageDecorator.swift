@@ -47,7 +47,29 @@ public enum PageDecorator {
       if (!window.WebSocket) return;
       var tag = document.currentScript;
       var build = tag && tag.hasAttribute("data-build") ? tag.getAttribute("data-build") : null;
-      var socket = null, retry = null, delay = 500, open = true;
+      var socket = null, retry = null, delay = 500, open = true, focusKey = "gallery-serve-focus";
+      // Keyboard focus survives a reload: the element with the same id, or the same link of the
+      // same tile, takes it back (a keyboard user was sent back to the top on every save).
+      function reload() {
+        try {
+          var element = document.activeElement, selector = null;
+          if (element && element !== document.body) {
+            var tile = element.closest ? element.closest("[data-index]") : null;
+            if (element.id) selector = "#" + CSS.escape(element.id);
+            else if (tile) selector = "[data-index=\\"" + tile.getAttribute("data-index") + "\\"] " + element.tagName.toLowerCase();
+          }
+          if (selector) sessionStorage.setItem(focusKey, selector);
+        } catch (e) {}
+        location.reload();
+      }
+      try {
+        var remembered = sessionStorage.getItem(focusKey);
+        if (remembered) {
+          sessionStorage.removeItem(focusKey);
+          var target = document.querySelector(remembered);
+          if (target) target.focus();
+        }
+      } catch (e) {}
       function connect() {
         clearTimeout(retry);
         retry = null;
@@ -57,7 +79,7 @@ public enum PageDecorator {
           var state;
           try { state = JSON.parse(event.data); } catch (e) { return; }
           delay = 500;
-          if (state.build !== build) location.reload();
+          if (state.build !== build) reload();
           else if (state.errors) showError(state.errors, state.build === null);
           else hideError();
         };

@@ -228,6 +228,28 @@ def the_overlay_wraps_and_hides_the_page_on_a_narrow_screen(_):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def keyboard_focus_survives_a_reload(server):
+    """A keyboard user on a tile of the strip stays there when a save reloads the page: the
+    same tile's link has the focus again (it went back to the top of the page on every save)."""
+    driver = chromium()
+    try:
+        albums = json.load(open(ARCHIVE))["albums"]
+        driver.get(server.url + f"albums/{albums[1]['slug']}/")
+        time.sleep(1)
+        driver.execute_script("document.querySelector('#carousel .tile.current a').focus();")
+        index = driver.execute_script("var t = document.activeElement.closest('[data-index]'); return t && t.dataset.index;")
+        assert index is not None, "no tile link has the focus before the save"
+        mark(driver)
+        title = f"Focus kept at {time.time()}"
+        edit_archive(lambda albums: albums[2].update(title=title))
+        wait(lambda: reloaded(driver), "the page to reload after the edit")
+        wait(lambda: driver.execute_script("var t = document.activeElement && document.activeElement.closest('[data-index]'); return t && t.dataset.index;") == index,
+             f"tile {index}'s link to have the focus again after the reload")
+        assert driver.execute_script("return document.activeElement.tagName") == "A"
+    finally:
+        driver.quit()
+
+
 def a_policy_against_inline_scripts_still_reloads_and_shows_the_overlay(_):
     """A site whose Content-Security-Policy allows only its own scripts and styles (no inline
     ones) still reloads on a save and shows the overlay on a broken one: the script is linked
@@ -277,7 +299,8 @@ def main():
         for check in [eight_tabs_load_and_all_reload, a_restart_reloads_stale_pages_and_retries_slowly,
                       a_first_build_that_fails_says_nothing_was_built,
                       the_overlay_wraps_and_hides_the_page_on_a_narrow_screen,
-                      a_policy_against_inline_scripts_still_reloads_and_shows_the_overlay]:
+                      a_policy_against_inline_scripts_still_reloads_and_shows_the_overlay,
+                      keyboard_focus_survives_a_reload]:
             failures += not report.run(check, server)
     finally:
         server.stop()

@@ -153,6 +153,6 @@ import Testing
             Fixture.album("Hejira", "Joni Mitchell", year: 1976, slug: "hejira"),
             Fixture.album("Court and Spark", "Joni Mitchell", year: 1974, slug: "court-and-spark"),
         ])
-        try await expectBrowserChecks("serve.py", [GalleryBinary.url.path, site.url.path, Self.package.appending(path: ".build/browser-artifacts").path], count: 5)
+        try await expectBrowserChecks("serve.py", [GalleryBinary.url.path, site.url.path, Self.package.appending(path: ".build/browser-artifacts").path], count: 6)
     }
 }
