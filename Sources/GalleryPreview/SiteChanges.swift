@@ -204,6 +204,9 @@ public struct ChangedFiles: Sendable, Equatable {
         let more = named.count - 1 + uncounted
         // A file's name may hold control characters (an escape sequence, a line break): shown escaped.
         let name = { (path: String) in SiteFolder.display(URL(fileURLWithPath: path)).terminalLine() }
+        // Past the paths told apart, events are counted, not files (a file gets several): then
+        // the line says at least how many.
+        if overflow > 0 { return name(first) + " and over \(more - overflow) more files" }
         switch more {
         case 0: return name(first)
         case 1 where named.count == 2: return name(first) + " and " + name(named[1])

@@ -54,4 +54,17 @@ import Testing
         #expect(summary.hasSuffix("note\\u{1B}[2J\\u{A}fake.txt"), "\(summary)")
         #expect(!summary.contains("\u{1B}") && !summary.contains("\n"))
     }
+
+    /// Past the paths it tells apart, a burst is counted by its events, several a file: the line
+    /// then says "over" the files it knows of, not a count twice too high.
+    @Test func aBurstPastWhatIsToldApartIsCountedAsAtLeast() throws {
+        var changed = ChangedFiles()
+        for index in 0..<10_000 { changed.insert("/nowhere/file-\(index)") }
+        #expect(changed.summary == "/nowhere/file-0 and 9999 more files")
+        for index in 10_000..<12_000 {
+            changed.insert("/nowhere/file-\(index)")
+            changed.insert("/nowhere/file-\(index)")
+        }
+        #expect(changed.summary == "/nowhere/file-0 and over 9999 more files")
+    }
 }
