@@ -95,6 +95,16 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
 /// sets a glibc.malloc value.
 void gallery_tune_allocator(void);
 
+/// Names the calling thread (at most 15 bytes are kept), as `top -H` and /proc show it.
+void gallery_name_thread(const char *name);
+
+/// Sets the calling thread's nice value, and no other thread's (Linux); 0 on success, -1 when it
+/// could not (raising a priority needs privileges) or elsewhere.
+int gallery_lower_thread_priority(int nice);
+
+/// The calling thread's nice value (Linux; 0 elsewhere).
+int gallery_thread_priority(void);
+
 /// Reads a whole JPEG with libjpeg (at an eighth of its size: every coefficient is still read)
 /// and says whether its scan data is all there: 1 when it decodes with no warning that means
 /// data was lost (a premature end, a bad Huffman or arithmetic code, a marker where the scan

@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Synchronization
 
@@ -8,8 +9,11 @@ import Synchronization
 /// thread, so they stay out of Swift's cooperative pool. A cold build with remote covers then
 /// encodes the first covers while it downloads the rest, instead of after the last download.
 /// While covers are still coming, the queue runs one thread fewer than there are cores (at least
-/// one), leaving a core to the downloads; once ``finish(adding:listening:)`` says no more will come, it
-/// runs one more than there are cores, as the thumbnails step did alone.
+/// one), leaving a core to the downloads, and those threads run at a lower priority (nice
+/// ``queueingNice``), so a download's response is never kept waiting for a core by an encoder:
+/// with one core, or a cover server on the same machine, they used to take turns. Once
+/// ``finish(adding:listening:)`` says no more will come, it starts threads at the usual priority,
+/// up to one more than there are cores, as the thumbnails step did alone.
 ///
 /// What comes out does not depend on when a cover was queued: the thumbnail cache is addressed by
 /// content, and the thumbnails step reads every outcome from here in its own order.
@@ -72,8 +76,12 @@ final class ThumbnailQueue: Sendable {
             guard !state.closed, Self.enqueue(cover, in: &state) else { return 0 }
             return Self.threadsToStart(&state, limit: threadsWhileQueueing)
         }
-        startThreads(start)
+        startThreads(start, queueing: true)
     }
+
+    /// The nice value of the threads started while covers are still coming: below the downloads
+    /// when both want a core, and the same as any other thread when nothing else runs.
+    static let queueingNice: Int32 = 10
 
     /// Queues every cover of `covers` not queued yet, says no more will come, and returns once
     /// every cover's outcome is in. `listener` is told of each outcome that nobody was told of
@@ -87,7 +95,7 @@ final class ThumbnailQueue: Sendable {
             return (state.untold, Self.threadsToStart(&state, limit: threadsAfter))
         }
         for (cover, outcome) in untold { listener(cover, outcome) }
-        startThreads(start)
+        startThreads(start, queueing: false)
         await threadsEnded()
     }
 
@@ -139,10 +147,28 @@ final class ThumbnailQueue: Sendable {
         return start
     }
 
-    private func startThreads(_ count: Int) {
+    /// Starts `count` threads; those started while covers are still coming (`queueing`) lower
+    /// their own priority first. (On Linux a nice value is a thread's own, and one that lowered it
+    /// may not raise it again: so the threads of ``finish(adding:listening:)`` are new ones.)
+    private func startThreads(_ count: Int, queueing: Bool) {
         for _ in 0..<count {
-            Thread { [self] in work() }.start()
+            Thread { [self] in
+                Self.nameThisThread(queueing ? "gallery-thumbq" : "gallery-thumb")
+                if queueing { Self.lowerThisThreadsPriority(to: Self.queueingNice) }
+                work()
+            }.start()
         }
+    }
+
+    /// Names the calling thread, as `top -H` and `/proc/<pid>/task/*/comm` show it (15 bytes).
+    private static func nameThisThread(_ name: String) {
+        gallery_name_thread(name)
+    }
+
+    /// Lowers the calling thread's priority (its nice value) and no other's. A failure is left
+    /// alone: the thread then makes thumbnails at the usual priority, as before.
+    private static func lowerThisThreadsPriority(to nice: Int32) {
+        _ = gallery_lower_thread_priority(nice)
     }
 
     /// A thread's life: take covers until none is waiting, then stop.

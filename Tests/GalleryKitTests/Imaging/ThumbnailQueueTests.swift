@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Synchronization
 import Testing
@@ -122,6 +123,39 @@ import Testing
         release.signal()
         #expect(await waiter.value, "loadsEnded returned before the load ended")
     }
+
+    #if os(Linux)
+    /// Thumbnails made while covers are still coming run below the downloads: the thread started
+    /// then has a nice value of ``ThumbnailQueue/queueingNice``, as the kernel reports it, while
+    /// the threads started once the queue is finished run at the usual priority, so the
+    /// thumbnails step alone still has every core at full weight.
+    @Test func threadsStartedWhileCoversComeRunAtALowerPriority() async throws {
+        let rig = Rig()
+        defer { rig.remove() }
+        // Large enough that the first cover is still being made when the queue is finished.
+        let covers = try (0..<8).map { index in
+            try rig.cover("big-\(index).png", Thumbnailer.pattern(width: 1400 + index, height: 1400, kind: .png), kind: .png)
+        }
+        let queue = ThumbnailQueue(cache: rig.cache, specs: rig.specs, cores: 2)
+        queue.add(covers[0])
+        /// (thread name, nice value) of each outcome told on the thread that made it.
+        let seen = Mutex<[(String, Int32)]>([])
+        await queue.finish(adding: covers) { _, _ in
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let nice = Int32(gallery_thread_priority())
+            seen.withLock { $0.append((name, nice)) }
+        }
+        let told = seen.withLock { $0 }
+        #expect(told.count == covers.count)
+        let queueing = told.filter { $0.0 == "gallery-thumbq" }
+        let after = told.filter { $0.0 == "gallery-thumb" }
+        #expect(!queueing.isEmpty, "the thread started by add(_:) made a cover: \(told)")
+        #expect(!after.isEmpty, "the threads started by finish made covers: \(told)")
+        #expect(queueing.allSatisfy { $0.1 == ThumbnailQueue.queueingNice }, "\(told)")
+        #expect(after.allSatisfy { $0.1 == 0 }, "\(told)")
+        #expect(gallery_thread_priority() == 0, "no other thread's priority changed")
+    }
+    #endif
 
     /// With nothing queued, finishing returns at once.
     @Test func anEmptyQueueFinishesAtOnce() async throws {
