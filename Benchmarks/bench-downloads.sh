@@ -3,7 +3,8 @@
 # site whose albums all point at the server, against `curl --parallel` fetching the same URLs,
 # side by side in one run.
 #
-#   Benchmarks/bench-downloads.sh [--runs R] [--count N] [--parallel "4 8"] [--latency MS] [--curl-only]
+#   Benchmarks/bench-downloads.sh [--runs R] [--count N] [--parallel "4 8"] [--latency MS]
+#                                 [--client-cpu C] [--curl-only]
 #
 # Environment:
 #   GALLERY_BIN  the gallery binary (default: .build/release/gallery at the repo root)
@@ -19,7 +20,9 @@
 # so the script checks that each cold gallery build made N of them and that a warm build made
 # none. --latency MS makes the server wait MS ms before each answer, as a distant host would;
 # then the whole cold build, downloads and thumbnails together, is what to compare (with
-# GALLERY_BASELINE, two gallery binaries side by side). Prints a table of medians and writes
+# GALLERY_BASELINE, two gallery binaries side by side). --client-cpu C pins curl and gallery to
+# CPU C and the server to the other CPUs (taskset), as on a one-core CI runner fetching from a
+# host of its own. Prints a table of medians and writes
 # Benchmarks/results/downloads-<date>.json.
 set -euo pipefail
 
@@ -30,6 +33,7 @@ runs=5
 count=1000
 parallel="4 8"
 latency=0
+client_cpu=""
 curl_only=0
 while (($#)); do
     case "$1" in
@@ -37,12 +41,25 @@ while (($#)); do
         --count) count=${2:?--count needs a number}; shift 2 ;;
         --parallel) parallel=${2:?--parallel needs numbers}; shift 2 ;;
         --latency) latency=${2:?--latency needs milliseconds}; shift 2 ;;
+        --client-cpu) client_cpu=${2:?--client-cpu needs a CPU number}; shift 2 ;;
         --curl-only) curl_only=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "bench-downloads.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
     esac
 done
 [[ $latency =~ ^[0-9]+$ ]] || { echo "bench-downloads.sh: --latency must be whole milliseconds" >&2; exit 2; }
+# The clients' CPU, and the server's: every other CPU.
+client=()
+server=()
+if [[ -n $client_cpu ]]; then
+    cpus=$(nproc)
+    [[ $client_cpu =~ ^[0-9]+$ ]] && ((client_cpu < cpus && cpus > 1)) \
+        || { echo "bench-downloads.sh: --client-cpu must be a CPU number below $cpus, on a machine of two or more" >&2; exit 2; }
+    command -v taskset >/dev/null || { echo "bench-downloads.sh: taskset (util-linux) is not installed" >&2; exit 1; }
+    others=$(seq 0 $((cpus - 1)) | grep -vx "$client_cpu" | paste -sd,)
+    client=(taskset -c "$client_cpu")
+    server=(taskset -c "$others")
+fi
 for number in "$runs" "$count" $parallel; do
     [[ $number =~ ^[1-9][0-9]*$ ]] || { echo "bench-downloads.sh: '$number' is not a positive whole number" >&2; exit 2; }
 done
@@ -69,7 +86,7 @@ mkdir -p "$bench_dir/site/content"
 site=$bench_dir/site
 
 # The server, on a free port; stopped when the script ends.
-python3 "$here/cover-server.py" --count "$count" --latency "$latency" >"$bench_dir/port" &
+"${server[@]}" python3 "$here/cover-server.py" --count "$count" --latency "$latency" >"$bench_dir/port" &
 server_pid=$!
 trap 'kill $server_pid 2>/dev/null || true' EXIT
 for _ in $(seq 600); do [[ -s $bench_dir/port ]] && break; sleep 0.1; done
@@ -100,7 +117,7 @@ run_curl() {  # $1 = parallel
     local start end
     start=$(now)
     # curl 7.88 draws its parallel progress meter despite --silent, so its stderr goes to a log.
-    curl --parallel --parallel-max "$1" --create-dirs --fail --silent --show-error \
+    "${client[@]}" curl --parallel --parallel-max "$1" --create-dirs --fail --silent --show-error \
         --config "$bench_dir/curl.config" 2>"$bench_dir/curl.log" \
         || { echo "bench-downloads.sh: curl failed:" >&2; tail -5 "$bench_dir/curl.log" >&2; exit 1; }
     end=$(now)
@@ -116,7 +133,7 @@ run_gallery() {  # $1 = "cold" or "warm"; $2 = the binary (default gallery's), $
     local before start end after fetch
     before=$(requests)
     start=$(now)
-    "$bin" build --site "$site" --output "$bench_dir/public" --verbose >"$bench_dir/gallery.log" 2>&1 \
+    "${client[@]}" "$bin" build --site "$site" --output "$bench_dir/public" --verbose >"$bench_dir/gallery.log" 2>&1 \
         || { echo "bench-downloads.sh: gallery build failed:" >&2; tail -20 "$bench_dir/gallery.log" >&2; exit 1; }
     end=$(now)
     after=$(requests)
@@ -165,9 +182,10 @@ done
 mkdir -p "$here/results"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 - "$results" "$count" "$runs" "$here/results/downloads-$stamp.json" "$commit" "$(curl --version | head -1)" "$latency" <<'EOF'
+python3 - "$results" "$count" "$runs" "$here/results/downloads-$stamp.json" "$commit" "$(curl --version | head -1)" "$latency" "${client_cpu:-}" <<'EOF'
 import json, os, statistics, sys
 path, count, runs, output, commit, curl, latency = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7])
+client_cpu = int(sys.argv[8]) if sys.argv[8] else None
 times, fetch = {}, {}
 for line in open(path):
     tool, micros, step = (line.rstrip("\n").split("\t") + [""])[:3]
@@ -176,7 +194,8 @@ for line in open(path):
         fetch.setdefault(tool, []).append(float(step))
 medians = {tool: statistics.median(values) for tool, values in times.items()}
 megabytes = count * 0.15  # covers average about 150 KB
-print(f"{count} covers, {runs} runs, latency {latency} ms, load average {os.getloadavg()[0]:.2f}")
+pinned = f", clients pinned to CPU {client_cpu}" if client_cpu is not None else ""
+print(f"{count} covers, {runs} runs, latency {latency} ms{pinned}, load average {os.getloadavg()[0]:.2f}")
 print(f"{'tool':<16}{'median s':>10}{'covers/s':>10}{'fetch step s':>14}")
 for tool in sorted(medians):
     step = f"{statistics.median(fetch[tool]):.3f}" if tool in fetch else ""
@@ -191,7 +210,7 @@ if "gallery-cold" in fetch:
 if "baseline-cold" in medians:
     ratios["baseline/gallery-build"] = medians["baseline-cold"] / medians["gallery-cold"]
     print(f"whole cold build, baseline/gallery: {ratios['baseline/gallery-build']:.2f}")
-json.dump({"count": count, "runs": runs, "latency_ms": latency, "seconds": times, "fetch_step_seconds": fetch,
+json.dump({"count": count, "runs": runs, "latency_ms": latency, "client_cpu": client_cpu, "seconds": times, "fetch_step_seconds": fetch,
            "medians": medians, "ratios": ratios, "commit": commit, "curl": curl,
            "load_average": os.getloadavg()}, open(output, "w"), indent=1, sort_keys=True)
 print(f"wrote {output}")
