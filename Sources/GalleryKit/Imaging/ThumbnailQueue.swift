@@ -15,6 +15,11 @@ import Synchronization
 /// ``finish(adding:listening:)`` says no more will come, it starts threads at the usual priority,
 /// up to one more than there are cores, as the thumbnails step did alone.
 ///
+/// Most of the encoding runs on libvips's own workers, which take the nice value of the thread
+/// that started them and which libvips keeps and reuses for the life of the process: so part of
+/// the thumbnails step may run at nice 10 too. That changes nothing while gallery has the cores
+/// to itself; when other programs want them, those workers give way.
+///
 /// What comes out does not depend on when a cover was queued: the thumbnail cache is addressed by
 /// content, and the thumbnails step reads every outcome from here in its own order.
 final class ThumbnailQueue: Sendable {
@@ -79,8 +84,9 @@ final class ThumbnailQueue: Sendable {
         startThreads(start, queueing: true)
     }
 
-    /// The nice value of the threads started while covers are still coming: below the downloads
-    /// when both want a core, and the same as any other thread when nothing else runs.
+    /// The nice value of the threads started while covers are still coming (and of the libvips
+    /// workers they start): below the downloads when both want a core, and the same as any other
+    /// thread when nothing else runs.
     static let queueingNice: Int32 = 10
 
     /// Queues every cover of `covers` not queued yet, says no more will come, and returns once

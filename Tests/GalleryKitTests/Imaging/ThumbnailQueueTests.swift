@@ -127,8 +127,7 @@ import Testing
     #if os(Linux)
     /// Thumbnails made while covers are still coming run below the downloads: the thread started
     /// then has a nice value of ``ThumbnailQueue/queueingNice``, as the kernel reports it, while
-    /// the threads started once the queue is finished run at the usual priority, so the
-    /// thumbnails step alone still has every core at full weight.
+    /// the threads started once the queue is finished run at the usual priority.
     @Test func threadsStartedWhileCoversComeRunAtALowerPriority() async throws {
         let rig = Rig()
         defer { rig.remove() }
