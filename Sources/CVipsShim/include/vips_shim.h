@@ -98,8 +98,9 @@ void gallery_tune_allocator(void);
 /// Names the calling thread (at most 15 bytes are kept), as `top -H` and /proc show it.
 void gallery_name_thread(const char *name);
 
-/// Sets the calling thread's nice value, and no other thread's (Linux); 0 on success, -1 when it
-/// could not (raising a priority needs privileges) or elsewhere.
+/// Lowers the calling thread's priority to nice value `nice`, and no other thread's (Linux); a
+/// thread already at that value or lower is left as it is. 0 on success, -1 when it could not or
+/// elsewhere.
 int gallery_lower_thread_priority(int nice);
 
 /// The calling thread's nice value (Linux; 0 elsewhere).
