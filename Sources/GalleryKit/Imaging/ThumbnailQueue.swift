@@ -10,8 +10,8 @@ import Synchronization
 /// encodes the first covers while it downloads the rest, instead of after the last download.
 /// While covers are still coming, the queue runs one thread fewer than there are cores (at least
 /// one), leaving a core to the downloads, and those threads run at a lower priority (nice
-/// ``queueingNice``), so a download's response is never kept waiting for a core by an encoder:
-/// with one core, or a cover server on the same machine, they used to take turns. Once
+/// ``queueingNice``), so a download's response seldom waits for a core behind an encoder: with
+/// one core, or a cover server on the same machine, they used to take turns. Once
 /// ``finish(adding:listening:)`` says no more will come, it starts threads at the usual priority,
 /// up to one more than there are cores, as the thumbnails step did alone.
 ///
@@ -159,22 +159,12 @@ final class ThumbnailQueue: Sendable {
     private func startThreads(_ count: Int, queueing: Bool) {
         for _ in 0..<count {
             Thread { [self] in
-                Self.nameThisThread(queueing ? "gallery-thumbq" : "gallery-thumb")
-                if queueing { Self.lowerThisThreadsPriority(to: Self.queueingNice) }
+                // Named for `top -H`; a priority that cannot be lowered is left as it is.
+                gallery_name_thread(queueing ? "gallery-thumbq" : "gallery-thumb")
+                if queueing { _ = gallery_lower_thread_priority(Self.queueingNice) }
                 work()
             }.start()
         }
-    }
-
-    /// Names the calling thread, as `top -H` and `/proc/<pid>/task/*/comm` show it (15 bytes).
-    private static func nameThisThread(_ name: String) {
-        gallery_name_thread(name)
-    }
-
-    /// Lowers the calling thread's priority (its nice value) and no other's. A failure is left
-    /// alone: the thread then makes thumbnails at the usual priority, as before.
-    private static func lowerThisThreadsPriority(to nice: Int32) {
-        _ = gallery_lower_thread_priority(nice)
     }
 
     /// A thread's life: take covers until none is waiting, then stop.
