@@ -372,6 +372,7 @@ import Testing
             Fixture.album("Link", "A", cover: "link.svg"),
             Fixture.album("Folder", "A", cover: "covers/"),
             Fixture.album("NoSlashes", "A", cover: "file:covers/a.svg"),
+            Fixture.album("Port", "A", cover: "http://127.0.0.1:99999/x.png"),
         ]), to: "content/albums.json")
         try FileManager.default.createDirectory(at: site.url.appending(path: "content/covers"), withIntermediateDirectories: true)
         let run = try await GalleryBinary.run(["build"], in: site.url)
@@ -384,6 +385,7 @@ import Testing
         #expect(run.stderr.contains("album 4 (\"Link\" by A) shows a placeholder: cover 'link.svg': the cover path leads outside the site folder"))
         #expect(run.stderr.contains("album 5 (\"Folder\" by A) shows a placeholder: cover 'covers/': content/covers is a folder, not an image; name the image file in it"), "\(run.stderr)")
         #expect(run.stderr.contains("album 6 (\"NoSlashes\" by A) shows a placeholder: cover 'file:covers/a.svg': 'file:covers/a.svg' is not a file URL; write file:///path/inside/the/site (three slashes), or the path relative to content/ without file:"), "\(run.stderr)")
+        #expect(run.stderr.contains("album 7 (\"Port\" by A) shows a placeholder: cover 'http://127.0.0.1:99999/x.png': 'http://127.0.0.1:99999/x.png' names port 99999, but ports run from 1 to 65535"), "\(run.stderr)")
         #expect(site.files(under: "public/covers").isEmpty)
     }
 

@@ -496,6 +496,14 @@ import Testing
             """)
     }
 
+    /// A port no server can have: add says so at once, rather than the build finding out.
+    @Test func addWarnsOfACoverPortThatDoesNotExist() async throws {
+        let folder = try await starter()
+        let add = try await run(["add", "--title", "Far", "--artist", "X", "--genre", "Pop", "--year", "2001", "--cover", "http://127.0.0.1:99999/x.png"], folder)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stderr == "warning: album 6's cover cannot be used: 'http://127.0.0.1:99999/x.png' names port 99999, but ports run from 1 to 65535; the album shows a placeholder until it is changed\n")
+    }
+
     @Test func importsOurOwnJSON() async throws {
         let folder = try await starter()
         try folder.write(Fixture.archive([Fixture.album("New One", "Someone"), Fixture.album("Best of Bowie", "DAVID BOWIE")]), to: "more.json")

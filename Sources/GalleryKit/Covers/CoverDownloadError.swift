@@ -36,6 +36,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case redirectScheme(String)
     /// A redirect without a usable `Location`.
     case redirectWithoutTarget(status: Int, location: String?)
+    /// The address names a port outside 1…65535: a redirect's (`redirect`, the target), as a
+    /// `cover_url` is refused before any download.
+    case badPort(Int, redirect: String?)
     /// The host's address is one covers are not fetched from (see ``PrivateHosts``): why.
     case forbiddenAddress(String)
     /// Not tried: this many of the host's covers in a row timed out in this build.
@@ -100,6 +103,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .redirectWithoutTarget(let code, let location?):
             return "HTTP \(code) redirect to an invalid address ('\(location)')"
         case .redirectWithoutTarget(let code, nil): return "HTTP \(code) redirect without a Location header"
+        case .badPort(let port, let target?): return "redirect to \(target), whose port \(port) does not exist (ports run from 1 to 65535)"
+        case .badPort(let port, nil): return "port \(port) does not exist (ports run from 1 to 65535)"
         case .forbiddenAddress(let why): return "not fetched: \(why)"
         case .hostUnresponsive(let host, let covers): return "not tried: \(host) did not answer in time for \(covers) other covers in a row in this build, so its remaining covers are skipped until the next build"
         case .cancelled, .drainLimitReached: return "cancelled"
@@ -122,7 +127,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .tooLarge: return "use a smaller image"
         case .notAnImage(let head):
             return NotACover.identify(head).map(\.advice) ?? "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
-        case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget:
+        case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget, .badPort:
             return "point cover_url at the image's final address"
         case .redirectScheme: return "only http and https are followed; point cover_url at an http(s) copy of the image"
         case .forbiddenAddress: return "point cover_url at a public copy of the image, or put the image in content/covers/"

@@ -38,6 +38,9 @@ extension CoverFetcher {
                 }
                 let scheme = target.scheme?.lowercased() ?? ""
                 guard scheme == "http" || scheme == "https" else { return .failure(.redirectScheme(scheme)) }
+                if let port = target.port, !CoverLocator.ports.contains(port) {
+                    return .failure(.badPort(port, redirect: target.absoluteString))
+                }
                 redirects += 1
                 guard redirects <= policy.maxRedirects else { return .failure(.tooManyRedirects(limit: policy.maxRedirects)) }
                 guard visited.insert(target.absoluteString).inserted else { return .failure(.redirectLoop(target.absoluteString)) }
@@ -65,6 +68,8 @@ extension CoverFetcher {
     private func get(
         _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
     ) async -> Result<CoverResponseCollector.Collected, CoverDownloadError> {
+        // SwiftNIO traps on a port that does not fit in 16 bits (`attempt` checks redirects').
+        if let port = url.port, !CoverLocator.ports.contains(port) { return .failure(.badPort(port, redirect: nil)) }
         // Before every request, a redirect's too: a public host may send the build inward.
         if let why = await gate.addressRefusal(for: url, rule: policy.privateHosts) { return .failure(.forbiddenAddress(why)) }
         var headers = HTTPHeaders()

@@ -54,6 +54,9 @@ public struct CoverLocator: Sendable {
                 guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
                     return .failure(Refusal(reason: "'\(coverURL)' is not a valid URL"))
                 }
+                if let port = url.port, !Self.ports.contains(port) {
+                    return .failure(Refusal(reason: "'\(coverURL)' names port \(port), but ports run from 1 to 65535"))
+                }
                 return .success(.remote(url))
             case "file":
                 // `file:covers/a.png` is no file URL: it would be read from wherever gallery runs.
@@ -77,6 +80,10 @@ public struct CoverLocator: Sendable {
         let decoded = trimmed.removingPercentEncoding ?? trimmed
         return inside(site.content.appending(path: decoded))
     }
+
+    /// The ports a URL may name. Foundation parses any number after the colon; SwiftNIO traps
+    /// on one that does not fit in 16 bits, so a cover URL (or a redirect) must be checked first.
+    static let ports = 1...65535
 
     private func scheme(of text: String) -> String? {
         guard let colon = text.firstIndex(of: ":") else { return nil }

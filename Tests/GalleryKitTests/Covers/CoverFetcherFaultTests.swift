@@ -368,6 +368,20 @@ import Testing
         }
     }
 
+    /// A port beyond 65535 made SwiftNIO trap and took the whole build down; a server could
+    /// send one in a redirect. It fails the cover, with nothing fetched from it.
+    @Test func aPortThatDoesNotExistFailsTheCoverNotTheBuild() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/far") { _ in FaultyHTTPServer.redirect("http://127.0.0.1:99999/cover.png") }
+            let redirected = try #require(await rig.fetch("/far").reason)
+            #expect(redirected.hasPrefix("redirect to http://127.0.0.1:99999/cover.png, whose port 99999 does not exist (ports run from 1 to 65535); point cover_url at the image's final address"), "\(redirected)")
+            #expect(rig.server.requests(to: "/far") == 1)
+            let direct = await rig.withFetcher { await $0.cover(for: URL(string: "http://127.0.0.1:65536/cover.png")!, mode: .useCache) }
+            #expect(direct.reason?.hasPrefix("port 65536 does not exist (ports run from 1 to 65535)") == true, "\(direct.reason ?? "fetched")")
+            rig.expectNothingStored()
+        }
+    }
+
     @Test func refusedConnectionFailsAfterRetries() async throws {
         let closed = try await FaultyHTTPServer.start()
         let url = closed.url("/cover.png")
