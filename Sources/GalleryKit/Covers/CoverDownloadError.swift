@@ -81,9 +81,10 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     /// What happened, in words: `HTTP 404 Not Found`, `timed out after 30 s`, …
     var cause: String {
         switch self {
-        case .status(let code, _):
+        case .status(let code, let retryAfter):
             let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
-            return "HTTP \(code)" + (phrase.isEmpty ? "" : " \(phrase)")
+            let wait = retryAfter.flatMap { $0 > .zero ? " (the server asks to wait \($0.roughly))" : nil } ?? ""
+            return "HTTP \(code)" + (phrase.isEmpty ? "" : " \(phrase)") + wait
         case .connectTimeout(let limit): return "could not connect within \(limit.spoken)"
         case .readTimeout(let limit): return "timed out after \(limit.spoken) without data"
         case .totalTimeout(let limit): return "timed out after \(limit.spoken) (the whole download)"

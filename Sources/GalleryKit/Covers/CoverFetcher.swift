@@ -143,8 +143,12 @@ public final class CoverFetcher: CoverFetching {
         var timeouts = 0
         let failedBefore = await cache.lastFailure(for: url) != nil
         let timeoutLimit = cached == nil && failedBefore ? 1 : 2
+        // A server that asks to wait longer than gallery ever waits (`Retry-After: 3600`) is
+        // taken at its word: another attempt sooner would only be refused again, and cost the
+        // build its back-off on every run.
         func willRetry(_ error: CoverDownloadError) -> Bool {
             error.isRetryable && attempts <= policy.retries && !(error.isTimeout && timeouts >= timeoutLimit)
+                && !(error.retryAfter.map { $0 > policy.backoffCap } ?? false)
         }
         while true {
             await gate.acquire(host: host)

@@ -36,6 +36,15 @@ import Testing
         #expect(policy.delay(beforeRetry: 0, retryAfter: .seconds(3600)) == .seconds(10))
     }
 
+    @Test func longWaitsAreSaidRoughly() {
+        #expect(Duration.seconds(45).roughly == "45 s")
+        #expect(Duration.seconds(119).roughly == "119 s")
+        #expect(Duration.seconds(1200).roughly == "20 min")
+        #expect(Duration.seconds(3600).roughly == "1 h")
+        #expect(Duration.seconds(7200).roughly == "2 h")
+        #expect(Duration.seconds(86_400).roughly == "24 h")
+    }
+
     @Test func retryAfterReadsSecondsAndHTTPDates() throws {
         let now = try #require(RetryAfter.httpDate("Wed, 21 Oct 2015 07:28:00 GMT"))
         #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))

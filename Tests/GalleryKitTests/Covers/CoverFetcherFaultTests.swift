@@ -46,6 +46,18 @@ import Testing
         }
     }
 
+    /// A server that asks for an hour is not asked again in this build: waiting the 10 s cap
+    /// three times (30 s on every build) would not honour it either.
+    @Test func aRetryAfterBeyondTheCapGivesUpAtOnceAndSaysWhy() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/later.png") { _ in FaultyHTTPServer.text(.tooManyRequests, "come back in an hour", [("Retry-After", "3600")]) }
+            let reason = try #require(await rig.fetch("/later.png").reason)
+            #expect(reason == "HTTP 429 Too Many Requests (the server asks to wait 1 h); the server is busy or failing; try again later")
+            #expect(rig.server.requests(to: "/later.png") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
     @Test func tooManyRequestsWaitsForRetryAfter() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
