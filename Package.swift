@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Already in the graph through AsyncHTTPClient; named so a failed TLS handshake can be
+        // told apart (a plain-HTTP port, an untrusted certificate) instead of quoted raw.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The live-reload channel of `gallery serve`: a WebSocket per page, which browsers do not
         // count against their six HTTP/1.1 connections per host (an EventSource per tab did).
@@ -49,6 +52,7 @@ let package = Package(
                 "CLibXML2",
                 "CVipsShim",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

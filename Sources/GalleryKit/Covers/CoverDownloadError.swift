@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,10 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case closed(received: Int, expected: Int?)
     /// The connection could not be made or broke (refused, reset, unknown host), in words.
     case connection(String)
+    /// The server's answer is not HTTP (a port of another service, a broken server), in words.
+    case malformed(String)
+    /// The TLS handshake failed: what happened, and what to do. Trying again does not help.
+    case tls(String, advice: String)
     /// The body is larger than the limit; `announced` is the Content-Length if that said so.
     case tooLarge(limit: Int, announced: Int?)
     /// The body does not start like a JPEG, PNG, WebP, GIF or SVG image.
@@ -93,6 +98,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .closed(let received, nil):
             return "the server closed the connection after \(Self.count(received)) bytes"
         case .connection(let words): return words
+        case .malformed(let words): return "the server sent a response that is not valid HTTP (\(words))"
+        case .tls(let words, _): return words
         case .tooLarge(let limit, let announced?):
             return "larger than the \(Self.size(limit)) limit (Content-Length: \(Self.count(announced)) bytes)"
         case .tooLarge(let limit, nil): return "larger than the \(Self.size(limit)) limit"
@@ -125,6 +132,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .connectTimeout, .readTimeout, .totalTimeout, .closed:
             return "the server is slow or unreachable; try again later"
         case .connection: return "check the URL's host and port, and that the server is up"
+        case .malformed: return "check that the URL's scheme and port are those of a web server"
+        case .tls(_, let advice): return advice
         case .tooLarge: return "use a smaller image"
         case .notAnImage(let head):
             return NotACover.identify(head).map(\.advice) ?? "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
@@ -153,7 +162,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
             default: self = .connection(error.shortDescription)
             }
         case let error as HTTPParserError:
-            self = error == .invalidEOFState ? .closed(received: received, expected: expected) : .connection("the server sent a malformed response (\(error))")
+            self = error == .invalidEOFState || error == .closedConnection ? .closed(received: received, expected: expected) : .malformed(Self.parserWords(error))
+        case let error as NIOSSLError:
+            self = Self.tls(error, received: received, expected: expected)
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 self = .connection("cannot resolve the host name '\(error.host)'")
@@ -176,6 +187,36 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         default:
             self = .connection("connection error (\(error))")
         }
+    }
+
+    /// llhttp's complaint in words: `too many header bytes seen; overflow detected`.
+    private static func parserWords(_ error: HTTPParserError) -> String {
+        switch error {
+        case .headerOverflow: "its headers are too large"
+        case .invalidVersion, .invalidStatus, .invalidConstant: "it does not start like an HTTP response"
+        default: "\(error)"
+        }
+    }
+
+    /// A TLS failure in words: BoringSSL's reason (`WRONG_VERSION_NUMBER`) rather than its stack.
+    private static func tls(_ error: NIOSSLError, received: Int, expected: Int?) -> CoverDownloadError {
+        guard case .handshakeFailed(let underlying) = error else {
+            if case .uncleanShutdown = error { return .closed(received: received, expected: expected) }
+            return .tls("TLS error (\(error))", advice: "check that the URL's host serves https")
+        }
+        let text = "\(underlying)"
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+            return .tls("the TLS handshake failed: the server does not speak TLS on this port", advice: "if the server serves plain HTTP, write the URL with http://")
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return .tls("the server's TLS certificate could not be verified (self-signed, expired, or for another name)", advice: "use an https address whose certificate is valid, or save the image under content/ and point cover_url at it")
+        }
+        // BoringSSL's reason is the word between `OPENSSL_internal:` and ` at <file>`.
+        var reason = text
+        if let start = text.range(of: "OPENSSL_internal:") {
+            reason = String(text[start.upperBound...].prefix { $0 != " " && $0 != "]" })
+        }
+        return .tls("the TLS handshake failed (\(reason))", advice: "check that the URL's host serves https")
     }
 
     private static func systemError(_ code: Int32, received: Int, expected: Int?) -> CoverDownloadError {

@@ -394,6 +394,31 @@ import Testing
         }
     }
 
+    /// An https URL at a plain-HTTP port: said in words, once, not BoringSSL's error stack
+    /// (with the path it was built at) after four attempts.
+    @Test func anHTTPSURLAtAPlainPortSaysSoOnce() async throws {
+        try await CoverTestRig.run { rig in
+            var parts = try #require(URLComponents(url: rig.server.url("/cover.png"), resolvingAgainstBaseURL: false))
+            parts.scheme = "https"
+            let url = try #require(parts.url)
+            let reason = try #require(await rig.withFetcher { await $0.cover(for: url, mode: .useCache) }.reason)
+            #expect(reason == "the TLS handshake failed: the server does not speak TLS on this port; if the server serves plain HTTP, write the URL with http://")
+            rig.expectNothingStored()
+        }
+    }
+
+    /// Headers no client would read to the end are a broken server, not a passing fault: one
+    /// attempt, and advice that fits.
+    @Test func headersTooLargeAreNotRetried() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/loud.png") { _ in .response(.ok, [("X-Padding", String(repeating: "a", count: 200_000))], body: self.image) }
+            let reason = try #require(await rig.fetch("/loud.png").reason)
+            #expect(reason == "the server sent a response that is not valid HTTP (its headers are too large); check that the URL's scheme and port are those of a web server")
+            #expect(rig.server.requests(to: "/loud.png") == 1)
+            rig.expectNothingStored()
+        }
+    }
+
     @Test func refusedConnectionFailsAfterRetries() async throws {
         let closed = try await FaultyHTTPServer.start()
         let url = closed.url("/cover.png")
