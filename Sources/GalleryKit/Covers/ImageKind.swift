@@ -97,6 +97,10 @@ public struct NotACover: Sendable, Equatable {
         if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
             return NotACover(what: unread("a JPEG XL image"), advice: "export it as JPEG or PNG")
         }
+        if head.starts(with: [0x1F, 0x8B, 0x08]) {
+            // A server that compresses what gallery never asked it to (no Accept-Encoding), or a .gz file.
+            return NotACover(what: "gzip-compressed data, not an image as it is", advice: "point cover_url at an uncompressed copy (a server that sends Content-Encoding: gzip unasked is misconfigured), or gunzip the file")
+        }
         if head.starts(with: Array("8BPS".utf8)) { return NotACover(what: "a Photoshop document", advice: "export the cover as JPEG or PNG") }
         if head.starts(with: Array("%PDF".utf8)) { return NotACover(what: "a PDF document", advice: "export the cover as JPEG or PNG") }
         let text = String(decoding: head, as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }.prefix(64).lowercased()

@@ -407,6 +407,17 @@ import Testing
         }
     }
 
+    /// A server that gzips what gallery never asked it to compress: named as such, not as a
+    /// web page.
+    @Test func aGzippedBodyIsNamed() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/zipped.png") { _ in .response(.ok, [("Content-Type", "image/png"), ("Content-Encoding", "gzip")], body: [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03] + Array(repeating: 0x55, count: 100)) }
+            let reason = try #require(await rig.fetch("/zipped.png").reason)
+            #expect(reason == "gzip-compressed data, not an image as it is; point cover_url at an uncompressed copy (a server that sends Content-Encoding: gzip unasked is misconfigured), or gunzip the file")
+            rig.expectNothingStored()
+        }
+    }
+
     /// Headers no client would read to the end are a broken server, not a passing fault: one
     /// attempt, and advice that fits.
     @Test func headersTooLargeAreNotRetried() async throws {

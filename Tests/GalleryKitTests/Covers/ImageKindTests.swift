@@ -37,6 +37,7 @@ import Testing
         #expect(what([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]) == "a TIFF image (a scanner's usual format), which gallery does not read as a cover")
         #expect(what(Array("BM".utf8) + Array(repeating: 0, count: 12) + [40, 0, 0, 0]) == "a BMP image, which gallery does not read as a cover")
         #expect(what(Array("%PDF-1.7\n".utf8)) == "a PDF document")
+        #expect(what([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03]) == "gzip-compressed data, not an image as it is")
         #expect(what(Array("\n  <!DOCTYPE HTML>\n<html>".utf8)) == "a web page, not an image")
         #expect(what(Array("just some notes\n".utf8)) == nil)
         #expect(what(Array("BMW".utf8)) == nil, "BM alone is no bitmap")
