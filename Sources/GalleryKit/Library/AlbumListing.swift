@@ -7,9 +7,13 @@ public enum AlbumListing {
     /// finds (with their numbers in the whole archive).
     public static func table(_ catalogue: Catalogue, search: Search = Search()) -> String {
         let header = ["#", "Slug", "Artist", "Album", "Genre", "Year"]
+        // One long title would pad every row past the screen's edge: artist, album and genre are
+        // cut, with an ellipsis, at these widths (`--json` gives them whole). The slug is not: it
+        // is what `edit` and `delete` take.
+        let limits = [Int.max, Int.max, 32, 48, 20, Int.max]
         let rows = catalogue.entries.filter(search.matches).map { entry in
-            ["\(entry.index + 1)", entry.slug, entry.album.artist, entry.album.title, entry.album.genre, "\(entry.album.year)"]
-                .map { $0.tableCell() }
+            zip(["\(entry.index + 1)", entry.slug, entry.album.artist, entry.album.title, entry.album.genre, "\(entry.album.year)"], limits)
+                .map { $0.tableCell().cut(toWidth: $1) }
         }
         // Columns as a terminal shows them: `ジャズ` takes six columns, not three.
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].terminalWidth }.max() ?? 0 }
@@ -80,6 +84,21 @@ extension String {
     var terminalWidth: Int {
         if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
         return reduce(0) { width, character in width + character.terminalWidth }
+    }
+
+    /// The text cut to at most `width` terminal columns, its last one an ellipsis if anything
+    /// was cut.
+    func cut(toWidth width: Int) -> String {
+        guard terminalWidth > width else { return self }
+        var kept = ""
+        var used = 0
+        for character in self {
+            let next = character.terminalWidth
+            guard used + next <= width - 1 else { break }
+            kept.append(character)
+            used += next
+        }
+        return kept + "…"
     }
 
     /// The text as one cell of a terminal table: line breaks and tabs become spaces, and other

@@ -61,6 +61,25 @@ import Testing
         #expect(lines[1].hasPrefix("1  kyoiku      東京事変  教育        ロック  2004"), "\(table)")
     }
 
+    /// One long title once padded every row of `gallery list` past two thousand columns: long
+    /// cells are cut, as a terminal counts columns, and the slug (what `edit` takes) never is.
+    @Test func longCellsAreCutButNotSlugs() {
+        let long = String(repeating: "L", count: 2000)
+        let table = AlbumListing.table(Catalogue(albums: [
+            Album(title: long, artist: String(repeating: "東", count: 40), genre: "Pop", year: 2004, coverURL: "c", slug: "a-" + String(repeating: "s", count: 60)),
+            Album(title: "Short", artist: "Björk", genre: String(repeating: "g", count: 21), year: 2001, coverURL: "c", slug: "short"),
+        ]))
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1].contains("a-" + String(repeating: "s", count: 60) + "  "), "\(table)")
+        #expect(lines[1].contains(String(repeating: "東", count: 15) + "…  " + String(repeating: "L", count: 47) + "…  Pop"), "\(table)")
+        #expect(lines[2].contains(String(repeating: "g", count: 19) + "…  2001"), "\(table)")
+        #expect(lines.allSatisfy { $0.terminalWidth == lines[0].terminalWidth }, "\(table)")
+        #expect(lines[0].terminalWidth < 200)
+        #expect("Björk".cut(toWidth: 5) == "Björk")
+        #expect("Björk".cut(toWidth: 4) == "Bjö…")
+    }
+
     /// `gallery list WORD...`: every word in some field, whatever its case, accents or width.
     @Test func aSearchFindsAlbumsWhateverTheCaseAccentsOrWidth() {
         let catalogue = Catalogue(albums: [
