@@ -43,7 +43,7 @@ import Testing
         let blocked = try await run(["redo"], folder)
         #expect(blocked.status == 1)
         #expect(blocked.stderr == """
-            error: cannot redo edited album 1, "Best of Bowie" by David Bowie: "Best of Bowie" by David Bowie is no longer in the archive as it was (was it edited by hand?)
+            error: cannot redo edited album 1, "Best of Bowie" by David Bowie: "Best of Bowie" by David Bowie is no longer in the archive as it was (was it edited by hand, or was the command that changed it stopped before it saved?)
             error: nothing was changed; make the change again by hand if you still want it (the next change forgets what was undone)
 
             """, "\(blocked.stderr)")
@@ -92,7 +92,7 @@ import Testing
             let blocked = try await run(["undo"], folder)
             #expect(blocked.status != 0)
             #expect(blocked.stderr == """
-                error: cannot undo the most recent change (added "Z" by Z as album 5): "Z" by Z is no longer in the archive as it was (was it edited by hand?)
+                error: cannot undo the most recent change (added "Z" by Z as album 5): "Z" by Z is no longer in the archive as it was (was it edited by hand, or was the command that changed it stopped before it saved?)
                 error: `gallery undo --skip` forgets that change and leaves the archive as it is, so the next undo reaches the change before it
 
                 """)

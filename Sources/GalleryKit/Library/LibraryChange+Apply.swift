@@ -101,6 +101,6 @@ extension AlbumArchive {
     private static func locate(_ album: Album, near index: Int, in albums: [Album]) throws(LibraryError) -> Int {
         if albums.indices.contains(index), albums[index] == album { return index }
         if let found = albums.firstIndex(of: album) { return found }
-        throw LibraryError("\(LibraryChange.name(album)) is no longer in the archive as it was (was it edited by hand?)")
+        throw LibraryError("\(LibraryChange.name(album)) is no longer in the archive as it was (was it edited by hand, or was the command that changed it stopped before it saved?)")
     }
 }
