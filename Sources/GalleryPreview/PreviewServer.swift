@@ -1,6 +1,7 @@
 import Foundation
 import GalleryKit
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -127,8 +128,13 @@ public struct PreviewServer: Sendable {
         defer { listeningContinuation.finish() }
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub, origin: RequestOrigin(listeningOn: address)),
-            server: .http1WebSocketUpgrade(configuration: .init(ws: LiveReloadSocket.configuration)) { request, _, _ in
-                LiveReloadSocket.upgrade(request, hub: hub, origin: RequestOrigin(listeningOn: address))
+            server: HTTPServerBuilder { responder in
+                AnsweringMalformedRequests(inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    configuration: .init(ws: LiveReloadSocket.configuration)
+                ) { request, _, _ in
+                    LiveReloadSocket.upgrade(request, hub: hub, origin: RequestOrigin(listeningOn: address))
+                })
             },
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: port), serverName: nil),
             onServerRunning: { channel in

@@ -310,6 +310,32 @@ import Glibc
         #expect(!text(output).contains("Serving"), "\(text(output))")
     }
 
+    /// A request the HTTP parser rejects (headers over 80 KB, as a large cookie another app set
+    /// for localhost makes them; a method it does not know; bytes that are not HTTP) got no
+    /// answer at all, and its connection stayed open: the browser spun without a word. It gets
+    /// 431 or 400, the connection is closed, and the terminal shows no error for it.
+    @Test func aRequestTooLargeOrNotHTTPIsAnsweredAndClosed() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        let cookie = String(repeating: "a", count: 90_000)
+        for (request, status) in [
+            ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n", 431),
+            ("FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+            ("garbage\r\n\r\n", 400),
+        ] {
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.sendRaw(request)
+            let start = Date()
+            // Until the server closes: the condition never holds.
+            try await connection.read(timeout: 20) { _ in false }
+            #expect(connection.received.hasPrefix("HTTP/1.1 \(status) "), "\(connection.received.prefix(300))")
+            #expect(connection.received.contains("Connection: close\r\n"))
+            #expect(Date().timeIntervalSince(start) < 15, "the connection was not closed")
+        }
+        #expect(try await RawResponse.get("/", port: server.port, host: "127.0.0.1:\(server.port)").status == 200)
+        #expect(!(server.stdout.value + server.stderr.value).contains("error"), "\(server.stdout.value)\(server.stderr.value)")
+    }
+
     @Test func ctrlCStopsTheServerThoughAConnectionNeverSentARequest() async throws {
         let folder = try site()
         let server = try await ServeProcess(in: folder.url)
