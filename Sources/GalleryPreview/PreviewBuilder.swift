@@ -75,9 +75,15 @@ public struct PreviewBuilder: Sendable {
                 if !hasSucceeded { $0.basePath = result.config.basePath }
             }
             await hub.publish(LiveReloadEvent(build: build, failure: diagnostics))
-            log(hasSucceeded
-                ? "serve: still serving the last good build; the next good save rebuilds it"
-                : "serve: the pages show this error until a save fixes it")
+            // A site folder moved away took the last good build with it (the preview lives in its
+            // cache): there is nothing to serve, and no save here brings it back.
+            if !FileManager.default.fileExists(atPath: options.site.root.path) {
+                log("serve: the site folder \(SiteFolder.display(options.site.root)) is gone (moved or deleted?), and with it the last good build; stop this server (Ctrl-C) and start gallery serve where the site is now")
+            } else {
+                log(hasSucceeded
+                    ? "serve: still serving the last good build; the next good save rebuilds it"
+                    : "serve: the pages show this error until a save fixes it")
+            }
         }
         await state.firstBuild.open()
         return result

@@ -310,6 +310,23 @@ import Glibc
         #expect(!text(output).contains("Serving"), "\(text(output))")
     }
 
+    /// A site folder renamed under the server took its preview with it: every page was a 404
+    /// while the terminal said the last good build was still served. It says what happened and
+    /// what to do instead.
+    @Test func aSiteFolderMovedAwayIsSaidSo() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        let moved = folder.url.deletingLastPathComponent().appending(path: folder.url.lastPathComponent + "-moved")
+        try FileManager.default.moveItem(at: folder.url, to: moved)
+        defer { try? FileManager.default.moveItem(at: moved, to: folder.url) }
+        let deadline = Date().addingTimeInterval(20)
+        while !server.stderr.value.contains("is gone (moved or deleted?)"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(server.stderr.value.contains("is gone (moved or deleted?), and with it the last good build; stop this server (Ctrl-C) and start gallery serve where the site is now\n"), "\(server.stderr.value)")
+        #expect(!server.stderr.value.contains("still serving the last good build"), "\(server.stderr.value)")
+    }
+
     /// A request the HTTP parser rejects (headers over 80 KB, as a large cookie another app set
     /// for localhost makes them; a method it does not know; bytes that are not HTTP) got no
     /// answer at all, and its connection stayed open: the browser spun without a word. It gets
