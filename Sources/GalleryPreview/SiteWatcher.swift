@@ -168,8 +168,17 @@ public struct SiteWatcher: Service {
     /// are not published either, are left out.
     static func isIgnored(_ name: String, published: Bool) -> Bool {
         if EditorLeftovers.contains(name) { return true }
-        if !published, name.hasSuffix(".bak") { return true }
+        if !published, name.hasSuffix(".bak") || isWriteProbe(name) { return true }
         return !published && name.hasPrefix(".")
+    }
+
+    /// Files that live a moment beside a file being saved: Vim's check that it may write in the
+    /// folder (`4913`, or `5036`, … 123 apart when that is taken) and GNU `sed -i`'s temporary
+    /// (`sedX2aB9q`), renamed onto the file. Alone, each started a rebuild of nothing, named in
+    /// the terminal. Only outside `static/`, whose files are all published.
+    static func isWriteProbe(_ name: String) -> Bool {
+        if let number = Int(name), number >= 4913, (number - 4913) % 123 == 0 { return true }
+        return name.utf8.count == 9 && name.hasPrefix("sed") && name.dropFirst(3).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     /// The paths, sizes and modification times of the site's inputs, hashed: what polling

@@ -1,6 +1,6 @@
 import Foundation
 import GalleryKit
-import GalleryPreview
+@testable import GalleryPreview
 import Synchronization
 import Testing
 
@@ -162,10 +162,25 @@ import Testing
         // Nor are editors' backups, which are not published either.
         try write("old", to: "static/robots.txt~")
         try write("old", to: "assets/#site.css#")
+        // Vim's check that it may write, and GNU sed -i's temporary, each there a moment.
+        try write("", to: "content/4913")
+        try write("", to: "templates/5036")
+        try write("{}", to: "content/sedAb12Cd")
         #expect(changes.token() == before)
         // A backup in static/ is published, so it is a change.
         try write("old", to: "static/robots.txt.bak")
         #expect(changes.token() != before)
+    }
+
+    @Test func writeProbesAreKnownByName() {
+        #expect(SiteWatcher.isIgnored("4913", published: false))
+        #expect(SiteWatcher.isIgnored("5036", published: false))
+        #expect(SiteWatcher.isIgnored("sedX2aB9q", published: false))
+        #expect(!SiteWatcher.isIgnored("4913", published: true), "static/ publishes every file")
+        #expect(!SiteWatcher.isIgnored("4914", published: false))
+        #expect(!SiteWatcher.isIgnored("1999", published: false))
+        #expect(!SiteWatcher.isIgnored("sedation", published: false))
+        #expect(!SiteWatcher.isIgnored("sed-a.svg", published: false))
     }
 
     /// Folders made while the server runs are watched from then on, however deep, and so is an
