@@ -43,7 +43,7 @@ struct Serve: AsyncParsableCommand {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
         if let poll, Self.interval(poll) == nil {
-            throw ValidationError("--poll needs an interval of 10ms or more, such as 700ms or 2s; '\(poll)' is not one.")
+            throw ValidationError("--poll needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 700ms or 2s); '\(poll)' is not one.")
         }
     }
 

@@ -63,8 +63,22 @@ import Testing
         #expect(folder.files(under: "public/albums").count == 11)
         #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
         // The page is named, as links to it break: a title changed by hand moved it in silence.
-        #expect(run.stderr.contains("public: note: removed the album page albums/artist-title-05/, as no album has its address any more; links to it now find the 404 page"), "\(run.stderr)")
+        // Deleted, not renamed: no advice on keeping an address.
+        #expect(run.stderr.contains("public: note: removed the album page albums/artist-title-05/, as no album has its address any more; links to it now find the 404 page\n"), "\(run.stderr)")
         #expect(summary["warnings"] as? Int == 0)
+    }
+
+    /// A title changed by hand moves the album's page: the note names the album and the command
+    /// that gives it back its old address, rather than `gallery edit NUMBER --slug OLD`.
+    @Test func aRenamedAlbumsNoteNamesTheCommandThatKeepsItsAddress() async throws {
+        let folder = try site(12)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        var albums = (0..<12).map { Fixture.album(String(format: "Title %02d", $0), "Artist") }
+        albums[5] = Fixture.album("Retitled", "Artist")
+        try folder.write(Fixture.archive(albums), to: "content/albums.json")
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("public: note: removed the album page albums/artist-title-05/, as no album has its address any more; links to it now find the 404 page (album 6 moved to albums/artist-retitled/ with its new title or artist; `gallery edit 6 --slug artist-title-05` gives it back its old address)\n"), "\(run.stderr)")
     }
 
     /// A build that stops half-way through moving its files into place (killed, a disk full, a

@@ -82,7 +82,7 @@ extension BuildStep {
             let named = pagesGone.prefix(5).map { String($0.dropLast("index.html".count)) }.joined(separator: ", ") + (pagesGone.count > 5 ? " and \(pagesGone.count - 5) more" : "")
             let one = pagesGone.count == 1
             state.report(.note(
-                "removed \(one ? "the album page" : "\(pagesGone.count) album pages") \(named), as no album has \(one ? "its" : "their") address any more; links to \(one ? "it" : "them") now find the 404 page (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)",
+                "removed \(one ? "the album page" : "\(pagesGone.count) album pages") \(named), as no album has \(one ? "its" : "their") address any more; links to \(one ? "it" : "them") now find the 404 page" + Self.movedPageHint(pagesGone, state: state),
                 path: SiteFolder.display(output)
             ), to: observer)
         }
@@ -184,5 +184,20 @@ extension BuildStep {
     /// Whether a folder exists and holds anything but hidden names.
     static func holdsFiles(_ folder: URL) -> Bool {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { !$0.hasPrefix(".") }
+    }
+
+    /// How to keep the old address of a page that moved: an album page new in this build beside
+    /// the ones gone means an album was renamed (its title or artist changed, and with them its
+    /// slug). One of each names the command; none new (an album deleted) says nothing.
+    static func movedPageHint(_ gone: [String], state: BuildState) -> String {
+        let before = state.previousManifest.entries
+        let new = state.manifest.entries.keys.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && before[$0] == nil }
+        guard !new.isEmpty else { return "" }
+        func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
+        if gone.count == 1, new.count == 1, let moved = new.first,
+           let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) {
+            return " (album \(index + 1) moved to \(moved.dropLast("index.html".count)) with its new title or artist; `gallery edit \(index + 1) --slug \(slug(gone[0]))` gives it back its old address)"
+        }
+        return " (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)"
     }
 }

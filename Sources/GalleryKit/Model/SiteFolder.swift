@@ -81,7 +81,7 @@ public struct SiteFolder: Sendable, Hashable {
         let path = Self.resolved(output)
         // An empty HOME would be the current folder.
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.hasPrefix("/") ? Self.resolved(URL(fileURLWithPath: $0)) : nil }
-        let theirs = "among whose files a build writes its own (and --clean-destination removes the rest)"
+        let theirs = "among whose files a build writes its own (and `gallery build --clean-destination` would remove the rest)"
         if path == home || Self.systemFolders.contains(path) {
             return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), \(theirs)"
         }
