@@ -106,13 +106,14 @@ struct CoverProgress: Sendable {
     }
 
     /// Once thumbnails are done, how many covers came from the cache, when some did and some
-    /// were made (`1 made, 120 from the cache`): a rebuild after one new cover otherwise reads as
-    /// if it had made all 121.
+    /// were made (`1 cover made, 120 from the cache`): a rebuild after one new cover otherwise
+    /// reads as if it had made all 121. It counts covers, as the line does; the summary counts
+    /// thumbnail files (three a cover), so it says "cover".
     private var cachedNote: String? {
         guard stage == .thumbnailing, isComplete else { return nil }
         let cached = settled - made - failed
         guard cached > 0, made > 0 else { return nil }
-        return "\(made) made, \(cached) from the cache"
+        return "\(made) \(made == 1 ? "cover" : "covers") made, \(cached) from the cache"
     }
 
     /// The line for a log: `covers: 12/24 (50%), 1.2 MB, 1 failed`.

@@ -42,8 +42,8 @@ import Testing
         var rebuild = CoverProgress(total: 121, start: 0, stage: .thumbnailing)
         _ = rebuild.settleThumbnail(failed: false, made: true)
         for _ in 1...120 { _ = rebuild.settleThumbnail(failed: false, made: false) }
-        #expect(rebuild.plainLine() == "thumbnails: 121/121 (100%), 1 made, 120 from the cache")
-        #expect(rebuild.line(at: 1, barWidth: 4) == "thumbnails [####] 121/121 · 1 made, 120 from the cache")
+        #expect(rebuild.plainLine() == "thumbnails: 121/121 (100%), 1 cover made, 120 from the cache")
+        #expect(rebuild.line(at: 1, barWidth: 4) == "thumbnails [####] 121/121 · 1 cover made, 120 from the cache")
         var covers = CoverProgress(total: 1, start: 0)
         let counted = covers.settleThumbnail(failed: false)
         #expect(!counted && covers.settled == 0)
