@@ -237,6 +237,18 @@ import Testing
         #expect(statuses == [1: 40])
     }
 
+    /// An archive deleted by mistake: its backup is named, not `gallery init` (which would
+    /// start the site over).
+    @Test func aDeletedArchiveWithABackupNamesTheBackup() async throws {
+        let folder = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try await GalleryBinary.run(["add", "--title", "C", "--artist", "D", "--genre", "Pop", "--year", "2001", "--cover", "covers/c.svg"], in: folder.url).status == 0)
+        try FileManager.default.removeItem(at: folder.url.appending(path: "content/albums.json"))
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("content/albums.json: error: there is no album archive here, but its backup content/albums.json.bak is: if the archive was deleted or moved by mistake, put it back, or copy the backup (the archive as the last library command found it) to content/albums.json\n"), "\(run.stderr)")
+        #expect(!run.stderr.contains("gallery init"))
+    }
+
     @Test func aFolderWithoutAnArchiveSuggestsInit() async throws {
         let folder = try TemporaryFolder()
         let run = try await GalleryBinary.run(["build"], in: folder.url)

@@ -85,6 +85,12 @@ public struct ArchiveStore: Sendable {
             let site = SiteFolder.display(root) == "." ? ".." : SiteFolder.display(above)
             return .error("there is no album archive here, but \(site) is a site: this is its \(root.lastPathComponent)/ folder; run gallery there, or pass --site \(site)", path: displayPath)
         }
+        // The archive was here (a library command kept its backup): deleted or moved by mistake,
+        // more likely than a folder that never was a site, and the backup brings it back.
+        let backup = Self.backup(of: url)
+        if FileManager.default.fileExists(atPath: backup.path) {
+            return .error("there is no album archive here, but its backup \(SiteFolder.display(backup)) is: if the archive was deleted or moved by mistake, put it back, or copy the backup (the archive as the last library command found it) to \(displayPath)", path: displayPath)
+        }
         return .error("there is no album archive here; run `gallery init DIR` to start a new site, or pass --site DIR to work on one elsewhere", path: displayPath)
     }
 
