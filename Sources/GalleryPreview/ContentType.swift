@@ -12,6 +12,8 @@ public enum ContentType {
         "xml": "application/xml",
         "txt": "text/plain; charset=utf-8",
         "svg": "image/svg+xml",
+        // Gzipped SVG: the type of what it unpacks to, with `Content-Encoding: gzip`.
+        "svgz": "image/svg+xml",
         "png": "image/png",
         "jpg": "image/jpeg",
         "jpeg": "image/jpeg",

@@ -138,6 +138,8 @@ public struct PreviewResponder: HTTPResponder {
         if isPage { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
         let tag = entityTag(bytes)
         var headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache", .acceptRanges: isPage ? "none" : "bytes"]
+        // A browser shows an .svgz only when told it is gzipped, as web servers tell it.
+        if path.lowercased().hasSuffix(".svgz") { headers[.contentEncoding] = "gzip" }
         let asked = isPage || status != .ok ? RangeRequest.whole : RangeRequest(range: range, ifRange: ifRange, size: bytes.count, tag: tag)
         switch asked {
         case .whole:

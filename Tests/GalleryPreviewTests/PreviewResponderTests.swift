@@ -72,6 +72,17 @@ import Testing
         #expect(script.headers[.cacheControl] == "no-cache")
     }
 
+    /// A gzipped SVG is an SVG to the browser only with its encoding said (it was sent as
+    /// `application/octet-stream`, and downloaded).
+    @Test func aGzippedSVGIsSentAsAnSVGWithItsEncoding() async throws {
+        try Data([0x1F, 0x8B, 0x08, 0x00]).write(to: output.appending(path: "logo.svgz"))
+        let svgz = try await get("/logo.svgz")
+        #expect(svgz.status == .ok)
+        #expect(svgz.headers[.contentType] == "image/svg+xml")
+        #expect(svgz.headers[.contentEncoding] == "gzip")
+        #expect(try await get("/style.css").headers[.contentEncoding] == nil)
+    }
+
     @Test func aMatchingETagGets304AndAnOtherOneTheFile() async throws {
         let tag = try #require(try await get("/style.css").headers[.eTag])
         let again = try await get("/style.css", ifNoneMatch: [tag])
