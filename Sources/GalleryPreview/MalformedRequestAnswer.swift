@@ -22,7 +22,7 @@ struct AnsweringMalformedRequests<Inner: ServerChildChannel>: ServerChildChannel
 }
 
 /// Answers a request the HTTP parser rejects (headers over its 80 KB, a method or version it does
-/// not know, bytes that are not HTTP) with `431` or `400`, and closes the connection.
+/// not know, bytes that are not HTTP) with `431` or `400`, and ends the connection.
 ///
 /// Hummingbird's WebSocket-upgrading channel turns NIO's error handling off ("handled by
 /// Hummingbird"), but a parse error in a connection's first request comes before Hummingbird
@@ -30,6 +30,11 @@ struct AnsweringMalformedRequests<Inner: ServerChildChannel>: ServerChildChannel
 /// browser sending a large `localhost` cookie another app set) waited with no reply, its
 /// connection held open. Sits behind the upgrade handler, so the decoder's errors pass it, and
 /// passes everything else along unchanged: HTTP parts, and WebSocket bytes after an upgrade.
+///
+/// Once the answer is sent it closes the connection's input, not the whole connection: the
+/// upgrade handler (or Hummingbird's, after a first good request) takes that as the client gone
+/// and closes the rest itself. Closed from here, the upgrade's unfinished negotiation was logged
+/// in the terminal as an error for every such request.
 final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundOut = HTTPServerResponsePart

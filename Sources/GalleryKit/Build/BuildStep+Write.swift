@@ -188,13 +188,16 @@ extension BuildStep {
 
     /// How to keep the old address of a page that moved: an album page new in this build beside
     /// the ones gone means an album was renamed (its title or artist changed, and with them its
-    /// slug). One of each names the command; none new (an album deleted) says nothing.
+    /// slug). One of each, and as many album pages as before, names the album and the command;
+    /// none new (an album deleted) says nothing.
     static func movedPageHint(_ gone: [String], state: BuildState) -> String {
+        func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
         let before = state.previousManifest.entries
-        let new = state.manifest.entries.keys.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && before[$0] == nil }
+        let new = state.manifest.entries.keys.filter { isAlbumPage($0) && before[$0] == nil }
         guard !new.isEmpty else { return "" }
         func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
-        if gone.count == 1, new.count == 1, let moved = new.first,
+        let sameCount = before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage)
+        if gone.count == 1, new.count == 1, sameCount, let moved = new.first,
            let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) {
             return " (album \(index + 1) moved to \(moved.dropLast("index.html".count)) with its new title or artist; `gallery edit \(index + 1) --slug \(slug(gone[0]))` gives it back its old address)"
         }
