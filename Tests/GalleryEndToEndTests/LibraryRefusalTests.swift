@@ -34,6 +34,23 @@ import Testing
         #expect(slugs == ["david-bowie-best-of-bowie", "no-doubt-its-my-life", "sting-nothing-like-the-sun", "u2-staring-at-the-sun", "madonna-american-pie", "q-2000"])
     }
 
+    /// An archive its owner made read-only was replaced by the rename every save makes (and
+    /// root writes anything): it is left as it is, and the message says how to change it.
+    @Test func aReadOnlyArchiveIsLeftAsItIs() async throws {
+        let folder = try await starter()
+        let archive = folder.url.appending(path: "site/content/albums.json")
+        let before = try folder.read("site/content/albums.json")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: archive.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive.path) }
+        for command in [["add", "--title", "Q"] + Self.fields, ["delete", "1"], ["edit", "1", "--year", "1993"]] {
+            let run = try await run(command, folder)
+            #expect(run.status != 0, "\(command)")
+            #expect(run.stderr.contains("site/content/albums.json: the archive is read-only (mode 444), so it was left as it is; make it writable (chmod u+w site/content/albums.json) to change it\n"), "\(command): \(run.stderr)")
+            #expect(try folder.read("site/content/albums.json") == before)
+        }
+        #expect(try await run(["undo"], folder).stderr.contains("nothing to undo"))
+    }
+
     @Test func aFolderWithoutAnArchiveIsLeftAsItWas() async throws {
         let folder = try TemporaryFolder()
         try folder.write("Artist,Title,Genre,Year,Cover\nA,B,Pop,2000,c.png\n", to: "in.csv")

@@ -151,6 +151,13 @@ public struct ArchiveStore: Sendable {
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: holdingLock)
         AtomicFile.removeAbandonedTemporaries(besides: backup, holdingLock: holdingLock)
         let permissions = AtomicFile.permissions(of: url.path)
+        // A rename replaces a file whatever its mode (and root writes anything): an archive its
+        // owner made read-only, to keep it as it is, was changed without a word.
+        if let permissions, permissions & 0o200 == 0 {
+            var error = AtomicFile.WriteError(path: url.path, reason: "the archive is read-only (mode \(String(permissions, radix: 8))), so it was left as it is; make it writable (chmod u+w \(SiteFolder.display(url))) to change it")
+            error.refusedBeforeWriting = true
+            throw error
+        }
         if FileManager.default.fileExists(atPath: url.path) {
             let staged = folder.appending(path: ".\(backup.lastPathComponent).tmp-\(getpid())")
             unlink(staged.path)

@@ -56,11 +56,21 @@ import Testing
         let archive = AlbumArchive(albums: [Album(title: "A", artist: "X", genre: "Pop", year: 1999, coverURL: "a.png")])
         try store.save(archive)
         #expect(store.permissions == 0o644 & ~Self.umask())
-        for mode: mode_t in [0o660, 0o600, 0o444] {
+        for mode: mode_t in [0o660, 0o600, 0o640] {
             #expect(chmod(store.url.path, mode) == 0)
             try store.save(archive)
             #expect(store.permissions == mode)
         }
+        // A read-only archive is left as it is: its owner made it so to keep it.
+        #expect(chmod(store.url.path, 0o444) == 0)
+        let before = try Data(contentsOf: store.url)
+        let refused = #expect(throws: AtomicFile.WriteError.self) {
+            try store.save(AlbumArchive(albums: []))
+        }
+        #expect(refused?.refusedBeforeWriting == true)
+        #expect(refused?.reason.hasPrefix("the archive is read-only (mode 444)") == true)
+        #expect(try Data(contentsOf: store.url) == before)
+        #expect(store.permissions == 0o444)
     }
 
     /// The process's umask, read without changing it (umask(2) would, for every thread).
