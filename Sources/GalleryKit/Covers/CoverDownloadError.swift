@@ -29,6 +29,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case malformed(String)
     /// The TLS handshake failed: what happened, and what to do. Trying again does not help.
     case tls(String, advice: String)
+    /// AsyncHTTPClient refused to make the request of this URL (a control character in its host
+    /// cannot go in a `Host` header): its words. Trying again does not help.
+    case invalidRequest(String)
     /// The body is larger than the limit; `announced` is the Content-Length if that said so.
     case tooLarge(limit: Int, announced: Int?)
     /// The body does not start like a JPEG, PNG, WebP, GIF or SVG image.
@@ -100,6 +103,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .connection(let words): return words
         case .malformed(let words): return "the server sent a response that is not valid HTTP (\(words))"
         case .tls(let words, _): return words
+        case .invalidRequest(let words): return "this URL cannot be requested (\(words))"
         case .tooLarge(let limit, let announced?):
             return "larger than the \(Self.size(limit)) limit (Content-Length: \(Self.count(announced)) bytes)"
         case .tooLarge(let limit, nil): return "larger than the \(Self.size(limit)) limit"
@@ -134,6 +138,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .connection: return "check the URL's host and port, and that the server is up"
         case .malformed: return "check that the URL's scheme and port are those of a web server"
         case .tls(_, let advice): return advice
+        case .invalidRequest: return "check the URL for stray characters, such as a percent-encoded control character in the host"
         case .tooLarge: return "use a smaller image"
         case .notAnImage(let head):
             return NotACover.identify(head).map(\.advice) ?? "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
@@ -159,7 +164,10 @@ enum CoverDownloadError: Error, Sendable, Hashable {
             case .deadlineExceeded: self = .totalTimeout(policy.totalTimeout)
             case .remoteConnectionClosed: self = .closed(received: received, expected: expected)
             case .cancelled: self = .cancelled
-            default: self = .connection(error.shortDescription)
+            default:
+                // Faults of the request itself, the same on every attempt.
+                let request: Set = ["Invalid URL", "Empty host", "Empty scheme", "Unsupported scheme", "Invalid header field names", "Invalid header field values"]
+                self = request.contains(error.shortDescription) ? .invalidRequest(error.shortDescription.lowercased()) : .connection(error.shortDescription)
             }
         case let error as HTTPParserError:
             self = error == .invalidEOFState || error == .closedConnection ? .closed(received: received, expected: expected) : .malformed(Self.parserWords(error))

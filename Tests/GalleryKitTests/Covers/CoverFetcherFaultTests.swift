@@ -418,6 +418,17 @@ import Testing
         }
     }
 
+    /// A URL no request can carry (a control character in its host) fails once, not after four
+    /// identical attempts.
+    @Test func aURLNoRequestCanCarryIsTriedOnce() async throws {
+        try await CoverTestRig.run { rig in
+            let url = try #require(URL(string: "http://%7f.0.0.1:\(rig.server.url("/").port ?? 80)/cover.png"))
+            let reason = try #require(await rig.withFetcher { await $0.cover(for: url, mode: .useCache) }.reason)
+            #expect(reason == "this URL cannot be requested (invalid header field values); check the URL for stray characters, such as a percent-encoded control character in the host")
+            rig.expectNothingStored()
+        }
+    }
+
     /// Headers no client would read to the end are a broken server, not a passing fault: one
     /// attempt, and advice that fits.
     @Test func headersTooLargeAreNotRetried() async throws {
