@@ -18,7 +18,27 @@ extension SiteConfig {
             let problem = TextEncodingProblem.find(in: contents)
             throw ArchiveError([.error(problem?.message("gallery.toml") ?? "cannot read gallery.toml as UTF-8 text", path: site.display(site.configFile), at: problem?.position)])
         }
+        if let problem = controlCharacterProblem(in: contents) {
+            throw ArchiveError([.error(problem.message, path: site.display(site.configFile), at: problem.position)])
+        }
         return try parse(toml: text, path: site.display(site.configFile))
+    }
+
+    /// The first control character TOML does not allow (all but tab, line feed and carriage
+    /// return), where it is and what to do. TOML's parser reads up to a NUL and no further, so
+    /// the settings after one, and a UTF-16 file's (every other byte a NUL), were ignored.
+    static func controlCharacterProblem(in bytes: [UInt8]) -> (message: String, position: SourcePosition)? {
+        guard let index = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
+        let before = bytes[..<index]
+        let line = before.count { $0 == 0x0A } + 1
+        let column = String(decoding: before.suffix { $0 != 0x0A }, as: UTF8.self).count + 1
+        let byte = bytes[index]
+        let name = "U+" + String(repeating: "0", count: byte < 0x10 ? 3 : 2) + String(byte, radix: 16, uppercase: true)
+        let nuls = bytes.count { $0 == 0 }
+        let advice = nuls * 4 >= bytes.count
+            ? "the file looks like UTF-16 (every other byte is zero); save it as UTF-8"
+            : "delete it (or write \\u\(name.dropFirst(2)) inside a string, if it is meant)"
+        return ("gallery.toml holds the control character \(name)\(byte == 0 ? " (NUL)" : ""), which TOML does not allow; \(advice)", SourcePosition(line: line, column: column))
     }
 
     /// Reads `gallery.toml` text. Unknown keys give warnings (a typo should not pass silently),
@@ -34,7 +54,7 @@ extension SiteConfig {
             let position = SourcePosition(line: error.source.begin.line, column: error.source.begin.column)
             // toml++ words a string left open as "unescaped control characters…" (it read on to
             // the line's end); say what the user most likely did.
-            let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(max(0, position.line - 1)).first ?? ""
+            let line = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.dropFirst(max(0, position.line - 1)).first ?? ""
             let quotes = line.prefix { $0 != "#" }.filter { $0 == "\"" }.count
             let hint = error.description.contains("unescaped control characters") && quotes % 2 == 1 ? "; is a closing quote missing?" : ""
             throw ArchiveError([.error("malformed TOML: \(error.description)\(hint)", path: path, at: position)])
@@ -180,7 +200,8 @@ struct TOMLReader {
     var diagnostics: [Diagnostic] = []
 
     init(text: String, path: String) {
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // A Character "\r\n" is no "\n": a file saved on Windows was one line, and its findings lost their line numbers.
+        self.lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         self.path = path
     }
 

@@ -126,6 +126,11 @@ extension SiteConfig {
     /// A base URL as gallery keeps it: ending in exactly one `/` (`""` and `"/"` mean `/`).
     public static func normalizedBaseURL(_ text: String) -> String {
         var url = text.trimmingCharacters(in: .whitespaces)
+        // A scheme is case-insensitive, but `HTTPS://` was taken for a path in places (no
+        // canonical links) and for a URL in others (the sitemap): written as browsers show it.
+        if let scheme = url.range(of: "://"), url[..<scheme.lowerBound].lowercased() != url[..<scheme.lowerBound] {
+            url = url[..<scheme.lowerBound].lowercased() + url[scheme.lowerBound...]
+        }
         while url.hasSuffix("//"), !url.hasSuffix("://") { url.removeLast() }
         return url.hasSuffix("/") ? url : url + "/"
     }
@@ -145,6 +150,8 @@ extension SiteConfig {
             if let problem = queryOrFragment(url, text: text, advice: advice) { return problem }
             let host = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             guard !host.isEmpty else { return "\"\(text)\" has no host; \(advice)" }
+            // Every canonical link, link preview and the sitemap would publish them.
+            if host.contains("@") { return "\"\(text)\" has a user name or password (before @), which every page would publish; give the address without it" }
             let path = url[scheme.upperBound...].dropFirst(host.count)
             return pageProblem(path, text: text)
         }

@@ -54,6 +54,39 @@ import Testing
         #expect(throws: ArchiveError.self) { try SiteConfig.load(from: site) }
     }
 
+    /// TOML's parser stops at a NUL: the settings after one, and a UTF-16 file's, were ignored
+    /// without a word. Refused at the byte, with what to do.
+    @Test func controlCharactersAreRefusedWhereTheyAre() throws {
+        let site = SiteFolder(root: URL(fileURLWithPath: "/nonexistent"))
+        func message(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try SiteConfig.load(from: site, contents: bytes)
+                return nil
+            } catch {
+                return error.diagnostics.first?.description
+            }
+        }
+        #expect(message(Array("title = \"Before\"\n\u{0}\ntitle = \"dup\"\n".utf8))?.hasSuffix("gallery.toml:2:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; delete it (or write \\u0000 inside a string, if it is meant)") == true)
+        #expect(message(Array("title = \"a\u{7}b\"\n".utf8))?.hasSuffix("gallery.toml:1:11: error: gallery.toml holds the control character U+0007, which TOML does not allow; delete it (or write \\u0007 inside a string, if it is meant)") == true)
+        let utf16: [UInt8] = Array("title = \"Mine\"\n".utf8).flatMap { [UInt8(0), $0] }
+        #expect(message(utf16)?.hasSuffix("gallery.toml:1:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; the file looks like UTF-16 (every other byte is zero); save it as UTF-8") == true)
+        // Tabs and Windows line ends are TOML.
+        #expect(message(Array("title = \"a\tb\"\r\n".utf8)) == nil)
+    }
+
+    /// A file saved with Windows line ends ("\r\n", one Character) was one line to the key
+    /// finder: its findings had no line numbers.
+    @Test func windowsLineEndsKeepTheLineNumbers() throws {
+        let (_, warnings) = try SiteConfig.parse(toml: "titel = \"a\"\r\n[carousel]\r\nfoo = 1\r\n", path: "gallery.toml")
+        #expect(warnings.map(\.description).map { $0.prefix(17) } == ["gallery.toml:1:1:", "gallery.toml:3:1:"])
+        #expect(throws: ArchiveError.self) { try SiteConfig.parse(toml: "title = \"x\"\r\n[carousel]\r\nwindow = -1\r\n", path: "gallery.toml") }
+        do {
+            _ = try SiteConfig.parse(toml: "title = \"x\"\r\n[carousel]\r\nwindow = -1\r\n", path: "gallery.toml")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == ["gallery.toml:3:1: error: [carousel] window is -1; it must be from 0 to 10000"])
+        }
+    }
+
     /// WCAG 3.1.2: English words on pages marked as another language are read with the wrong
     /// voice, so a language other than English with no [text], or a [text] without some words
     /// (one added in a later version), is a note at its line: a note, as a theme may write its
@@ -172,6 +205,7 @@ import Testing
             ("/albums#top", "has a fragment (#…), which every link would carry in its middle"),
             ("https://label.github.io/catalogue/index.html", "ends in a page (.html), not a folder; give the folder the site is published in, such as https://label.github.io/catalogue/"),
             ("/index.php", "ends in a page (.php), not a folder; give the folder the site is published in, such as /"),
+            ("https://user:pw@example.org/", "has a user name or password (before @), which every page would publish; give the address without it"),
         ]
         for (url, problem) in bad {
             do {
@@ -179,12 +213,20 @@ import Testing
                 Issue.record("\(url) was accepted")
             } catch {
                 // A page's name has advice of its own: the folder to give.
-                let advice = problem.contains("give the folder") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
+                let advice = problem.contains("give the folder") || problem.contains("without it") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
                 #expect(error.diagnostics.map(\.description) == [
                     "gallery.toml:2:1: error: base_url \"\(url)\" \(problem)\(advice)",
                 ])
             }
         }
+    }
+
+    /// `HTTPS://` is `https://`: it was a path to the canonical links and a URL to the sitemap.
+    @Test func aBaseURLsSchemeIsWrittenInLowerCase() throws {
+        #expect(SiteConfig.normalizedBaseURL("HTTPS://Example.org/Sub") == "https://Example.org/Sub/")
+        let (config, _) = try SiteConfig.parse(toml: "base_url = \"HTTPS://example.org/Sub/\"\n", path: "gallery.toml")
+        #expect(config.hasAbsoluteBaseURL)
+        #expect(config.baseURL == "https://example.org/Sub/")
     }
 
     @Test func aLanguageMustBeALanguageTag() throws {
