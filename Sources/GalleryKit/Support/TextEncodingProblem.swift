@@ -6,6 +6,8 @@ struct TextEncodingProblem: Sendable, Hashable {
     var byte: UInt8
     /// Where it is: its line, and its column counted in characters before it, from 1.
     var position: SourcePosition
+    /// Whether the file starts with UTF-16's byte-order mark.
+    var isUTF16 = false
 
     /// The first invalid sequence of `bytes`, or `nil` when they are valid UTF-8.
     static func find(in bytes: [UInt8]) -> TextEncodingProblem? {
@@ -26,7 +28,7 @@ struct TextEncodingProblem: Sendable, Hashable {
             case .emptyInput:
                 return nil
             case .error:
-                return TextEncodingProblem(byte: bytes[min(offset, bytes.count - 1)], position: position)
+                return TextEncodingProblem(byte: bytes[min(offset, bytes.count - 1)], position: position, isUTF16: bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]))
             }
         }
     }
@@ -34,6 +36,8 @@ struct TextEncodingProblem: Sendable, Hashable {
     /// The message for a file of this `kind` ("this template", "gallery.toml").
     func message(_ kind: String) -> String {
         let hex = String(byte, radix: 16, uppercase: true)
+        // Windows's editors save "Unicode" as UTF-16 with a byte-order mark, which is no Latin-1.
+        if isUTF16 { return "\(kind) is not UTF-8 text: it starts with the byte-order mark of UTF-16 (an editor's \"Unicode\"); save the file as UTF-8" }
         return "\(kind) is not UTF-8 text: the byte 0x\(hex.count == 1 ? "0" + hex : hex) here starts no UTF-8 character (an editor saved it as Latin-1 or Windows-1252?); save the file as UTF-8"
     }
 }

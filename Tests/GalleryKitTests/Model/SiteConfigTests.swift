@@ -70,6 +70,8 @@ import Testing
         #expect(message(Array("title = \"a\u{7}b\"\n".utf8))?.hasSuffix("gallery.toml:1:11: error: gallery.toml holds the control character U+0007, which TOML does not allow; delete it (or write \\u0007 inside a string, if it is meant)") == true)
         let utf16: [UInt8] = Array("title = \"Mine\"\n".utf8).flatMap { [UInt8(0), $0] }
         #expect(message(utf16)?.hasSuffix("gallery.toml:1:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; the file looks like UTF-16 (every other byte is zero); save it as UTF-8") == true)
+        // UTF-16 with its byte-order mark, as Windows's editors save "Unicode": said so, not Latin-1.
+        #expect(message([0xFF, 0xFE] + Array("title".utf8).flatMap { [$0, UInt8(0)] })?.hasSuffix("gallery.toml:1:1: error: gallery.toml is not UTF-8 text: it starts with the byte-order mark of UTF-16 (an editor's \"Unicode\"); save the file as UTF-8") == true)
         // Tabs and Windows line ends are TOML.
         #expect(message(Array("title = \"a\tb\"\r\n".utf8)) == nil)
     }
