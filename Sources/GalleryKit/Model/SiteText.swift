@@ -83,6 +83,11 @@ public struct SiteText: Sendable, Hashable {
     /// What is wrong with `text` as the word `name`, or `nil`: a placeholder it cannot use.
     static func problem(name: String, text: String) -> String? {
         guard let entry = byName[name] else { return nil }
+        // Every one of these is shown, or read out as a name (an `alt`, an `aria-label`): empty,
+        // a region had no name, a cover read as decoration, a table row no heading.
+        if text.allSatisfy(\.isWhitespace) {
+            return "[text] \(name) is empty, but pages show it or read it out to screen readers (in English, \"\(entry.english)\"); give it words, or delete the line to keep the English"
+        }
         let unknown = TextPattern(text).slots.filter { !entry.placeholders.contains($0) }
         guard let first = unknown.first else { return nil }
         let allowed = entry.placeholders.isEmpty
