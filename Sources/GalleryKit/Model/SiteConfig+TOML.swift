@@ -212,8 +212,20 @@ struct TOMLReader {
             if !handle(&self, key, value) {
                 let name = section.map { "[\($0)] \(key)" } ?? key
                 let known = Self.documentedKeys[section ?? ""] ?? []
-                let hint = Spelling.nearest(key, among: known).map { "; did you mean \($0)?" }
-                    ?? "; README.md lists every gallery.toml key"
+                // A key of another section, written above every section header or under
+                // another one (`padding = 5` at the top): where it belongs.
+                let home = Self.documentedKeys.filter { $0.key != (section ?? "") && !$0.key.isEmpty && $0.value.contains(key) }.keys.sorted().first
+                let topLevel = section != nil && (Self.documentedKeys[""] ?? []).contains(key)
+                let hint: String
+                if let nearest = Spelling.nearest(key, among: known) {
+                    hint = "; did you mean \(nearest)?"
+                } else if topLevel {
+                    hint = "; \(key) is a top-level setting: put it above the first [section] line"
+                } else if let home {
+                    hint = "; \(key) is a setting of [\(home)]: put it below that line"
+                } else {
+                    hint = "; README.md lists every gallery.toml key"
+                }
                 diagnostics.append(.warning("unknown setting \(name) is ignored\(hint)", path: path, at: position(of: key, in: section)))
             }
         }

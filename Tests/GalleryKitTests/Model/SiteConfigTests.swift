@@ -253,6 +253,11 @@ import Testing
             "gallery.toml:13:1: warning: unknown setting [library] whatever is ignored; README.md lists every gallery.toml key",
         ])
         #expect(try SiteConfig.parse(toml: "baseurl = \"/\"\n", path: "gallery.toml").warnings.map(\.message) == ["unknown setting baseurl is ignored; did you mean base_url?"])
+        // A key in the wrong place: where it belongs.
+        #expect(try SiteConfig.parse(toml: "padding = 5\n[build]\ntitle = \"x\"\n", path: "gallery.toml").warnings.map(\.message) == [
+            "unknown setting padding is ignored; padding is a setting of [carousel]: put it below that line",
+            "unknown setting [build] title is ignored; title is a top-level setting: put it above the first [section] line",
+        ])
         // Both a key and its Hugo name: said, and gallery's wins.
         let (both, bothWarnings) = try SiteConfig.parse(toml: "base_url = \"/a/\"\nbaseURL = \"/b/\"\n", path: "gallery.toml")
         #expect(both.baseURL == "/a/")
