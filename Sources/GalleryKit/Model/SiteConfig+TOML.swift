@@ -289,7 +289,15 @@ struct TOMLReader {
     }
 
     mutating func string(_ value: any TOMLValueConvertible, key: String, section: String? = nil) -> String? {
-        if let text = value.string { return text }
+        if let text = value.string {
+            // Written as an escape (`"a\u0007b"`): XML has no such character, so pages show
+            // U+FFFD in its place, as for an album's text. That was done without a word.
+            if let bad = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || (0x7F...0x9F).contains($0.value) }) {
+                let hex = String(bad.value, radix: 16, uppercase: true)
+                diagnostics.append(.warning("\(section.map { "[\($0)] " } ?? "")\(key) holds the control character U+\(String(repeating: "0", count: 4 - hex.count) + hex), which no page can show, so pages show \u{FFFD} in its place; delete it", path: path, at: position(of: key, in: section)))
+            }
+            return text
+        }
         error("\(section.map { "[\($0)] " } ?? "")\(key) must be a string in quotes", key: key, section: section)
         return nil
     }

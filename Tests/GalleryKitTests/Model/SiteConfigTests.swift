@@ -72,6 +72,9 @@ import Testing
         #expect(message(utf16)?.hasSuffix("gallery.toml:1:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; the file looks like UTF-16 (every other byte is zero); save it as UTF-8") == true)
         // UTF-16 with its byte-order mark, as Windows's editors save "Unicode": said so, not Latin-1.
         #expect(message([0xFF, 0xFE] + Array("title".utf8).flatMap { [$0, UInt8(0)] })?.hasSuffix("gallery.toml:1:1: error: gallery.toml is not UTF-8 text: it starts with the byte-order mark of UTF-16 (an editor's \"Unicode\"); save the file as UTF-8") == true)
+        // Written as an escape, it is a string's character no page can show.
+        let escaped = try SiteConfig.parse(toml: "title = \"a\\u0007b\"\n", path: "gallery.toml").warnings.map(\.description)
+        #expect(escaped == ["gallery.toml:1:1: warning: title holds the control character U+0007, which no page can show, so pages show \u{FFFD} in its place; delete it"])
         // Tabs and Windows line ends are TOML.
         #expect(message(Array("title = \"a\tb\"\r\n".utf8)) == nil)
     }
