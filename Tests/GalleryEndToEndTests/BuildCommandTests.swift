@@ -122,7 +122,7 @@ import Testing
         let build = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(build.status == 0)
         // The home page cannot open on an album of another index page: said, with what to do.
-        #expect(build.stderr == "gallery.toml: warning: [carousel] initial_album is album 4, which is on index page 2 (page/2/index.html), not on the home page, which opens on album 1; raise index_page_size to 4 or more, or choose an album from 1 to 2\n")
+        #expect(build.stderr == "gallery.toml:3:1: warning: [carousel] initial_album is album 4, which is on index page 2 (page/2/index.html), not on the home page, which opens on album 1; raise index_page_size to 4 or more, or choose an album from 1 to 2\n")
         #expect(site.exists("public/page/2/index.html") && site.exists("public/page/3/index.html"))
         #expect(!site.exists("public/page/4/index.html"))
         let second = try xml(site, "public/page/2/index.html")
@@ -141,7 +141,11 @@ import Testing
         try site.write("[carousel]\ninitial_album = \"a-t9\"\n", to: "gallery.toml")
         let unknown = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(unknown.status == 0)
-        #expect(unknown.stderr.contains("gallery.toml: warning: [carousel] initial_album is \"a-t9\", which is no album's slug, so the index opens on the first album; `gallery list` shows the slugs"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("gallery.toml:2:1: warning: [carousel] initial_album is \"a-t9\", which is no album's slug, so the index opens on the first album; `gallery list` shows the slugs"), "\(unknown.stderr)")
+        // A number in quotes is a slug to TOML: said how to write the number.
+        try site.write("[carousel]\ninitial_album = \"2\"\n", to: "gallery.toml")
+        let quoted = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(quoted.stderr.contains("gallery.toml:2:1: warning: [carousel] initial_album is \"2\", which is no album's slug, so the index opens on the first album; write it without quotes (initial_album = 2) to mean album 2"), "\(quoted.stderr)")
         try site.write("[carousel]\ninitial_album = \"a-t1\"\n", to: "gallery.toml")
         let known = try await GalleryBinary.run(["build", "-q"], in: site.url)
         #expect(known.stderr.isEmpty, "\(known.stderr)")

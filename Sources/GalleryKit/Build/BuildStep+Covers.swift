@@ -140,9 +140,13 @@ extension BuildStep {
         state.plan = SitePlan(catalogue: state.catalogue, carousel: state.config.carousel, basePath: state.config.basePath)
         if case .slug(let slug) = state.config.carousel.initialAlbum, !state.catalogue.entries.isEmpty, !state.catalogue.entries.contains(where: { $0.slug == slug }) {
             let site = state.options.site
+            // A number in quotes is a slug to TOML: say how to write the number.
+            let advice = !slug.isEmpty && slug.allSatisfy(\.isASCII) && Int(slug) != nil
+                ? "write it without quotes (initial_album = \(slug)) to mean album \(slug)"
+                : "`gallery list` shows the slugs"
             state.report(.warning(
-                "[carousel] initial_album is \"\(slug)\", which is no album's slug, so the index opens on the first album; `gallery list` shows the slugs",
-                path: site.display(site.configFile)
+                "[carousel] initial_album is \"\(slug)\", which is no album's slug, so the index opens on the first album; \(advice)",
+                path: site.display(site.configFile), at: Self.position(of: "initial_album", in: "carousel", site: site)
             ), to: observer)
         }
         // The home page shows the first index page's albums; an initial album beyond them opens
@@ -152,8 +156,15 @@ extension BuildStep {
             let page = (1...plan.indexPageCount).first { plan.albums(onIndexPage: $0).contains(plan.initialIndex) } ?? 1
             state.report(.warning(
                 "[carousel] initial_album is album \(plan.initialIndex + 1), which is on index page \(page) (\(plan.path(of: .index(number: page)))), not on the home page, which opens on album 1; raise index_page_size to \(plan.initialIndex + 1) or more, or choose an album from 1 to \(plan.albums(onIndexPage: 1).upperBound)",
-                path: site.display(site.configFile)
+                path: site.display(site.configFile), at: Self.position(of: "initial_album", in: "carousel", site: site)
             ), to: observer)
         }
+    }
+
+    /// Where `gallery.toml` sets a key, for a finding made after it was read (it is read again:
+    /// only a warning needs it).
+    static func position(of key: String, in section: String, site: SiteFolder) -> SourcePosition? {
+        guard let bytes = FileManager.default.contents(atPath: site.configFile.path) else { return nil }
+        return TOMLReader(text: String(decoding: bytes, as: UTF8.self), path: "").position(of: key, in: section)
     }
 }
