@@ -32,7 +32,9 @@ import Testing
         try folder.write(settings.replacingOccurrences(of: "\noutput = \"public\"", with: "\noutput = \"content\""), to: "site/gallery.toml")
         let configured = try await GalleryBinary.run(["build"], in: site)
         #expect(configured.status != 0)
-        #expect(configured.stderr.contains("gallery.toml: error: the output folder is content/"), "\(configured.stderr)")
+        // At the line that sets it.
+        let outputLine = try #require(settings.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("output = ") }) + 1
+        #expect(configured.stderr.contains("gallery.toml:\(outputLine):1: error: the output folder is content/"), "\(configured.stderr)")
         #expect(try folder.read("site/content/albums.json") == archive)
         #expect(folder.files(under: "site/content") == ["albums.json"] + folder.files(under: "site/content/covers").map { "covers/" + $0 })
         #expect(!folder.exists("site/index.html") && !folder.exists("index.html") && !folder.exists("site/assets/gallery.css"))
@@ -154,7 +156,8 @@ import Testing
             try folder.write(settings.replacingOccurrences(of: "\ncache = \".gallery-cache\"", with: "\ncache = \"\(cache)\""), to: "site/gallery.toml")
             let run = try await GalleryBinary.run(["build"], in: site)
             #expect(run.status != 0, "\(cache)")
-            #expect(run.stderr.contains("gallery.toml: error: \(message)"), "\(cache): \(run.stderr)")
+            let cacheLine = settings.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("cache = ") }.map { $0 + 1 } ?? 0
+            #expect(run.stderr.contains("gallery.toml:\(cacheLine):1: error: \(message)"), "\(cache): \(run.stderr)")
             #expect(run.stderr.contains("name another with --cache or [build] cache"), "\(cache)")
             #expect(!folder.exists("site/public/index.html") && !folder.exists("site/static/builds"), "\(cache)")
         }
