@@ -9,7 +9,7 @@ struct Init: ParsableCommand {
         abstract: "Create a new site folder with the five starter albums, their covers, a gallery.toml and a .gitignore for the build's output and cache."
     )
 
-    @Argument(help: ArgumentHelp("The folder to create (it must not exist, or be empty).", valueName: "DIR"))
+    @Argument(help: ArgumentHelp("The folder to create (it must not exist, or be empty but for a repository's .git, README and licence).", valueName: "DIR"))
     var directory: String
 
     func run() throws {

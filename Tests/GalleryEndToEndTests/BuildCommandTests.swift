@@ -453,11 +453,33 @@ import Testing
         try folder.write("x", to: "taken/file.txt")
         let run = try await GalleryBinary.run(["init", "taken"], in: folder.url)
         #expect(run.status != 0)
-        #expect(run.stderr.contains("taken: error: this folder already exists and is not empty"))
+        #expect(run.stderr.contains("taken: error: this folder already exists and is not empty (it holds file.txt); choose a new folder name, or one that holds only a repository's .git, README and licence"), "\(run.stderr)")
         // A place that cannot be written gets the system's reason, not Foundation's error dump.
         let below = try await GalleryBinary.run(["init", "taken/file.txt/site"], in: folder.url)
         #expect(below.status != 0)
         #expect(below.stderr == "taken/file.txt/site: error: cannot write the starter site: Not a directory; choose a folder you can write to\n", "\(below.stderr)")
+    }
+
+    /// A repository made first (`git init`; a clone of a new GitHub repository, with its README
+    /// and licence) takes the starter site, and keeps what it held.
+    @Test func initWritesIntoARepositoryThatHoldsOnlyItsOwnFiles() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("ref: refs/heads/main\n", to: "repo/.git/HEAD")
+        try folder.write("# My albums\n", to: "repo/README.md")
+        try folder.write("MIT\n", to: "repo/LICENSE")
+        let run = try await GalleryBinary.run(["init", "repo"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(folder.exists("repo/content/albums.json") && folder.exists("repo/gallery.toml") && folder.exists("repo/.gitignore"))
+        #expect(try folder.read("repo/README.md") == "# My albums\n")
+        #expect(try folder.read("repo/.git/HEAD") == "ref: refs/heads/main\n")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url.appending(path: "repo")).status == 0)
+        // A .gitignore of its own would be written over: refused.
+        try folder.write("*.log\n", to: "other/.gitignore")
+        try folder.write("ref: refs/heads/main\n", to: "other/.git/HEAD")
+        let refused = try await GalleryBinary.run(["init", "other"], in: folder.url)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("(it holds .gitignore)"), "\(refused.stderr)")
+        #expect(try folder.read("other/.gitignore") == "*.log\n")
     }
 
     @Test func sitemapListsEveryPageUnderTheBaseURL() async throws {

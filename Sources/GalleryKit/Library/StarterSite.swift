@@ -15,8 +15,14 @@ public enum StarterSite {
     @discardableResult
     public static func write(into folder: URL) throws(Error) -> [String] {
         let fileManager = FileManager.default
-        if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path), !existing.isEmpty {
-            throw Error(reason: "this folder already exists and is not empty; choose a new folder name")
+        // A repository made first (`git init`, or a clone of a new GitHub repository with its
+        // README and licence) is a place for a site too: nothing in it is written over.
+        if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path) {
+            let other = existing.filter { !Self.isRepositoryFile($0) }.sorted()
+            if !other.isEmpty {
+                let named = other.prefix(3).joined(separator: ", ") + (other.count > 3 ? " and \(other.count - 3) more" : "")
+                throw Error(reason: "this folder already exists and is not empty (it holds \(named)); choose a new folder name, or one that holds only a repository's .git, README and licence")
+            }
         }
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -39,6 +45,14 @@ public enum StarterSite {
             throw Error(reason: "cannot write the starter site: \(Self.plainReason(error)); choose a folder you can write to")
         }
         return paths + [gitignorePath]
+    }
+
+    /// Whether a file in the folder is a repository's own, which `init` leaves alone and writes
+    /// nothing over: its version control folder, README and licence.
+    static func isRepositoryFile(_ name: String) -> Bool {
+        if [".git", ".hg", ".svn", ".gitattributes"].contains(name) { return true }
+        let stem = name.split(separator: ".").first.map { $0.uppercased() } ?? ""
+        return ["README", "LICENSE", "LICENCE", "COPYING"].contains(stem)
     }
 
     /// The system's reason for a failed write, in its own words (`Permission denied`), not a
