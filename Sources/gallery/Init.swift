@@ -12,6 +12,13 @@ struct Init: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to create (it must not exist, or be empty but for a repository's .git, README and licence).", valueName: "DIR"))
     var directory: String
 
+    func validate() throws {
+        // An empty argument (a variable never set) would be the current folder, answered as ".".
+        if directory.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("DIR is empty; name the folder to create (gallery init mysite), or . for the current one.")
+        }
+    }
+
     func run() throws {
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
         do throws(StarterSite.Error) {

@@ -454,6 +454,10 @@ import Testing
         let run = try await GalleryBinary.run(["init", "taken"], in: folder.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("taken: error: this folder already exists and is not empty (it holds file.txt); choose a new folder name, or one that holds only a repository's .git, README and licence"), "\(run.stderr)")
+        // An empty argument (a variable never set) is said to be empty, not taken for ".".
+        let empty = try await GalleryBinary.run(["init", ""], in: folder.url)
+        #expect(empty.status != 0)
+        #expect(empty.stderr.contains("DIR is empty; name the folder to create (gallery init mysite), or . for the current one."), "\(empty.stderr)")
         // A place that cannot be written gets the system's reason, not Foundation's error dump.
         let below = try await GalleryBinary.run(["init", "taken/file.txt/site"], in: folder.url)
         #expect(below.status != 0)
