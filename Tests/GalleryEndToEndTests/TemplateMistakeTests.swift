@@ -56,6 +56,20 @@ import Testing
         #expect(!site.exists("strict-out"))
     }
 
+    /// An empty base layout made every page empty, and each page said so on a line of its own
+    /// ("Document is empty"), naming no template: 10,002 lines for 10,000 albums. Each page
+    /// template now says it once, for all its pages.
+    @Test func emptyPagesAreToldOnceATemplate() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B"), Fixture.album("C", "D"), Fixture.album("E", "F")])
+        try site.write("", to: "templates/base.mustache")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        let empty = run.stderr.split(separator: "\n").filter { $0.contains("the page is empty") }
+        #expect(empty.count == 3, "\(run.stderr)")
+        #expect(empty.contains { $0.hasPrefix("(built-in) templates/album.mustache:1: error: the page is empty: neither the template album nor a layout it extends wrote anything (libxml2: Document is empty) (public/albums/") && $0.hasSuffix(" and 2 other pages, not written)") }, "\(run.stderr)")
+        #expect(!site.exists("public"))
+    }
+
     @Test func aTagOneBraceShortIsToldAsNotClosedOnOneLine() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         let album = try builtin("album", replacing: "{{album.artist}}</span></span></h1>", with: "{{album.artist}</span></span></h1>")

@@ -138,7 +138,7 @@ extension BuildStep {
                             }
                             if !diagnostics.isEmpty {
                                 let (output, trace) = renderer.renderTraced(page)
-                                batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder)
+                                batch.findings += TemplateAttribution.attribute(diagnostics, output: output, trace: trace, templates: templates, outputFolder: outputFolder, pageTemplate: renderer.templateName(for: page))
                             }
                             let outcome = ledger.outcome(path, key: diagnostics.isEmpty ? key : OutputLedger.keyShowingFindingsAgain(key), bytes: bytes)
                             if var map {

@@ -14,8 +14,20 @@ enum TemplateAttribution {
     /// the page, which next to a template's line reads as one of the template's: it is traced
     /// too, and named by its template (`(first used at templates/partials/details.mustache:1)`),
     /// or else by the page, whose path in the output is `outputFolder` and the diagnostic's path.
-    static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet, outputFolder: String? = nil) -> [Diagnostic] {
-        diagnostics.map { diagnostic in
+    ///
+    /// A page that came out empty has no run to trace: it is named by `pageTemplate`, the
+    /// template that renders it, so the finding is said once for all its pages, not once a page
+    /// (an empty base layout gave one "Document is empty" for each of 10,000 pages).
+    static func attribute(_ diagnostics: [Diagnostic], output: [UInt8], trace: [MustacheRenderer.TraceEntry], templates: TemplateSet, outputFolder: String? = nil, pageTemplate: String? = nil) -> [Diagnostic] {
+        if let pageTemplate, let source = templates.sources[pageTemplate], output.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return diagnostics.map { diagnostic in
+                var attributed = diagnostic
+                attributed.template = "\(source.displayPath(name: pageTemplate)):1"
+                attributed.message = "the page is empty: neither the template \(pageTemplate) nor a layout it extends wrote anything (libxml2: \(diagnostic.message))"
+                return attributed
+            }
+        }
+        return diagnostics.map { diagnostic in
             guard let position = diagnostic.position,
                   let offset = openingTag(named: diagnostic.message, in: output) ?? byteOffset(of: position, in: output),
                   let entry = entry(at: offset, in: trace),
