@@ -271,9 +271,10 @@ struct TOMLReader {
                 }
             }
         }
-        // A key that is a section of its own: `[key]`, or `[section.key]` below a section.
+        // A key that is a section of its own: `[key]`, or `[section.key]` below a section, or
+        // written as an array of tables (`[[key]]`), which gallery's sections are not.
         let header = "[" + (section.map { $0 + "." } ?? "") + key + "]"
-        for (number, line) in lines.enumerated() where line.trimmingSpaces() == header {
+        for (number, line) in lines.enumerated() where line.trimmingSpaces() == header || line.trimmingSpaces() == "[" + header + "]" {
             return SourcePosition(line: number + 1, column: 1)
         }
         if let section {
@@ -316,7 +317,8 @@ struct TOMLReader {
 
     mutating func table(_ value: any TOMLValueConvertible, key: String) -> TOMLTable? {
         if let table = value.table { return table }
-        error("\(key) must be a section, [\(key)]", key: key, section: nil)
+        let doubled = value.array != nil ? " with single brackets (it is written [[\(key)]])" : ""
+        error("\(key) must be a section, [\(key)]\(doubled)", key: key, section: nil)
         return nil
     }
 }

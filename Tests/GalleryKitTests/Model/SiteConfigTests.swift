@@ -256,6 +256,13 @@ import Testing
             "gallery.toml:13:1: warning: unknown setting [library] whatever is ignored; README.md lists every gallery.toml key",
         ])
         #expect(try SiteConfig.parse(toml: "baseurl = \"/\"\n", path: "gallery.toml").warnings.map(\.message) == ["unknown setting baseurl is ignored; did you mean base_url?"])
+        // A section written as an array of tables: said where, and how to write it.
+        do {
+            _ = try SiteConfig.parse(toml: "title = \"x\"\n[[carousel]]\npadding = 1\n", path: "gallery.toml")
+            Issue.record("[[carousel]] was accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == ["gallery.toml:2:1: error: carousel must be a section, [carousel] with single brackets (it is written [[carousel]])"])
+        }
         // A key in the wrong place: where it belongs.
         #expect(try SiteConfig.parse(toml: "padding = 5\n[build]\ntitle = \"x\"\n", path: "gallery.toml").warnings.map(\.message) == [
             "unknown setting padding is ignored; padding is a setting of [carousel]: put it below that line",
