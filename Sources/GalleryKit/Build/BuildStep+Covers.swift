@@ -146,7 +146,7 @@ extension BuildStep {
                 : "`gallery list` shows the slugs"
             state.report(.warning(
                 "[carousel] initial_album is \"\(slug)\", which is no album's slug, so the index opens on the first album; \(advice)",
-                path: site.display(site.configFile), at: Self.position(of: "initial_album", in: "carousel", site: site)
+                path: site.display(site.configFile), at: SiteConfig.position(of: "initial_album", in: "carousel", site: site)
             ), to: observer)
         }
         // The home page shows the first index page's albums; an initial album beyond them opens
@@ -156,15 +156,9 @@ extension BuildStep {
             let page = (1...plan.indexPageCount).first { plan.albums(onIndexPage: $0).contains(plan.initialIndex) } ?? 1
             state.report(.warning(
                 "[carousel] initial_album is album \(plan.initialIndex + 1), which is on index page \(page) (\(plan.path(of: .index(number: page)))), not on the home page, which opens on album 1; raise index_page_size to \(plan.initialIndex + 1) or more, or choose an album from 1 to \(plan.albums(onIndexPage: 1).upperBound)",
-                path: site.display(site.configFile), at: Self.position(of: "initial_album", in: "carousel", site: site)
+                path: site.display(site.configFile), at: SiteConfig.position(of: "initial_album", in: "carousel", site: site)
             ), to: observer)
         }
     }
 
-    /// Where `gallery.toml` sets a key, for a finding made after it was read (it is read again:
-    /// only a warning needs it).
-    static func position(of key: String, in section: String, site: SiteFolder) -> SourcePosition? {
-        guard let bytes = FileManager.default.contents(atPath: site.configFile.path) else { return nil }
-        return TOMLReader(text: String(decoding: bytes, as: UTF8.self), path: "").position(of: key, in: section)
-    }
 }

@@ -64,19 +64,21 @@ extension BuildStep {
         }
         // Named by where it was given: --cache's folder, or gallery.toml's [build] cache.
         let cachePath = state.options.cache == nil ? site.display(site.configFile) : SiteFolder.display(cacheFolder)
-        let cacheLine = state.options.cache == nil ? Self.position(of: "cache", in: "build", site: site) : nil
+        // Read again only for a refusal: every build passes here.
+        let cacheFromConfig = state.options.cache == nil
+        let cacheLine = { cacheFromConfig ? SiteConfig.position(of: "cache", in: "build", site: site) : nil }
         if let conflict = cacheProblem(nil) {
-            state.report(.error(conflict, path: cachePath, at: cacheLine), to: observer)
+            state.report(.error(conflict, path: cachePath, at: cacheLine()), to: observer)
             return
         }
         let outputPath = state.options.output == nil ? site.display(site.configFile) : SiteFolder.display(state.outputFolder)
         if let conflict = site.outputConflict(state.outputFolder, cache: state.cacheFolder) {
-            let line = state.options.output == nil ? Self.position(of: "output", in: "build", site: site) : nil
+            let line = state.options.output == nil ? SiteConfig.position(of: "output", in: "build", site: site) : nil
             state.report(.error("\(conflict); write the site to another folder with --output or [build] output (the default is public)", path: outputPath, at: line), to: observer)
             return
         }
         if let conflict = cacheProblem(state.outputFolder) {
-            state.report(.error(conflict, path: cachePath, at: cacheLine), to: observer)
+            state.report(.error(conflict, path: cachePath, at: cacheLine()), to: observer)
             return
         }
         var isFolder: ObjCBool = false

@@ -24,21 +24,26 @@ extension SiteConfig {
         return try parse(toml: text, path: site.display(site.configFile))
     }
 
+    /// Where `gallery.toml` sets a key, for a finding made after it was read: the file is read
+    /// again, so call it only when there is something to report.
+    static func position(of key: String, in section: String, site: SiteFolder) -> SourcePosition? {
+        guard let bytes = FileManager.default.contents(atPath: site.configFile.path) else { return nil }
+        return TOMLReader(text: String(decoding: bytes, as: UTF8.self), path: "").position(of: key, in: section)
+    }
+
     /// The first control character TOML does not allow (all but tab, line feed and carriage
     /// return), where it is and what to do. TOML's parser reads up to a NUL and no further, so
     /// the settings after one, and a UTF-16 file's (every other byte a NUL), were ignored.
     static func controlCharacterProblem(in bytes: [UInt8]) -> (message: String, position: SourcePosition)? {
         guard let index = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
-        let before = bytes[..<index]
-        let line = before.count { $0 == 0x0A } + 1
-        let column = String(decoding: before.suffix { $0 != 0x0A }, as: UTF8.self).count + 1
+        let position = bytes.withUnsafeBufferPointer { TemplateAttribution.position(ofByte: index, in: $0) }
         let byte = bytes[index]
         let name = "U+" + String(repeating: "0", count: byte < 0x10 ? 3 : 2) + String(byte, radix: 16, uppercase: true)
         let nuls = bytes.count { $0 == 0 }
         let advice = nuls * 4 >= bytes.count
             ? "the file looks like UTF-16 (every other byte is zero); save it as UTF-8"
             : "delete it (or write \\u\(name.dropFirst(2)) inside a string, if it is meant)"
-        return ("gallery.toml holds the control character \(name)\(byte == 0 ? " (NUL)" : ""), which TOML does not allow; \(advice)", SourcePosition(line: line, column: column))
+        return ("gallery.toml holds the control character \(name)\(byte == 0 ? " (NUL)" : ""), which TOML does not allow; \(advice)", position)
     }
 
     /// Reads `gallery.toml` text. Unknown keys give warnings (a typo should not pass silently),

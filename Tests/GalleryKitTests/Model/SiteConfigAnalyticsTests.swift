@@ -13,12 +13,7 @@ import Testing
 
     /// The messages of a `gallery.toml` that does not load.
     func errors(_ toml: String) -> [String] {
-        do {
-            _ = try SiteConfig.parse(toml: toml, path: "gallery.toml")
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
+        SiteConfig.errors(toml: toml)
     }
 
     func scripts(_ analytics: SiteConfig.Analytics, baseURL: String = "/") -> [AnalyticsScript] {
