@@ -220,6 +220,29 @@ import Testing
         #expect(clean.stderr.contains("\(again.count) files written, 0 unchanged"))
     }
 
+    /// After an edit the pages left in place are judged by what the build found of them while
+    /// it decoded the archive: one deleted by hand, one cut short and one changed at the same
+    /// size, none of them the edited album's, are each written again with the edit's pages.
+    @Test func anEditAlsoWritesAgainPagesDeletedOrChangedByHand() async throws {
+        let folder = try site(30)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let (deleted, cut, same) = ("albums/artist-title-02/index.html", "albums/artist-title-25/index.html", "albums/artist-title-27/index.html")
+        let (cutBytes, sameBytes) = (try folder.read("public/" + cut), try folder.read("public/" + same))
+        try FileManager.default.removeItem(at: folder.url.appending(path: "public/" + deleted))
+        try folder.write(String(cutBytes.prefix(100)), to: "public/" + cut)
+        let edited = sameBytes.replacingOccurrences(of: "Title 27", with: "Title 2X")
+        #expect(edited != sameBytes && edited.utf8.count == sameBytes.utf8.count)
+        try folder.write(edited, to: "public/" + same)
+        let edit = try await GalleryBinary.run(["edit", "15", "--title", "Renamed", "--slug", "artist-title-14"], in: folder.url)
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let before = try folder.inodes()
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        let window = (12...16).map { String(format: "albums/artist-title-%02d/index.html", $0) }
+        #expect(TemporaryFolder.changed(before, try folder.inodes()) == Set(window + [deleted, cut, same, "page/2/index.html", "albums.json", "data/albums-0.json", "carousel.svg"]))
+        #expect(try folder.read("public/" + cut) == cutBytes && folder.read("public/" + same) == sameBytes)
+        #expect(try await GalleryBinary.run(["check"], in: folder.url).status == 0)
+    }
+
     /// A hand edit that keeps an output's size is found as one that changes it: the file changed
     /// after the manifest was written, so it is read before it is trusted, and written again.
     /// The build after it stops at its stamp again, reading nothing.

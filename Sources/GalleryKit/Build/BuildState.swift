@@ -33,6 +33,9 @@ public struct BuildState: Sendable {
     var outputLock: OutputLock?
     /// What the previous build wrote (after `loadAlbums`).
     public var previousManifest = BuildManifest()
+    /// The previous outputs' sizes and change times, being taken while the build goes on
+    /// (from `loadAlbums` to `render`); `nil` when the render step is to `stat` them itself.
+    var outputSurvey: Task<OutputSurvey, Never>?
     /// How many outputs changed since the previous manifest was written the render step read
     /// to tell whether they still hold what it records (``OutputLedger/filesVerified``).
     var outputFilesVerified = 0

@@ -149,11 +149,15 @@ extension BuildStep {
         let mayStop = !state.options.clean && !state.options.gc && !state.options.cleanDestination && state.options.fetchMode != .refresh
         guard let digest, mayStop, BuildManifest.stampInputs(in: manifestFile) == digest else {
             // No stamp can hold (an edit): the manifest (10k lines at 10k albums) is read
-            // beside the albums rather than before them.
-            let (output, cache) = (state.outputFolder, state.cacheFolder)
-            async let manifest = BuildManifest.load(for: output, cache: cache)
+            // beside the albums rather than before them, and the outputs it records are
+            // looked at while the albums are decoded and their covers found.
+            let (output, cache, clean) = (state.outputFolder, state.cacheFolder, state.options.clean)
+            let manifest = Task { BuildManifest.load(for: output, cache: cache) }
+            if !clean {
+                state.outputSurvey = Task { await OutputSurvey.take(of: manifest.value, root: output.standardizedFileURL.path) }
+            }
             decode(&state)
-            state.previousManifest = await manifest
+            state.previousManifest = await manifest.value
             return
         }
         state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)

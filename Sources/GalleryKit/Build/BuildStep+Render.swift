@@ -22,8 +22,6 @@ extension BuildStep {
         let renderer = SiteRenderer(plan: plan, templates: templates, config: config, images: images, assets: assets.paths)
         let staging = try StagingArea(for: state.outputFolder)
         state.staged = staging
-        // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
-        let ledger = OutputLedger(previous: state.options.clean ? BuildManifest() : state.previousManifest, root: state.outputFolder.standardizedFileURL.path)
         let pages = plan.pages
         let pagePaths = pages.map(plan.path(of:))
         let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
@@ -67,6 +65,13 @@ extension BuildStep {
         // How the validate step names the output folder, for a page named in a message.
         let outputFolder = SiteFolder.display(state.outputFolder)
         let keys = await pageKeys
+        // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
+        let ledger = OutputLedger(
+            previous: state.options.clean ? BuildManifest() : state.previousManifest,
+            root: state.outputFolder.standardizedFileURL.path,
+            survey: await state.outputSurvey?.value
+        )
+        state.outputSurvey = nil
         // Where each album's line lies in the strip and the data file as the last build wrote them.
         let segmentMapsFile = SegmentMaps.file(for: BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder))
         let previousMaps = state.options.clean ? SegmentMaps() : SegmentMaps.load(from: segmentMapsFile)

@@ -89,6 +89,16 @@ extension RemovedOutputs {
         previous.entries["\u{212A}.txt"] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
         let removed = RemovedOutputs(previous: previous, outputs: [decomposed, "K.txt"])
         #expect(Set(removed.paths.map { Array($0.utf8) }) == [Array("\u{212A}.txt".utf8), Array(composed.utf8)], "the Kelvin sign and the composed é are gone")
+
+        // Every output in ASCII (the shortcut nearly every site takes): a path that is not in
+        // ASCII is gone though a string equal to it is made.
+        var kelvin = BuildManifest()
+        for path in ["\u{212A}.txt", "K.txt", "albums/a/index.html"] {
+            kelvin.entries[path] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
+        }
+        #expect("\u{212A}.txt" == "K.txt")
+        let gone = RemovedOutputs(previous: kelvin, outputs: ["K.txt", "albums/b/index.html"])
+        #expect(Set(gone.paths.map { Array($0.utf8) }) == [Array("albums/a/index.html".utf8), Array("\u{212A}.txt".utf8)])
     }
 
     @Test func aRemovedFolderPageMayBeReachedByClimbingFromBelowIt() {
