@@ -373,11 +373,20 @@
   }
 
   // When a drag or scroll ends, the tile the formula names is centred and becomes current.
+  // Where the current album already rests, it stays: a resize, or the browser pulling the strip
+  // back inside a wider window, scrolls without the visitor choosing another album, and near
+  // either end several albums rest at the same place. At an end, an album the strip cannot
+  // centre gives way to the nearest one that rests there, so the strip stays where the visitor
+  // left it rather than springing back from the end.
   var settle = null, programmatic = false, hasScrollEnd = "onscrollend" in window;
   function scrollEnded() {
     if (programmatic) { programmatic = false; return; }
-    var i = centredIndex(viewport.scrollLeft);
-    if (Math.abs(viewport.scrollLeft - target(i)) > 1 || i !== current) select(i, { scroll: true });
+    var left = viewport.scrollLeft;
+    if (Math.abs(left - target(current)) <= 1) return;
+    var i = centredIndex(left), end = viewport.scrollWidth - viewport.clientWidth;
+    if (left <= 1) while (i > 0 && target(i) > left + 1) i--;
+    if (left >= end - 1) while (i < count - 1 && target(i) < left - 1) i++;
+    if (Math.abs(left - target(i)) > 1 || i !== current) select(i, { scroll: true });
   }
   viewport.addEventListener("scroll", function () {
     render();
@@ -426,7 +435,12 @@
     button.addEventListener("click", function () { select(current + step(button), { scroll: true }); });
   });
 
-  window.addEventListener("resize", function () { viewport.scrollLeft = target(current); });
+  // A new width keeps the current album, centred again where the strip lets it be.
+  window.addEventListener("resize", function () {
+    if (Math.abs(viewport.scrollLeft - target(current)) <= 1) return;
+    programmatic = true;
+    viewport.scrollLeft = target(current);
+  });
 
   // Open centred on the current album; an index page that holds the last album viewed (the
   // memento) opens on that one instead, at the same address.

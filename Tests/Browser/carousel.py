@@ -130,6 +130,50 @@ def scroll_end_snaps_to_the_formula(driver):
     assert driver.current_url == BASE, f"the index moved to {driver.current_url}"
 
 
+def a_new_width_keeps_the_selection(driver):
+    """A resize keeps the current album, centred again where the strip lets it be: the last
+    album's page (whose strip rests at its end) and the second's (at its start) stay their own
+    pages at every width."""
+    try:
+        for index in (len(ALBUMS) - 1, 1):
+            path = ALBUMS[index]["url"]
+            open_fresh(driver, path)
+            settled_on(driver, index)
+            for width in (400, 700, 1280, 900, 360):
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                       {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+                # Longer than the script waits for a scroll to end (150 ms) before it selects.
+                time.sleep(0.6)
+                settled_on(driver, index)
+                assert driver.current_url == BASE + path, f"at {width} px album {index}'s page became {driver.current_url}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def the_strip_stays_at_either_end(driver):
+    """Scrolled to an end, the strip stays there: where the album the formula names cannot be
+    centred, the nearest album that rests at that end is selected instead of the strip springing
+    back from it."""
+    open_fresh(driver)
+    settled_on(driver, 0)
+    driver.find_element(By.CSS_SELECTOR, '#carousel .tile[data-index="6"] img').click()
+    settled_on(driver, 6)
+    # The end of the script's own scroll to album 6 (a scroll the script makes selects nothing),
+    # before this one's scrolls, which stand for the visitor's.
+    time.sleep(0.4)
+    strip = Strip(driver)
+    end = strip.scroll_width - strip.width
+    at_start = max(i for i in range(strip.count) if strip.target(i) <= 1)
+    at_end = min(i for i in range(strip.count) if strip.target(i) >= end - 1)
+    assert strip.target(strip.centred_index(0)) > 1, "the test needs a window where the formula's album at the start cannot be centred"
+    for position, expected in ((0, at_start), (end, at_end)):
+        driver.execute_script("document.querySelector('#carousel .viewport').scrollTo({left: arguments[0], behavior: 'instant'});", position)
+        settled_on(driver, expected)
+        time.sleep(0.4)
+        assert abs(scroll_left(driver) - position) <= 1, f"the strip sprang back from {position} to {scroll_left(driver)}"
+        assert current(driver) == expected, f"album {current(driver)} after the strip rested at {position}"
+
+
 def press_from_the_first(driver, steps):
     """Opens the index fresh, then presses each key in the strip and waits for its album.
     `steps` is a list of (key, album index it should settle on)."""
@@ -573,7 +617,8 @@ def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     failures = 0
     driver = chromium()
-    checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, keys_move_between_albums,
+    checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, a_new_width_keeps_the_selection,
+              the_strip_stays_at_either_end, keys_move_between_albums,
               album_page_follows_the_selection, placeholder_albums_keep_the_page_still,
               right_to_left_titles_read_right_to_left, own_fields_follow_the_selection, the_script_writes_the_sites_words,
               focus_follows_the_selection,
