@@ -253,6 +253,27 @@ import Testing
         #expect(try SiteConfig.parse(toml: "baseurl = \"/\"\n", path: "gallery.toml").warnings.map(\.message) == ["unknown setting baseurl is ignored; did you mean base_url?"])
         // A section written as an array of tables: said where, and how to write it.
         #expect(SiteConfig.errors(toml: "title = \"x\"\n[[carousel]]\npadding = 1\n") == ["gallery.toml:2:1: error: carousel must be a section, [carousel] with single brackets (it is written [[carousel]])"])
+        // A section name that starts with a character no name starts with: toml++ asserted
+        // (SIGABRT) instead of reporting it, so every command that reads the settings died.
+        #expect(SiteConfig.errors(toml: "[é]\n") == ["gallery.toml:1:2: error: a section name cannot start with 'é': a name is ASCII letters, digits, _ and -, or any text in quotes (as [\"é…\"])"])
+        for header in ["[=]", "[#]", "[.]", "[|humbnails]", "[ |a]", "[[|a]]", "  [ [!a]]"] {
+            #expect(SiteConfig.errors(toml: "title = \"x\"\n\(header)\n").first?.hasPrefix("gallery.toml:2:") == true, "\(header)")
+        }
+        // A line that starts with `[` inside a string or an array that spans lines is no header.
+        let spanning = #"""
+        title = """
+        [é]
+        """
+        description = '''
+        [=]'''
+        m = [
+          [+1, 2], # [é]
+          [{ a = "[=]" }],
+        ]
+        ["é"]
+        x = 1
+        """#
+        #expect(SiteConfig.errors(toml: spanning) == [])
         // A key in the wrong place: where it belongs.
         #expect(try SiteConfig.parse(toml: "padding = 5\n[build]\ntitle = \"x\"\n", path: "gallery.toml").warnings.map(\.message) == [
             "unknown setting padding is ignored; padding is a setting of [carousel]: put it below that line",
