@@ -34,7 +34,8 @@ public struct SitePlan: Sendable {
         self.indexPageSize = max(1, carousel.indexPageSize)
         let requested: Int
         switch carousel.initialAlbum {
-        case .number(let number): requested = number - 1
+        // Int.min less one would trap: any number below 1 is the first album all the same.
+        case .number(let number): requested = number < 1 ? 0 : number - 1
         case .slug(let slug): requested = catalogue.entries.firstIndex { $0.slug == slug } ?? 0
         }
         self.initialIndex = layout.clamped(requested)

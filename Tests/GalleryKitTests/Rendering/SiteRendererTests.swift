@@ -323,6 +323,11 @@ import Testing
         #expect(plan.root(of: .album(index: 0)) == "../../")
         #expect(plan.root(of: .notFound) == "/sub/")
         #expect(plan.initialIndex == 3)
+        // Numbers out of range are clamped, the smallest Int too (its number less one trapped).
+        for (number, index) in [(Int.min, 0), (-1, 0), (0, 0), (2, 1), (6, 4), (Int.max, 4)] {
+            let clamped = SitePlan(catalogue: Self.catalogue((1...5).map { "T\($0)" }), carousel: .init(initialAlbum: .number(number)))
+            #expect(clamped.initialIndex == index, "\(number)")
+        }
         #expect(plan.currentAlbum(onIndexPage: 2) == 3)
         #expect(plan.currentAlbum(onIndexPage: 3) == 4)
         #expect(plan.albums(aroundAlbum: 0) == 0..<2)
