@@ -46,6 +46,16 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         }
     }
 
+    /// Every index the change names.
+    var indices: [Int] {
+        switch self {
+        case .added(let index, _), .edited(let index, _, _): [index]
+        case .deleted(let index, _, let pinned): [index] + (pinned ?? []).map(\.index)
+        case .imported(let placed, let updated): placed.map(\.index) + (updated ?? []).map(\.index)
+        case .batch(let changes): changes.flatMap(\.indices)
+        }
+    }
+
     /// The change in words, for the command's closing line.
     public var summary: String {
         switch self {

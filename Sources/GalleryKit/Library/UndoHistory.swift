@@ -31,6 +31,9 @@ public struct UndoHistory: Sendable, Hashable, Codable {
         forgotten = try container.decodeIfPresent(Int.self, forKey: .forgotten) ?? 0
     }
 
+    /// More albums than any archive holds (the archive's own limit is far below).
+    static let mostAlbums = 1 << 31
+
     /// The history file of an archive.
     public static func file(for archive: URL) -> URL {
         archive.deletingLastPathComponent().appending(path: ".\(archive.lastPathComponent).history")
@@ -41,7 +44,14 @@ public struct UndoHistory: Sendable, Hashable, Codable {
     public static func load(from url: URL) -> (history: UndoHistory, warning: String?) {
         guard let data = try? Data(contentsOf: url) else { return (UndoHistory(), nil) }
         do {
-            return (try JSONDecoder().decode(UndoHistory.self, from: data), nil)
+            let history = try JSONDecoder().decode(UndoHistory.self, from: data)
+            // An index or count no archive can have (a hand edit, a damaged file): the arithmetic
+            // on it (a number is an index plus one) trapped.
+            let plausible = 0...Self.mostAlbums
+            guard plausible.contains(history.forgotten), (history.changes + history.undone).allSatisfy({ $0.indices.allSatisfy(plausible.contains) }) else {
+                return (UndoHistory(), "the undo history \(SiteFolder.display(url)) holds an album number no archive has and was started afresh")
+            }
+            return (history, nil)
         } catch {
             return (UndoHistory(), "the undo history \(SiteFolder.display(url)) is unreadable and was started afresh")
         }

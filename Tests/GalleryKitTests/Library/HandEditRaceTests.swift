@@ -94,4 +94,20 @@ import Testing
         _ = try site.editor.delete("2")
         #expect(try site.editor.undo().summary.hasPrefix("deleted"))
     }
+
+    /// A history that names an album number no archive has (an index of Int.max trapped on
+    /// `index + 1`) is set aside as an unreadable one is, and undo says there is nothing to undo.
+    @Test(arguments: [Int.max, -1, Int.min])
+    func aHistoryWithAnImpossibleIndexIsKeptAside(_ index: Int) throws {
+        let site = try Site()
+        _ = try site.editor.delete("2")
+        let history = site.editor.historyFile
+        let text = try String(contentsOf: history, encoding: .utf8)
+        #expect(text.contains("\"index\":1"))
+        try Data(text.replacingOccurrences(of: "\"index\":1", with: "\"index\":\(index)").utf8).write(to: history)
+        #expect(throws: LibraryError.self) { try site.editor.undo() }
+        let shown = SiteFolder.display(history)
+        #expect(site.warnings.all == ["the undo history \(shown) holds an album number no archive has and was started afresh; it was kept as \(shown).broken"])
+        #expect(site.albums.count == 1, "the archive is as the delete left it")
+    }
 }
