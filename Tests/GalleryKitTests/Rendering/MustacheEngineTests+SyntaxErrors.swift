@@ -56,6 +56,10 @@ extension MustacheEngineTests {
         BrokenTemplate(text: "é😀 {{=x=}}", line: 1, column: 4, message: "a set-delimiter tag needs two delimiters without spaces or '=', as in {{=<% %>=}}"),
         // Line numbers go on after a multi-line comment.
         BrokenTemplate(text: "{{! one\ntwo }} {{/x}}", line: 2, column: 8, message: "{{/x}} closes nothing; no section is open here"),
+        // Nesting past 100 levels is refused at the tag that goes too deep (20,000 levels
+        // overflowed the stack); 100 levels are fine (below).
+        BrokenTemplate(text: String(repeating: "{{#a}}\n", count: 100) + "  {{^b}}" + String(repeating: "{{/a}}", count: 100), line: 101, column: 3, message: "sections, parents and blocks are nested more than 100 deep here; no page needs so many, so close some before opening more"),
+        BrokenTemplate(text: String(repeating: "{{#a}}", count: 20_000) + "x" + String(repeating: "{{/a}}", count: 20_000), line: 1, column: 601, message: "sections, parents and blocks are nested more than 100 deep here; no page needs so many, so close some before opening more"),
         // Inside a parent tag only blocks count.
         BrokenTemplate(text: "{{<base}}\n{{title}}\n{{/base}}", line: 2, column: 1, message: "only blocks ({{$name}}…{{/name}}) and comments can go directly inside {{<base}}"),
     ])
@@ -69,6 +73,11 @@ extension MustacheEngineTests {
         // Only a tag whose text runs into another tag, or whose name breaks over lines, is
         // taken for one that was not closed.
         #expect(try renderWithGallery("{{ title }}|{{\ntitle\n}}|{{{ title }}}", context: record) == "Kind of Blue|Kind of Blue|Kind of Blue")
+    }
+
+    @Test func oneHundredLevelsOfSectionsAreFine() throws {
+        let deep = String(repeating: "{{#album}}", count: 100) + "{{title}}" + String(repeating: "{{/album}}", count: 100)
+        #expect(try renderWithGallery(deep, context: object(["album": record])) == "Kind of Blue")
     }
 
     @Test func reportsTheEarliestProblemFirst() {

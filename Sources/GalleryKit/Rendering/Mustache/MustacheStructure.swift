@@ -12,11 +12,15 @@ struct MustacheStructure {
     /// The id of each line's first tag (the next tag's id when a line has none), by line index.
     private(set) var firstTagIDs: [Int] = []
 
+    /// How deep sections, parents and blocks may nest: the walks over a template's tree
+    /// recurse, and 20,000 levels overflowed the stack (5,000 took 17 s to build).
+    static let deepest = 100
+
     /// Pairs the tags of scanned lines.
     ///
     /// - Throws: ``MustacheSyntaxError`` at the first problem: a close tag that closes nothing or
-    ///   the wrong section, a tag other than a block inside a parent tag, the scanner's error, or
-    ///   a section never closed.
+    ///   the wrong section, a tag other than a block inside a parent tag, nesting deeper than
+    ///   ``deepest``, the scanner's error, or a section never closed.
     init(_ lines: [MustacheScanner.Line], scanError: MustacheSyntaxError?) throws(MustacheSyntaxError) {
         var tags: [MustacheScanner.Tag] = []
         var open: [Int] = []
@@ -33,6 +37,9 @@ struct MustacheStructure {
                 }
                 switch tag.kind {
                 case .section, .inverted, .parent, .block:
+                    guard open.count < Self.deepest else {
+                        throw MustacheSyntaxError(message: "sections, parents and blocks are nested more than \(Self.deepest) deep here; no page needs so many, so close some before opening more", position: tag.position)
+                    }
                     open.append(id)
                 case .close:
                     guard let top = open.popLast() else {
