@@ -101,7 +101,15 @@ struct Import: ParsableCommand {
             do throws(LibraryError) {
                 let importer = AlbumImporter(mappings: columns)
                 if file == "-" {
-                    contents = try importer.read(FileHandle.standardInput.readDataToEndOfFile(), name: "-", display: "<stdin>")
+                    let data: Data
+                    do {
+                        data = try AlbumImporter.readToEnd(FileHandle.standardInput, display: "<stdin>")
+                    } catch let error as LibraryError {
+                        throw error
+                    } catch {
+                        throw LibraryError("<stdin>: cannot read standard input: \(error.localizedDescription)")
+                    }
+                    contents = try importer.read(data, name: "-", display: "<stdin>")
                 } else {
                     contents = try importer.read(url)
                 }

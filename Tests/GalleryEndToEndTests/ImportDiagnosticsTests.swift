@@ -47,6 +47,10 @@ import Testing
         #expect(missing.stderr.hasPrefix("error: nowhere.csv: there is no such file; check the path\n"), "\(missing.stderr)")
         let aFolder = try await run(["import", "site"], folder)
         #expect(aFolder.stderr.hasPrefix("error: site: this is a folder; name the file to import\n"), "\(aFolder.stderr)")
+        // A device never ends: refused at once (it was read until memory ran out).
+        let device = try await run(["import", "/dev/zero"], folder)
+        #expect(device.status != 0)
+        #expect(device.stderr.hasPrefix("error: /dev/zero: this is a device, not a file; name the file to import (or pipe it in with gallery import -)\n"), "\(device.stderr)")
     }
 
     /// A row with a fault of its own refuses the file, with the way to import the rest; with

@@ -1,8 +1,27 @@
+import Foundation
 import Testing
 
 @testable import GalleryKit
 
 @Suite struct CSVTableTests {
+    /// An import reads at most a limit (1 GB for the command), then refuses the rest: a pipe
+    /// from /dev/zero was read until memory ran out.
+    @Test func anImportReadsUpToItsLimit() throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "import-limit-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(repeating: 0x41, count: 3 << 20).write(to: file)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        #expect {
+            try AlbumImporter.readToEnd(handle, display: "big.csv", limit: 2 << 20)
+        } throws: { error in
+            (error as? LibraryError)?.reasons == ["big.csv: more than 2 MB and not at its end; no album file is so large, so check that it is the file you meant"]
+        }
+        let again = try FileHandle(forReadingFrom: file)
+        defer { try? again.close() }
+        #expect(try AlbumImporter.readToEnd(again, display: "big.csv", limit: 3 << 20).count == 3 << 20)
+    }
+
     @Test func readsQuotesLineBreaksAndCRLF() throws {
         let table = try CSVTable(parsing: "\u{FEFF}Title,Artist\r\n\"Multi\nLine\",\"A \"\"quoted\"\" name\"\r\nPlain,\"\"\r\n\r\nLast,X")
         #expect(table.header == ["Title", "Artist"])

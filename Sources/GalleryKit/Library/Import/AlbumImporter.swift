@@ -93,12 +93,19 @@ public struct AlbumImporter: Sendable {
     ///   malformed CSV or JSON, a header without the columns an album needs.
     public func read(_ url: URL) throws(LibraryError) -> Contents {
         let display = SiteFolder.display(url)
+        var info = stat()
+        if stat(url.path, &info) == 0, [S_IFCHR, S_IFBLK].contains(info.st_mode & S_IFMT) {
+            // /dev/zero never ends; a terminal is read by `gallery import -`.
+            throw LibraryError("\(display): this is a device, not a file; name the file to import (or pipe it in with gallery import -)")
+        }
         let data: Data
         do {
             // Through a file handle, which reads a pipe (`<(…)`, `/dev/stdin`) to its end too.
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
-            data = try handle.readToEnd() ?? Data()
+            data = try Self.readToEnd(handle, display: display)
+        } catch let error as LibraryError {
+            throw error
         } catch {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
@@ -106,6 +113,23 @@ public struct AlbumImporter: Sendable {
             throw LibraryError("\(display): \(why)")
         }
         return try read(data, name: url.lastPathComponent, display: display)
+    }
+
+    /// The most an import reads: some 2 million albums of the longest texts an album may hold.
+    /// A pipe that never ends (`gallery import - < /dev/zero`) took 8.8 GB in 10 s.
+    public static let largestFile = 1 << 30
+
+    /// Everything `handle` gives up to `limit` bytes; more is refused, naming `display`.
+    public static func readToEnd(_ handle: FileHandle, display: String, limit: Int = largestFile) throws -> Data {
+        var data = Data()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            data += chunk
+            guard data.count <= limit else {
+                let size = limit >= 1 << 30 ? "\(limit >> 30) GB" : "\(limit >> 20) MB"
+                throw LibraryError("\(display): more than \(size) and not at its end; no album file is so large, so check that it is the file you meant")
+            }
+        }
+        return data
     }
 
     /// Reads every album of a file's bytes, as ``read(_:)`` does (for standard input, `-`).
