@@ -149,11 +149,11 @@ private struct ArchiveDecoder {
                 : entry.key.lowercased() == "album" || entry.key.lowercased() == "name"
                 ? "; did you mean \"title\"?"
                 : Spelling.nearest(entry.key, among: AlbumFields.keys).map { "; did you mean \"\($0)\"?" }
-                    ?? "; to show it on the pages, put it under \"params\" (\"params\": {\"\(entry.key)\": …}) and write {{album.params.\(entry.key)}} in a template"
+                    ?? "; to show it on the pages, put it under \"params\" (\"params\": {\"\(entry.key.clippedForMessage)\": …}) and write {{album.params.\(entry.key.clippedForMessage)}} in a template"
             let who = entry.numbers.count == 1
                 ? "\(entry.name) has"
                 : "\(entry.numbers.count) albums (\(AlbumNumbers.ranges(entry.numbers.map { $0 - 1 }))) have"
-            diagnostics.append(.warning("\(who) an unknown key \"\(entry.key)\", which is ignored\(hint)", path: path, at: entry.position))
+            diagnostics.append(.warning("\(who) an unknown key \"\(entry.key.clippedForMessage)\", which is ignored\(hint)", path: path, at: entry.position))
         }
     }
 
@@ -164,11 +164,11 @@ private struct ArchiveDecoder {
         guard case .object(let members) = root.value else { return }
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
-            error("the archive has \"\(member.key)\" twice at the top level; keep one", at: member.position)
+            error("the archive has \"\(member.key.clippedForMessage)\" twice at the top level; keep one", at: member.position)
         }
         for member in members where member.key != "version" && member.key != "albums" {
             let hint = Spelling.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
-            diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key)\", which is ignored\(hint)", path: path, at: member.position))
+            diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key.clippedForMessage)\", which is ignored\(hint)", path: path, at: member.position))
             if !extras.contains(where: { $0.key == member.key }) {
                 extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
             }
@@ -201,7 +201,7 @@ private struct ArchiveDecoder {
                 repeated = members[..<offset].contains { $0.key == member.key }
             }
             if repeated {
-                error("\(name) has \"\(member.key)\" twice; keep one", at: member.position)
+                error("\(name) has \"\(member.key.clippedForMessage)\" twice; keep one", at: member.position)
             }
             if AlbumFields.isKnown(member.key) { continue }
             if member.key == "params" {
@@ -261,13 +261,13 @@ private struct ArchiveDecoder {
                 good = false
             }
             if !seen.insert(param.key).inserted {
-                error("\(name) has \"\(param.key)\" twice in \"params\"; keep one", at: param.position)
+                error("\(name) has \"\(param.key.clippedForMessage)\" twice in \"params\"; keep one", at: param.position)
                 good = false
             }
             switch param.value.value {
             case .string, .number, .bool: break
             default:
-                error("\(name): params \"\(param.key)\" must be a string, a number or true/false, not \(param.value.typeDescription)", at: param.value.position)
+                error("\(name): params \"\(param.key.clippedForMessage)\" must be a string, a number or true/false, not \(param.value.typeDescription)", at: param.value.position)
                 good = false
             }
         }
@@ -302,7 +302,7 @@ private struct ArchiveDecoder {
         switch member.value.value {
         case .number(let text):
             guard let year = Int(text), AlbumRules.yearProblem(year) == nil else {
-                error("\(name) has the year \(text), which is not a year; write a whole number from \(AlbumArchive.years.lowerBound) to \(AlbumArchive.years.upperBound)", at: member.value.position)
+                error("\(name) has the year \(text.clippedForMessage), which is not a year; write a whole number from \(AlbumArchive.years.lowerBound) to \(AlbumArchive.years.upperBound)", at: member.value.position)
                 return nil
             }
             return year

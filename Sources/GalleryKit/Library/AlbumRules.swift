@@ -38,8 +38,9 @@ public enum AlbumRules {
     /// The reason an owner's slug is refused, or `nil` if it is fine.
     public static func slugProblem(_ slug: String) -> String? {
         guard !Slug.isValid(slug) else { return nil }
-        let suggestion = Slug.make(from: slug)
-        return "\"\(slug)\" is not lowercase ASCII letters, digits and dashes" + (suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")
+        // Made from no more than a slug can hold: a 50 MB slug took 13 s to be suggested one.
+        let suggestion = Slug.make(from: String(slug.prefix(Slug.maximumLength * 2)))
+        return "\"\(slug.clippedForMessage)\" is not lowercase ASCII letters, digits and dashes" + (suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")
     }
 
     /// Why an album may not take a slug that `holder`'s page already lives under (its own slug,

@@ -75,9 +75,14 @@ extension Album {
     /// Why a name cannot be one of an album's own fields, or `nil`: a template names it as
     /// `{{album.params.NAME}}`, so it is a letter or `_` followed by letters, digits, `_` and `-`.
     public static func paramNameProblem(_ name: String) -> String? {
-        name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil
+        // By its characters: a regular expression's `$` also matches before a final line feed,
+        // so "price\n" passed, and no template could show it.
+        let bytes = name.utf8
+        let isLetter = { (byte: UInt8) in (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F }
+        let fits = bytes.first.map(isLetter) == true && bytes.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        return fits
             ? nil
-            : "\"\(name)\" cannot name a param: write a letter or _ followed by letters, digits, _ and - (a template shows it as {{album.params.NAME}})"
+            : "\"\(name.clippedForMessage)\" cannot name a param: write a letter or _ followed by letters, digits, _ and - (a template shows it as {{album.params.NAME}})"
     }
 
     /// Sets own fields (`nil` removes one), keeping the others and their order; the album's

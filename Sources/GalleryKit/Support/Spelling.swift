@@ -5,7 +5,10 @@ enum Spelling {
     /// (at most a third of the letters of the word's last path component, and at least one).
     static func nearest(_ word: String, among candidates: Set<String>) -> String? {
         let limit = max(1, (word.split(separator: "/").last ?? Substring(word)).count / 3)
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
+        // Lengths that differ by more than the limit are more edits apart than it: a key of
+        // 3 MB (a hand-made archive) took 12 s and 530 MB to be compared letter by letter.
+        let length = word.count
+        let scored = candidates.filter { abs($0.count - length) <= limit }.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
         return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
     }
 

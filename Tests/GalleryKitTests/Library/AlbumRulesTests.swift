@@ -3,6 +3,26 @@ import Testing
 @testable import GalleryKit
 
 @Suite struct AlbumRulesTests {
+    /// A param's name is one a template can write, to its last character: a regular
+    /// expression's `$` let "price\n" through, and {{album.params.price}} showed nothing.
+    @Test func aParamNameIsOneATemplateCanWrite() {
+        for name in ["price", "_x", "a-1", "Z9_"] { #expect(Album.paramNameProblem(name) == nil, "\(name)") }
+        for name in ["price\n", "price\r\n", "1a", "-a", "", "a b", "prix€", "a.b"] { #expect(Album.paramNameProblem(name) != nil, "\(name)") }
+    }
+
+    /// A value of 50 MB is named by its first 60 characters: its message was a line of 50 MB,
+    /// and a slug that long took 13 s to be suggested another.
+    @Test func messagesCutWhatTheyQuote() throws {
+        let long = String(repeating: "Ab", count: 5_000_000)
+        let problem = try #require(AlbumRules.slugProblem(long))
+        #expect(problem.hasPrefix("\"" + String(long.prefix(60)) + "…\" is not lowercase ASCII letters"), "\(problem.prefix(100))")
+        #expect(problem.count < 300)
+        let paramProblem = Album.paramNameProblem("1" + long)?.count ?? 0
+        #expect(paramProblem > 0 && paramProblem < 300)
+        #expect("é".clippedForMessage == "é" && String(repeating: "é", count: 80).clippedForMessage.count == 80)
+        #expect(String(repeating: "é", count: 81).clippedForMessage == String(repeating: "é", count: 60) + "…")
+    }
+
     @Test func refusesEveryControlCharacterAndBidirectionalOverride() {
         let refused: [UInt32] = Array(0x00...0x1F) + Array(0x7F...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x2028, 0x2029]
         for value in refused {
