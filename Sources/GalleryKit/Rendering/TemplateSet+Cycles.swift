@@ -54,6 +54,44 @@ extension TemplateSet {
         return diagnostics.sorted { ($0.path, $0.position ?? SourcePosition(line: 0, column: 0)) < ($1.path, $1.position ?? SourcePosition(line: 0, column: 0)) }
     }
 
+    /// The most copies of templates one template may bring into a page, counting each tag that
+    /// includes or extends one, and the tags in those in turn (a section's repeats not counted).
+    static let mostInclusions = 10_000
+
+    /// Errors for templates that bring in more than ``mostInclusions`` copies of templates:
+    /// partials that each include the next ten times ("billion laughs") made 53 MB pages at six
+    /// levels and had not finished one in 30 s at eight. Each is told at the template where
+    /// the count first passes the limit, naming its first tag. Call it on templates with no
+    /// circle (``cycleErrors(in:sources:)``).
+    static func inclusionErrors(in compiled: [String: CompiledTemplate], sources: [String: Source]) -> [Diagnostic] {
+        var references: [String: [(name: String, position: SourcePosition)]] = [:]
+        for (name, template) in compiled {
+            references[name] = CompiledTemplate.referenceSites(in: template.nodes).filter { compiled[$0.name] != nil }.map { ($0.name, $0.position) }
+        }
+        // Copies each template brings in, itself included, capped past the limit.
+        var copies: [String: Int] = [:]
+        func count(_ name: String) -> Int {
+            if let known = copies[name] { return known }
+            var total = 1
+            for reference in references[name] ?? [] where total <= mostInclusions {
+                total += count(reference.name)
+            }
+            copies[name] = min(total, mostInclusions + 1)
+            return copies[name]!
+        }
+        var diagnostics: [Diagnostic] = []
+        for name in compiled.keys.sorted() where count(name) > mostInclusions {
+            // Where the count passes the limit: none of the templates this one names does.
+            guard let first = references[name]?.first, (references[name] ?? []).allSatisfy({ count($0.name) <= mostInclusions }) else { continue }
+            diagnostics.append(.error(
+                "\(name) brings more than \(mostInclusions) copies of templates into a page (its tags, and the tags in what they name in turn): no page needs so many, and each would be made and checked; include each partial fewer times",
+                path: sources[name]?.displayPath(name: name) ?? "templates/\(name).mustache",
+                at: first.position
+            ))
+        }
+        return diagnostics
+    }
+
     /// The shortest run of tags from `start` back to it through `members`, by breadth-first
     /// search (tags in the order a template holds them, so the answer is the same every time).
     private static func shortestCircle(from start: String, within members: Set<String>, edges: [String: [Edge]]) -> [Edge]? {

@@ -134,6 +134,7 @@ public struct TemplateSet: Sendable {
             }
         }
         diagnostics += Self.cycleErrors(in: compiled, sources: sources)
+        if !diagnostics.containsErrors { diagnostics += Self.inclusionErrors(in: compiled, sources: sources) }
         for name in Self.pageTemplates where sources[name] == nil {
             diagnostics.append(.error("there is no template '\(name)'; gallery needs one for its pages", path: "templates/\(name).mustache"))
         }

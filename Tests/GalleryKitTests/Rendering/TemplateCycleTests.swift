@@ -29,6 +29,25 @@ import Testing
         ])
     }
 
+    /// Partials that each include the next ten times ("billion laughs") made 53 MB pages at six
+    /// levels; past 10,000 copies of templates on a page, the template where the count passes
+    /// the limit is an error at its first tag: four levels of ten (11,111 copies) are too many,
+    /// three (1,111) are fine.
+    @Test func templatesThatMultiplyIntoTooManyCopiesAreAnError() throws {
+        func laughs(_ levels: Int) -> [String: String] {
+            var templates = ["partials/l\(levels)": "<span>x</span>\n", "partials/details": "<div>{{>partials/l0}}</div>\n"]
+            for level in 0..<levels {
+                templates["partials/l\(level)"] = "<i>\n" + String(repeating: "{{>partials/l\(level + 1)}}", count: 10) + "\n</i>\n"
+            }
+            return templates
+        }
+        #expect(try Self.errors(laughs(3)) == [])
+        #expect(try Self.errors(laughs(4)).count == 1)
+        #expect(try Self.errors(laughs(8)) == [
+            "templates/partials/l4.mustache:2:1: error: partials/l4 brings more than 10000 copies of templates into a page (its tags, and the tags in what they name in turn): no page needs so many, and each would be made and checked; include each partial fewer times",
+        ])
+    }
+
     @Test func aCircleThroughOtherTemplatesIsOneErrorNamingIt() throws {
         #expect(try Self.errors([
             "partials/b": "<b>{{>partials/a}}</b>\n",
