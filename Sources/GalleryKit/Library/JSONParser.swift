@@ -56,7 +56,34 @@ public struct JSONParser {
     }
 
     private mutating func error(_ message: String) -> SyntaxError {
-        SyntaxError(position: position, message: message)
+        // UTF-16 (Windows's "Unicode"): every other byte a NUL, perhaps after its byte-order mark.
+        let start = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) ? 2 : 0
+        if bytes.count >= start + 2, bytes[start] == 0 || bytes[start + 1] == 0 {
+            return SyntaxError(position: SourcePosition(line: 1, column: 1), message: "the file is not UTF-8 text: it looks like UTF-16 (an editor's \"Unicode\"); save it as UTF-8")
+        }
+        return SyntaxError(position: position, message: message + (Self.lookAlike(in: bytes, at: index).map { "; \($0)" } ?? ""))
+    }
+
+    /// What a character at `index` that looks like a space (or is invisible) is, for a message:
+    /// JSON's whitespace is the space, tab, line feed and carriage return only, so an
+    /// indentation pasted from a web page or a word processor stopped the parser with no word
+    /// of the character it met.
+    static func lookAlike(in bytes: [UInt8], at index: Int) -> String? {
+        let rest = bytes[min(index, bytes.count)...]
+        let names: [([UInt8], String)] = [
+            ([0xC2, 0xA0], "U+00A0, a no-break space"), ([0xE3, 0x80, 0x80], "U+3000, an ideographic space"),
+            ([0xE2, 0x80, 0x8B], "U+200B, a zero-width space"), ([0xEF, 0xBB, 0xBF], "U+FEFF, a byte-order mark"),
+            ([0x0C], "U+000C, a form feed"), ([0x0B], "U+000B, a vertical tab"), ([0x00], "U+0000, a NUL"),
+        ]
+        if let (_, name) = names.first(where: { rest.starts(with: $0.0) }) {
+            return "here is \(name), which JSON does not take for a space: delete it or write a space"
+        }
+        // U+2000 to U+200A, spaces of typography.
+        if rest.starts(with: [0xE2, 0x80]), rest.count > 2, (0x80...0x8A).contains(rest[rest.startIndex + 2]) {
+            let digits = String(rest[rest.startIndex + 2] - 0x80, radix: 16, uppercase: true)
+            return "here is U+20\(digits.count == 1 ? "0" + digits : digits), a typographic space, which JSON does not take for a space: delete it or write a space"
+        }
+        return nil
     }
 
     /// Where the parser was, to tell a fault there later: the position is worked out only if one is.

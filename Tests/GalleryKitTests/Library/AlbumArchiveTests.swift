@@ -51,6 +51,25 @@ import Testing
         #expect(errors("{\"version\": 1, \"albums\": [\n  {\"title\": \"A\"}\n  {\"title\": \"B\"}]}") == [
             "content/albums.json:2:17: error: malformed JSON: ',' was expected after this value of the list (a comma missing at the end of the line?)",
         ])
+        // A space JSON does not take for one is named, and so is UTF-16.
+        #expect(errors("{\"version\": 1,\n\u{A0}\u{A0}\"albums\": []}") == [
+            "content/albums.json:2:1: error: malformed JSON: an object key in double quotes was expected; here is U+00A0, a no-break space, which JSON does not take for a space: delete it or write a space",
+        ])
+        #expect(errors("{\"version\": 1,\u{C}\"albums\": []}").first?.hasSuffix("; here is U+000C, a form feed, which JSON does not take for a space: delete it or write a space") == true)
+        #expect(errors("{\"version\":\u{2003}1}").first?.hasSuffix("; here is U+2003, a typographic space, which JSON does not take for a space: delete it or write a space") == true)
+    }
+
+    @Test func anArchiveSavedAsUTF16IsSaidToBe() throws {
+        let text = "{\"version\": 1, \"albums\": []}"
+        let littleEndian: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let bigEndianWithoutMark: [UInt8] = text.utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        for bytes in [littleEndian, bigEndianWithoutMark] {
+            #expect {
+                try AlbumArchive.decode(bytes, path: "content/albums.json")
+            } throws: { error in
+                (error as? ArchiveError)?.diagnostics.map(\.description) == ["content/albums.json:1:1: error: malformed JSON: the file is not UTF-8 text: it looks like UTF-16 (an editor's \"Unicode\"); save it as UTF-8"]
+            }
+        }
     }
 
     @Test func missingAndEmptyFieldsNameTheAlbum() {
