@@ -23,6 +23,11 @@ import Testing
         let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status != 0)
         #expect(run.stderr.contains("templates/partials/extra.mustache:2:7: error: this template is not UTF-8 text: the byte 0xE9 here starts no UTF-8 character (an editor saved it as Latin-1 or Windows-1252?); save the file as UTF-8"), "\(run.stderr)")
+        // A NUL ended every page for libxml2 ("Premature end of data in tag p"), naming nothing.
+        try Data(Array("<p>\n  <b>x</b>".utf8) + [0] + Array("</p>\n".utf8)).write(to: site.url.appending(path: "templates/partials/extra.mustache"))
+        let nul = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(nul.status != 0)
+        #expect(nul.stderr.contains("templates/partials/extra.mustache:2:11: error: this template holds a NUL character (U+0000), where a page would end for any reader; delete it"), "\(nul.stderr)")
         try FileManager.default.removeItem(at: site.url.appending(path: "templates/partials/extra.mustache"))
         try Data(Array("title = \"Caf".utf8) + [0xE9] + Array("\"\n".utf8)).write(to: site.url.appending(path: "gallery.toml"))
         let toml = try await GalleryBinary.run(["build"], in: site.url)

@@ -85,6 +85,12 @@ public struct TemplateSet: Sendable {
                     diagnostics.append(.error(problem?.message("this template") ?? "cannot read this template as UTF-8 text", path: display, at: problem?.position))
                     continue
                 }
+                if let nul = data.firstIndex(of: 0) {
+                    // libxml2 stops reading a page at a NUL: "Premature end of data", with no word of it.
+                    let position = Array(data).withUnsafeBufferPointer { TemplateAttribution.position(ofByte: nul - data.startIndex, in: $0) }
+                    diagnostics.append(.error("this template holds a NUL character (U+0000), where a page would end for any reader; delete it", path: display, at: position))
+                    continue
+                }
                 sources[String(relative.dropLast(".mustache".count))] = Source(text: text, origin: .site(path: display))
             }
         }
