@@ -54,6 +54,7 @@ public struct PreviewBuilder: Sendable {
                 }
                 $0.basePath = result.config.basePath
                 $0.output = result.outputFolder
+                if let move = result.movedAlbumPage { $0.recordMove(move) }
             }
             // A new base_url moves the site: say where to, as the first address said where it was.
             if before.build != nil, before.basePath != result.config.basePath, let origin = before.origin {

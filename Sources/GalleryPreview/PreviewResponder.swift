@@ -107,6 +107,15 @@ public struct PreviewResponder: HTTPResponder {
             case .notFound, .forbidden: continue
             }
         }
+        // An album page renamed while serving: its old address, as a folder or its index.html.
+        if path.hasPrefix(snapshot.basePath) {
+            var folder = String(path.dropFirst(snapshot.basePath.count))
+            if folder.hasSuffix("/index.html") { folder.removeLast("index.html".count) }
+            if !folder.hasSuffix("/") { folder += "/" }
+            if let to = snapshot.movedPages[folder], case .file = resolver.lookup("/" + to) {
+                return Self.redirect(to: snapshot.basePath + to + query)
+            }
+        }
         return nil
     }
 

@@ -26,6 +26,20 @@ public final class PreviewState: Sendable {
         public var origin: String?
         /// The output folder being served; `nil` before the first build.
         public var output: URL?
+        /// Album pages renamed while serving, by their old folder (`albums/old/`) and where each
+        /// is now: a page open at the old address, reloaded after the save that renamed it, is
+        /// sent to the new one rather than to the 404 page.
+        public var movedPages: [String: String] = [:]
+
+        /// Records a page's move: earlier moves to its old address now lead to its new one,
+        /// and a page back at an address of its own is no longer sent elsewhere.
+        mutating func recordMove(_ move: PageMove) {
+            for (from, to) in movedPages where to == move.from { movedPages[from] = move.to }
+            movedPages[move.from] = move.to
+            movedPages[move.to] = nil
+            // Bounded: a long session of renames keeps its latest moves.
+            if movedPages.count > 1000, let any = movedPages.keys.first(where: { $0 != move.from }) { movedPages[any] = nil }
+        }
     }
 
     /// Open once the first build is done, good or not.

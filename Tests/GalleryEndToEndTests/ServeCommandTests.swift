@@ -551,6 +551,30 @@ import Glibc
         #expect(home.headers["location"] == "/albums/blue/")
     }
 
+    /// A page left open on an album that a save renames (its title, and with it its slug) is
+    /// sent to the album's new address when it reloads, not to the 404 page; renamed again,
+    /// the first address follows it too. Addresses nothing moved from stay 404.
+    @Test func aRenamedAlbumsOldAddressLeadsToItsNewPage() async throws {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell"), Fixture.album("Hejira", "Joni Mitchell")])
+        let server = try await ServeProcess(in: folder.url)
+        #expect(try await RawResponse.get("/albums/joni-mitchell-blue/", port: server.port).status == 200)
+        let deadline = Date().addingTimeInterval(30)
+        for (title, slug) in [("Court and Spark", "joni-mitchell-court-and-spark"), ("Ladies of the Canyon", "joni-mitchell-ladies-of-the-canyon")] {
+            try folder.write(Fixture.archive([Fixture.album(title, "Joni Mitchell"), Fixture.album("Hejira", "Joni Mitchell")]), to: "content/albums.json")
+            let note = "album 1 moved to albums/\(slug)/"
+            while !server.stderr.value.contains(note), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(server.stderr.value.contains(note), "\(server.stderr.value)")
+            for old in ["/albums/joni-mitchell-blue/", "/albums/joni-mitchell-blue/index.html", "/albums/joni-mitchell-blue"] {
+                let moved = try await RawResponse.get(old, port: server.port)
+                #expect(moved.status == 302, "\(old)")
+                #expect(moved.headers["location"] == "/albums/\(slug)/", "\(old)")
+            }
+            #expect(try await RawResponse.get("/albums/\(slug)/", port: server.port).status == 200)
+        }
+        #expect(try await RawResponse.get("/albums/joni-mitchell-court-and-spark/", port: server.port).headers["location"] == "/albums/joni-mitchell-ladies-of-the-canyon/")
+        #expect(try await RawResponse.get("/albums/no-such-album/", port: server.port).status == 404)
+    }
+
     /// The cache deleted while serving (the whole of it, or only the preview folder) is built
     /// again at once, not at the next save; a request meanwhile waits for it instead of a 404.
     @Test(arguments: [".gallery-cache", ".gallery-cache/preview"])

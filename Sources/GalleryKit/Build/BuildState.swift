@@ -59,6 +59,10 @@ public struct BuildState: Sendable {
     /// and as the previous build left them (see ``SegmentedFile``).
     var segmentMaps = SegmentMaps()
     var previousSegmentMaps = SegmentMaps()
+    /// The album page that moved in this build (an album renamed, its slug with it), when one
+    /// did and only one (after `write`): `gallery serve` sends a page open at the old address to
+    /// the new one.
+    public var movedAlbumPage: PageMove?
     /// The files of segments this build spliced from the ones in place (see ``SegmentedFile``).
     var spliced: [String] = []
     /// The index pages among them checked without the tiles they copied (see ``IndexPageSplicer``).
@@ -119,4 +123,12 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "build failed in step '\(step)': \(reason)" }
+}
+
+/// An output folder's page that moved, by the folders' paths in the output (`albums/old/`).
+public struct PageMove: Sendable, Hashable {
+    /// Where it was.
+    public var from: String
+    /// Where it is now.
+    public var to: String
 }

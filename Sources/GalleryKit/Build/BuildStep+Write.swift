@@ -78,6 +78,7 @@ extension BuildStep {
         // An album page that goes breaks the links to it: named, as a title changed by hand in
         // the archive moves its album's page with nothing else to say so.
         let pagesGone = gone.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
+        state.movedAlbumPage = Self.movedAlbumPage(pagesGone, state: state)?.move
         if !pagesGone.isEmpty {
             let named = pagesGone.prefix(5).map { String($0.dropLast("index.html".count)) }.joined(separator: ", ") + (pagesGone.count > 5 ? " and \(pagesGone.count - 5) more" : "")
             let one = pagesGone.count == 1
@@ -192,15 +193,24 @@ extension BuildStep {
     /// none new (an album deleted) says nothing.
     static func movedPageHint(_ gone: [String], state: BuildState) -> String {
         func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
-        let before = state.previousManifest.entries
-        let new = state.manifest.entries.keys.filter { isAlbumPage($0) && before[$0] == nil }
-        guard !new.isEmpty else { return "" }
-        func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
-        let sameCount = before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage)
-        if gone.count == 1, new.count == 1, sameCount, let moved = new.first,
-           let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) {
-            return " (album \(index + 1) moved to \(moved.dropLast("index.html".count)) with its new title or artist; `gallery edit \(index + 1) --slug \(slug(gone[0]))` gives it back its old address)"
+        guard state.manifest.entries.keys.contains(where: { isAlbumPage($0) && state.previousManifest.entries[$0] == nil }) else { return "" }
+        if let (index, move) = movedAlbumPage(gone, state: state) {
+            let slug = move.from.dropFirst("albums/".count).dropLast()
+            return " (album \(index + 1) moved to \(move.to) with its new title or artist; `gallery edit \(index + 1) --slug \(slug)` gives it back its old address)"
         }
         return " (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)"
+    }
+
+    /// The album whose page moved, when `gone` (the album pages removed) and the pages new in
+    /// this build are one each and the number of album pages is as before: an album renamed.
+    static func movedAlbumPage(_ gone: [String], state: BuildState) -> (index: Int, move: PageMove)? {
+        func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
+        let before = state.previousManifest.entries
+        let new = state.manifest.entries.keys.filter { isAlbumPage($0) && before[$0] == nil }
+        func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
+        guard gone.count == 1, new.count == 1, let moved = new.first,
+              before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage),
+              let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) else { return nil }
+        return (index, PageMove(from: String(gone[0].dropLast("index.html".count)), to: String(moved.dropLast("index.html".count))))
     }
 }
