@@ -228,9 +228,13 @@ private struct ArchiveDecoder {
             switch slugMember.value.value {
             case .string(let value):
                 if let problem = AlbumRules.slugProblem(value) {
-                    error("\(name) has the slug \(problem.replacingFirst("\"\(value)\" is", with: "\"\(value)\", which is"))", at: slugMember.value.position)
+                    let quoted = "\"\(value.clippedForMessage)\""
+                    error("\(name) has the slug \(problem.replacingFirst("\(quoted) is", with: "\(quoted), which is"))", at: slugMember.value.position)
                 } else {
                     slug = value
+                    if AlbumRules.isNumberLike(value) {
+                        diagnostics.append(.warning("\(name) has the slug \"\(value)\", only digits, which `gallery edit` and `delete` read as an album's number; write \"album-\(value)\" to tell it apart", path: path, at: slugMember.value.position))
+                    }
                 }
             case .null:
                 break

@@ -35,6 +35,11 @@ public enum AlbumRules {
         years.contains(year) ? nil : "is \(year), which is not a year; write a whole number from \(years.lowerBound) to \(years.upperBound)"
     }
 
+    /// Whether a slug is only digits, which the library commands read as an album's number.
+    static func isNumberLike(_ slug: String) -> Bool {
+        slug.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
     /// The reason an owner's slug is refused, or `nil` if it is fine.
     public static func slugProblem(_ slug: String) -> String? {
         guard !Slug.isValid(slug) else { return nil }
@@ -140,7 +145,7 @@ public enum AlbumRules {
         if before?.slug != album.slug, let slug = album.slug {
             if let reason = slugProblem(slug) {
                 problems.append(Problem(field: "slug", reason: reason))
-            } else if slug.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            } else if isNumberLike(slug) {
                 // `gallery edit 3` means album 3; a page named 3 could never be told apart.
                 problems.append(Problem(field: "slug", reason: "\"\(slug)\" is only digits, which `gallery edit` and `delete` read as an album's number; try \"album-\(slug)\""))
             }

@@ -69,7 +69,8 @@ extension JSONParser {
         for (value, field) in [(title, "title"), (artist, "artist"), (genre, "genre"), (cover, "cover_url")] {
             guard !AlbumRules.isBlank(value), AlbumRules.lengthProblem(value, field: field) == nil else { return nil }
         }
-        if let slug, AlbumRules.slugProblem(slug) != nil { return nil }
+        // A slug of digits only is taken with a warning, which the full decoder gives.
+        if let slug, AlbumRules.slugProblem(slug) != nil || AlbumRules.isNumberLike(slug) { return nil }
         return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug), position)
     }
 

@@ -59,6 +59,17 @@ import Testing
         #expect(errors("{\"version\":\u{2003}1}").first?.hasSuffix("; here is U+2003, a typographic space, which JSON does not take for a space: delete it or write a space") == true)
     }
 
+    /// A slug of digits only is taken, with a warning: `gallery edit 2` means album 2, so the
+    /// commands could never name that album by it (add and edit refuse such a slug).
+    @Test func aSlugOfDigitsOnlyIsWarnedOf() throws {
+        let (archive, warnings) = try decode("{\"version\": 1, \"albums\": [\n{\"title\": \"A\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": 2000, \"cover_url\": \"covers/a.svg\", \"slug\": \"2\"}]}")
+        #expect(archive.albums.first?.slug == "2")
+        #expect(warnings.map(\.description) == ["content/albums.json:2:98: warning: album 1 (\"A\") has the slug \"2\", only digits, which `gallery edit` and `delete` read as an album's number; write \"album-2\" to tell it apart"])
+        // A slug too long to quote whole is quoted by its start, in a sentence that still reads.
+        let long = String(repeating: "Ab", count: 100)
+        #expect(errors("{\"version\": 1, \"albums\": [{\"title\": \"A\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": 2000, \"cover_url\": \"c.svg\", \"slug\": \"\(long)\"}]}").first?.contains("has the slug \"\(long.prefix(60))…\", which is not lowercase") == true)
+    }
+
     @Test func anArchiveSavedAsUTF16IsSaidToBe() throws {
         let text = "{\"version\": 1, \"albums\": []}"
         let littleEndian: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }

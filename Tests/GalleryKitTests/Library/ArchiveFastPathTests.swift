@@ -68,6 +68,7 @@ import Testing
         "{\"albums\": [" + album + "], \"version\": 1}",
         "{\"version\": 1, \"albums\": [" + album + "], \"note\": \"x\"}",
         archive([album.replacingOccurrences(of: "}", with: #", "slug": null}"#)]),
+        archive([album.replacingOccurrences(of: "}", with: #", "slug": "2"}"#)]),
         // Faults: the full decoder names them.
         archive([album.replacingOccurrences(of: "\"genre\": \"Pop\", ", with: "")]),
         archive([album.replacingOccurrences(of: "}", with: #", "title": "Again"}"#)]),
