@@ -30,6 +30,10 @@ struct Import: ParsableCommand {
     var skipInvalid = false
 
     func validate() throws {
+        // An empty argument (a variable never set) would be the current folder, answered as ".".
+        if file.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("FILE is empty; name the CSV or JSON file to import, or - for standard input.")
+        }
         if update && allowDuplicates {
             throw ValidationError("--update and --allow-duplicates cannot be used together: --update changes the albums already in the archive, --allow-duplicates adds them again.")
         }

@@ -47,6 +47,9 @@ import Testing
         #expect(missing.stderr.hasPrefix("error: nowhere.csv: there is no such file; check the path\n"), "\(missing.stderr)")
         let aFolder = try await run(["import", "site"], folder)
         #expect(aFolder.stderr.hasPrefix("error: site: this is a folder; name the file to import\n"), "\(aFolder.stderr)")
+        let unnamed = try await run(["import", ""], folder)
+        #expect(unnamed.status != 0)
+        #expect(unnamed.stderr.contains("FILE is empty; name the CSV or JSON file to import, or - for standard input."), "\(unnamed.stderr)")
         // A device never ends: refused at once (it was read until memory ran out).
         let device = try await run(["import", "/dev/zero"], folder)
         #expect(device.status != 0)
