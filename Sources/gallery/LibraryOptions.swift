@@ -70,7 +70,7 @@ struct AlbumFieldOptions: ParsableArguments {
         let name = String(text[..<equals])
         if let problem = Album.paramNameProblem(name) { throw ValidationError(problem) }
         let value = String(text[text.index(after: equals)...])
-        if let problem = AlbumRules.characterProblem(value) { throw ValidationError("the value of \(name) \(problem)") }
+        if let problem = AlbumRules.characterProblem(value) ?? AlbumRules.lengthProblem(value, field: "param") { throw ValidationError("the value of \(name) \(problem)") }
         return (name, value.isEmpty ? nil : Album.Param(typed: value))
     }) var params: [(key: String, value: Album.Param?)] = []
 

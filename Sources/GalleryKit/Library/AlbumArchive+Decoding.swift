@@ -269,7 +269,12 @@ private struct ArchiveDecoder {
                 good = false
             }
             switch param.value.value {
-            case .string, .number, .bool: break
+            case .string(let text):
+                if let problem = AlbumRules.lengthProblem(text, field: "param") {
+                    error("\(name): params \"\(param.key.clippedForMessage)\" \(problem)", at: param.value.position)
+                    good = false
+                }
+            case .number, .bool: break
             default:
                 error("\(name): params \"\(param.key.clippedForMessage)\" must be a string, a number or true/false, not \(param.value.typeDescription)", at: param.value.position)
                 good = false

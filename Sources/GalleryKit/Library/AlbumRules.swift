@@ -97,10 +97,13 @@ public enum AlbumRules {
     /// what a paste of a whole document, or a hostile archive, puts into every page of its strip.
     public static let maxTextLength = 2_000
     public static let maxCoverURLLength = 8_192
+    /// The longest param value: ten titles, room for liner notes, not for a pasted document or
+    /// a hostile archive's 50 MB, which its page and the data files would carry.
+    public static let maxParamLength = 20_000
 
     /// Why a field's value is too long, or `nil`.
     public static func lengthProblem(_ value: String, field: String) -> String? {
-        let limit = field == "cover_url" ? maxCoverURLLength : maxTextLength
+        let limit = field == "cover_url" ? maxCoverURLLength : field == "param" ? maxParamLength : maxTextLength
         // Counted only as far as needed: a hostile value can be 100 MB.
         guard value.utf8.count > limit else { return nil }
         let length = value.unicodeScalars.count
@@ -142,6 +145,13 @@ public enum AlbumRules {
             }
         }
         if before?.year != album.year, let reason = yearProblem(album.year) { problems.append(Problem(field: "year", reason: reason)) }
+        // A param too long to carry (an import's column of whole documents).
+        let earlier = Dictionary((before?.params ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for (key, value) in album.params where earlier[key] != value {
+            if case .text(let text) = value, let reason = lengthProblem(text, field: "param") {
+                problems.append(Problem(field: "params.\(key)", reason: reason))
+            }
+        }
         if before?.slug != album.slug, let slug = album.slug {
             if let reason = slugProblem(slug) {
                 problems.append(Problem(field: "slug", reason: reason))

@@ -23,6 +23,22 @@ import Testing
         #expect(String(repeating: "é", count: 81).clippedForMessage == String(repeating: "é", count: 60) + "…")
     }
 
+    /// A param's text is at most 20,000 characters, in an archive, an import or an edit: a 50 MB
+    /// value was published into its page and the data files.
+    @Test func aParamValueHasALimitToo() throws {
+        var album = Album(title: "T", artist: "A", genre: "G", year: 2000, coverURL: "c.svg")
+        album.setParams([("notes", .text(String(repeating: "n", count: AlbumRules.maxParamLength)))])
+        #expect(AlbumRules.problems(in: album).isEmpty)
+        album.setParams([("notes", .text(String(repeating: "n", count: AlbumRules.maxParamLength + 1)))])
+        #expect(AlbumRules.problems(in: album).map(\.description) == ["params.notes is 20001 characters long; at most 20000 (was a whole text pasted into it?)"])
+        let text = "{\"version\": 1, \"albums\": [{\"title\": \"T\", \"artist\": \"A\", \"genre\": \"G\", \"year\": 2000, \"cover_url\": \"c.svg\", \"params\": {\"notes\": \"\(String(repeating: "n", count: 20_001))\"}}]}"
+        #expect {
+            try AlbumArchive.decode(Array(text.utf8), path: "content/albums.json")
+        } throws: { error in
+            (error as? ArchiveError)?.diagnostics.map(\.message) == ["album 1 (\"T\"): params \"notes\" is 20001 characters long; at most 20000 (was a whole text pasted into it?)"]
+        }
+    }
+
     @Test func refusesEveryControlCharacterAndBidirectionalOverride() {
         let refused: [UInt32] = Array(0x00...0x1F) + Array(0x7F...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x2028, 0x2029]
         for value in refused {
