@@ -78,12 +78,13 @@ extension BuildStep {
         // An album page that goes breaks the links to it: named, as a title changed by hand in
         // the archive moves its album's page with nothing else to say so.
         let pagesGone = gone.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
-        state.movedAlbumPage = Self.movedAlbumPage(pagesGone, state: state)?.move
+        let moved = Self.movedAlbumPage(pagesGone, state: state)
+        state.movedAlbumPage = moved?.move
         if !pagesGone.isEmpty {
             let named = pagesGone.prefix(5).map { String($0.dropLast("index.html".count)) }.joined(separator: ", ") + (pagesGone.count > 5 ? " and \(pagesGone.count - 5) more" : "")
             let one = pagesGone.count == 1
             state.report(.note(
-                "removed \(one ? "the album page" : "\(pagesGone.count) album pages") \(named), as no album has \(one ? "its" : "their") address any more; links to \(one ? "it" : "them") now find the 404 page" + Self.movedPageHint(pagesGone, state: state),
+                "removed \(one ? "the album page" : "\(pagesGone.count) album pages") \(named), as no album has \(one ? "its" : "their") address any more; links to \(one ? "it" : "them") now find the 404 page" + Self.movedPageHint(moved, state: state),
                 path: SiteFolder.display(output)
             ), to: observer)
         }
@@ -189,12 +190,13 @@ extension BuildStep {
 
     /// How to keep the old address of a page that moved: an album page new in this build beside
     /// the ones gone means an album was renamed (its title or artist changed, and with them its
-    /// slug). One of each, and as many album pages as before, names the album and the command;
-    /// none new (an album deleted) says nothing.
-    static func movedPageHint(_ gone: [String], state: BuildState) -> String {
+    /// slug). One of each, and as many album pages as before (`moved`, as
+    /// ``movedAlbumPage(_:state:)`` found it), names the album and the command; none new (an
+    /// album deleted) says nothing.
+    static func movedPageHint(_ moved: (index: Int, move: PageMove)?, state: BuildState) -> String {
         func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
         guard state.manifest.entries.keys.contains(where: { isAlbumPage($0) && state.previousManifest.entries[$0] == nil }) else { return "" }
-        if let (index, move) = movedAlbumPage(gone, state: state) {
+        if let (index, move) = moved {
             let slug = move.from.dropFirst("albums/".count).dropLast()
             return " (album \(index + 1) moved to \(move.to) with its new title or artist; `gallery edit \(index + 1) --slug \(slug)` gives it back its old address)"
         }
@@ -204,11 +206,13 @@ extension BuildStep {
     /// The album whose page moved, when `gone` (the album pages removed) and the pages new in
     /// this build are one each and the number of album pages is as before: an album renamed.
     static func movedAlbumPage(_ gone: [String], state: BuildState) -> (index: Int, move: PageMove)? {
+        // Every build passes here: the pages are looked through only when one went.
+        guard gone.count == 1 else { return nil }
         func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
         let before = state.previousManifest.entries
         let new = state.manifest.entries.keys.filter { isAlbumPage($0) && before[$0] == nil }
         func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
-        guard gone.count == 1, new.count == 1, let moved = new.first,
+        guard new.count == 1, let moved = new.first,
               before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage),
               let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) else { return nil }
         return (index, PageMove(from: String(gone[0].dropLast("index.html".count)), to: String(moved.dropLast("index.html".count))))
