@@ -77,7 +77,7 @@ extension BuildStep {
         for path in gone.sorted() { remove(path) }
         // An album page that goes breaks the links to it: named, as a title changed by hand in
         // the archive moves its album's page with nothing else to say so.
-        let pagesGone = gone.filter { $0.hasPrefix("albums/") && $0.hasSuffix("/index.html") && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
+        let pagesGone = gone.filter { Self.isAlbumPage($0) && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
         let moved = Self.movedAlbumPage(pagesGone, state: state)
         state.movedAlbumPage = moved?.move
         if !pagesGone.isEmpty {
@@ -194,7 +194,6 @@ extension BuildStep {
     /// ``movedAlbumPage(_:state:)`` found it), names the album and the command; none new (an
     /// album deleted) says nothing.
     static func movedPageHint(_ moved: (index: Int, move: PageMove)?, state: BuildState) -> String {
-        func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
         guard state.manifest.entries.keys.contains(where: { isAlbumPage($0) && state.previousManifest.entries[$0] == nil }) else { return "" }
         if let (index, move) = moved {
             let slug = move.from.dropFirst("albums/".count).dropLast()
@@ -203,12 +202,14 @@ extension BuildStep {
         return " (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)"
     }
 
+    /// Whether an output is an album's page.
+    private static func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
+
     /// The album whose page moved, when `gone` (the album pages removed) and the pages new in
     /// this build are one each and the number of album pages is as before: an album renamed.
     static func movedAlbumPage(_ gone: [String], state: BuildState) -> (index: Int, move: PageMove)? {
         // Every build passes here: the pages are looked through only when one went.
         guard gone.count == 1 else { return nil }
-        func isAlbumPage(_ path: String) -> Bool { path.hasPrefix("albums/") && path.hasSuffix("/index.html") }
         let before = state.previousManifest.entries
         let new = state.manifest.entries.keys.filter { isAlbumPage($0) && before[$0] == nil }
         func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }

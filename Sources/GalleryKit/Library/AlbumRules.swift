@@ -145,11 +145,14 @@ public enum AlbumRules {
             }
         }
         if before?.year != album.year, let reason = yearProblem(album.year) { problems.append(Problem(field: "year", reason: reason)) }
-        // A param too long to carry (an import's column of whole documents).
-        let earlier = Dictionary((before?.params ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        for (key, value) in album.params where earlier[key] != value {
-            if case .text(let text) = value, let reason = lengthProblem(text, field: "param") {
-                problems.append(Problem(field: "params.\(key)", reason: reason))
+        // A param too long to carry (an import's column of whole documents); the params are
+        // parsed only when the album has some that changed.
+        if let json = album.paramsJSON, json != before?.paramsJSON {
+            let earlier = Dictionary((before?.params ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            for (key, value) in album.params where earlier[key] != value {
+                if case .text(let text) = value, let reason = lengthProblem(text, field: "param") {
+                    problems.append(Problem(field: "params.\(key)", reason: reason))
+                }
             }
         }
         if before?.slug != album.slug, let slug = album.slug {

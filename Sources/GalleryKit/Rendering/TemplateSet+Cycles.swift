@@ -12,6 +12,20 @@ extension TemplateSet {
         var tag: String { "{{\(extends ? "<" : ">")\(target)}}" }
     }
 
+    /// Errors for templates that include or extend one another without end
+    /// (``cycleErrors(_:sources:)``) or, when none does, bring too many copies of templates
+    /// into a page (``inclusionErrors(_:sources:)``), from one walk over the templates' tags.
+    static func referenceErrors(in compiled: [String: CompiledTemplate], sources: [String: Source]) -> [Diagnostic] {
+        var edges: [String: [Edge]] = [:]
+        for (name, template) in compiled {
+            edges[name] = CompiledTemplate.referenceSites(in: template.nodes)
+                .filter { compiled[$0.name] != nil }
+                .map { Edge(target: $0.name, position: $0.position, extends: $0.extends) }
+        }
+        let cycles = cycleErrors(edges, sources: sources)
+        return cycles.isEmpty ? inclusionErrors(edges, sources: sources) : cycles
+    }
+
     /// Errors for templates that include or extend themselves, directly or through others
     /// (`partials/footer` holding `{{>partials/footer}}`, `album` holding `{{<album}}`).
     ///
@@ -21,13 +35,7 @@ extension TemplateSet {
     /// nesting with no word. Each circle is told once, at the tag that starts it in the first of
     /// its templates that is the site's own (a built-in template cannot be changed), with the
     /// whole circle: `partials/a includes itself: partials/a → partials/b → partials/a`.
-    static func cycleErrors(in compiled: [String: CompiledTemplate], sources: [String: Source]) -> [Diagnostic] {
-        var edges: [String: [Edge]] = [:]
-        for (name, template) in compiled {
-            edges[name] = CompiledTemplate.referenceSites(in: template.nodes)
-                .filter { compiled[$0.name] != nil }
-                .map { Edge(target: $0.name, position: $0.position, extends: $0.extends) }
-        }
+    private static func cycleErrors(_ edges: [String: [Edge]], sources: [String: Source]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for component in stronglyConnectedComponents(edges) {
             let members = Set(component)
@@ -62,27 +70,23 @@ extension TemplateSet {
     /// partials that each include the next ten times ("billion laughs") made 53 MB pages at six
     /// levels and had not finished one in 30 s at eight. Each is told at the template where
     /// the count first passes the limit, naming its first tag. Call it on templates with no
-    /// circle (``cycleErrors(in:sources:)``).
-    static func inclusionErrors(in compiled: [String: CompiledTemplate], sources: [String: Source]) -> [Diagnostic] {
-        var references: [String: [(name: String, position: SourcePosition)]] = [:]
-        for (name, template) in compiled {
-            references[name] = CompiledTemplate.referenceSites(in: template.nodes).filter { compiled[$0.name] != nil }.map { ($0.name, $0.position) }
-        }
+    /// circle (``cycleErrors(_:sources:)``).
+    private static func inclusionErrors(_ references: [String: [Edge]], sources: [String: Source]) -> [Diagnostic] {
         // Copies each template brings in, itself included, capped past the limit.
         var copies: [String: Int] = [:]
         func count(_ name: String) -> Int {
             if let known = copies[name] { return known }
             var total = 1
             for reference in references[name] ?? [] where total <= mostInclusions {
-                total += count(reference.name)
+                total += count(reference.target)
             }
             copies[name] = min(total, mostInclusions + 1)
             return copies[name]!
         }
         var diagnostics: [Diagnostic] = []
-        for name in compiled.keys.sorted() where count(name) > mostInclusions {
+        for name in references.keys.sorted() where count(name) > mostInclusions {
             // Where the count passes the limit: none of the templates this one names does.
-            guard let first = references[name]?.first, (references[name] ?? []).allSatisfy({ count($0.name) <= mostInclusions }) else { continue }
+            guard let first = references[name]?.first, (references[name] ?? []).allSatisfy({ count($0.target) <= mostInclusions }) else { continue }
             diagnostics.append(.error(
                 "\(name) brings more than \(mostInclusions) copies of templates into a page (its tags, and the tags in what they name in turn): no page needs so many, and each would be made and checked; include each partial fewer times",
                 path: sources[name]?.displayPath(name: name) ?? "templates/\(name).mustache",

@@ -122,8 +122,9 @@ public struct TemplateSet: Sendable {
     /// Parses sources into a template set.
     ///
     /// - Throws: ``ArchiveError`` naming every template that does not parse, with line and column,
-    ///   every circle of templates that include or extend themselves (see
-    ///   ``cycleErrors(in:sources:)``), and any page template that is missing.
+    ///   every circle of templates that include or extend themselves, or a template that brings
+    ///   too many copies of templates into a page (see ``referenceErrors(in:sources:)``), and
+    ///   any page template that is missing.
     public init(sources: [String: Source], diagnostics: [Diagnostic] = []) throws(ArchiveError) {
         var diagnostics = diagnostics
         var compiled: [String: CompiledTemplate] = [:]
@@ -139,8 +140,7 @@ public struct TemplateSet: Sendable {
                 ))
             }
         }
-        diagnostics += Self.cycleErrors(in: compiled, sources: sources)
-        if !diagnostics.containsErrors { diagnostics += Self.inclusionErrors(in: compiled, sources: sources) }
+        diagnostics += Self.referenceErrors(in: compiled, sources: sources)
         for name in Self.pageTemplates where sources[name] == nil {
             diagnostics.append(.error("there is no template '\(name)'; gallery needs one for its pages", path: "templates/\(name).mustache"))
         }
