@@ -61,6 +61,8 @@
   function centringOffset(i) { return frameX(clamp(i)) + dimension / 2 - viewport.clientWidth / 2; }
   // Where the strip can really scroll to: the browser stops at its ends.
   function target(i) { return Math.max(0, Math.min(viewport.scrollWidth - viewport.clientWidth, centringOffset(i))); }
+  // Whether album i rests where the strip is now (to the pixel).
+  function rests(i) { return Math.abs(viewport.scrollLeft - target(i)) <= 1; }
   // centerCurrentView: (⌊x⌋ + offset/2 + padding) / stride in integer division, where x is the
   // seed's content offset: the scroll position less what centring tile 0 needs in this viewport.
   function centredIndex(scrollLeft) {
@@ -354,7 +356,7 @@
     current = i;
     mark(i);
     if (stripFocused()) focusCurrent();
-    if (options.scroll && Math.abs(viewport.scrollLeft - target(i)) > 1) {
+    if (options.scroll && !rests(i)) {
       programmatic = true;
       viewport.scrollTo({ left: target(i), behavior: reduceMotion() || options.instant ? "auto" : "smooth" });
     }
@@ -381,12 +383,11 @@
   var settle = null, programmatic = false, hasScrollEnd = "onscrollend" in window;
   function scrollEnded() {
     if (programmatic) { programmatic = false; return; }
-    var left = viewport.scrollLeft;
-    if (Math.abs(left - target(current)) <= 1) return;
-    var i = centredIndex(left), end = viewport.scrollWidth - viewport.clientWidth;
+    if (rests(current)) return;
+    var left = viewport.scrollLeft, i = centredIndex(left);
     if (left <= 1) while (i > 0 && target(i) > left + 1) i--;
-    if (left >= end - 1) while (i < count - 1 && target(i) < left - 1) i++;
-    if (Math.abs(left - target(i)) > 1 || i !== current) select(i, { scroll: true });
+    if (left >= viewport.scrollWidth - viewport.clientWidth - 1) while (i < count - 1 && target(i) < left - 1) i++;
+    select(i, { scroll: true });
   }
   viewport.addEventListener("scroll", function () {
     render();
@@ -437,7 +438,7 @@
 
   // A new width keeps the current album, centred again where the strip lets it be.
   window.addEventListener("resize", function () {
-    if (Math.abs(viewport.scrollLeft - target(current)) <= 1) return;
+    if (rests(current)) return;
     programmatic = true;
     viewport.scrollLeft = target(current);
   });
@@ -446,7 +447,7 @@
   // memento) opens on that one instead, at the same address.
   var saved = null;
   try { saved = !isAlbumPage && JSON.parse(localStorage.getItem(memento) || "null"); } catch (e) { saved = null; }
-  programmatic = Math.abs(viewport.scrollLeft - target(current)) > 1;
+  programmatic = !rests(current);
   viewport.scrollLeft = target(current);
   mark(current);
   render();

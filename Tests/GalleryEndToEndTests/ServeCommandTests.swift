@@ -564,6 +564,13 @@ import Glibc
             let note = "album 1 moved to albums/\(slug)/"
             while !server.stderr.value.contains(note), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
             #expect(server.stderr.value.contains(note), "\(server.stderr.value)")
+            // The note is printed while the build writes; the server learns of the move once the
+            // build is done (before it tells open pages to reload), a moment later.
+            while Date() < deadline {
+                let followed = try await RawResponse.get("/albums/joni-mitchell-blue/", port: server.port).headers["location"] == "/albums/\(slug)/"
+                if followed { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             for old in ["/albums/joni-mitchell-blue/", "/albums/joni-mitchell-blue/index.html", "/albums/joni-mitchell-blue"] {
                 let moved = try await RawResponse.get(old, port: server.port)
                 #expect(moved.status == 302, "\(old)")
