@@ -5,12 +5,16 @@ import NIOCore
 import NIOHTTP1
 
 /// The preview server's connections, as Hummingbird's WebSocket-upgrading HTTP/1 channel sets them
-/// up, with ``MalformedRequestAnswer`` behind the upgrade handler.
+/// up, with ``MalformedRequestAnswer`` behind the upgrade handler and a ``FirstRequestDeadline``
+/// in front of everything.
 struct AnsweringMalformedRequests<Inner: ServerChildChannel>: ServerChildChannel {
+    /// How long a connection may take to send its first request's head.
+    let firstRequestDeadline: TimeAmount
     let inner: Inner
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(FirstRequestDeadline(deadline: firstRequestDeadline), position: .first)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestAnswer())
             return value
         }

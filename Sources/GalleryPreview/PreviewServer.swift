@@ -37,14 +37,22 @@ public struct PreviewServer: Sendable {
         /// Poll the inputs at this interval instead of listening for the kernel's events
         /// (`--poll`, for file systems that send none, such as some network mounts).
         public var poll: Duration?
+        /// How long a connection may wait to send its first request's head, and then each next
+        /// request, before the server closes it (`--idle-timeout`). Browsers open connections
+        /// in case they need them and reconnect at once when one is closed.
+        public var idleTimeout: Duration
+
+        /// The idle timeout unless one is given: nginx's `keepalive_timeout` is 75 s.
+        public static let defaultIdleTimeout = Duration.seconds(60)
 
         /// A configuration.
-        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313, poll: Duration? = nil, fallsBackToAFreePort: Bool = false) {
+        public init(options: BuildOptions, host: String = "127.0.0.1", port: Int = 1313, poll: Duration? = nil, fallsBackToAFreePort: Bool = false, idleTimeout: Duration = defaultIdleTimeout) {
             self.options = options
             self.host = host
             self.port = port
             self.poll = poll
             self.fallsBackToAFreePort = fallsBackToAFreePort
+            self.idleTimeout = idleTimeout
         }
     }
 
@@ -126,12 +134,14 @@ public struct PreviewServer: Sendable {
         let isListening = Flag()
         let isStopping = Flag()
         defer { listeningContinuation.finish() }
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub, origin: RequestOrigin(listeningOn: address)),
             server: HTTPServerBuilder { responder in
-                AnsweringMalformedRequests(inner: HTTP1WebSocketUpgradeChannel(
+                AnsweringMalformedRequests(firstRequestDeadline: idleTimeout, inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
-                    configuration: .init(ws: LiveReloadSocket.configuration)
+                    configuration: .init(http1: .init(idleTimeout: idleTimeout), ws: LiveReloadSocket.configuration)
                 ) { request, _, _ in
                     LiveReloadSocket.upgrade(request, hub: hub, origin: RequestOrigin(listeningOn: address))
                 })

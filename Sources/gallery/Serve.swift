@@ -36,6 +36,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Poll the site's files at this interval (such as 700ms or 2s) instead of listening for file events: for file systems that send none, such as some network or container mounts.", valueName: "INTERVAL"))
     var poll: String?
 
+    @Option(name: .long, help: ArgumentHelp("Close a connection that sends no request for this long (such as 60s, the default, or 500ms).", valueName: "INTERVAL"))
+    var idleTimeout: String?
+
     @Flag(name: [.short, .long], help: "Print only warnings and errors.")
     var quiet = false
 
@@ -44,6 +47,9 @@ struct Serve: AsyncParsableCommand {
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
         if let poll, Self.interval(poll) == nil {
             throw ValidationError("--poll needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 700ms or 2s); '\(poll)' is not one.")
+        }
+        if let idleTimeout, Self.interval(idleTimeout) == nil {
+            throw ValidationError("--idle-timeout needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 500ms or 60s); '\(idleTimeout)' is not one.")
         }
     }
 
@@ -74,7 +80,8 @@ struct Serve: AsyncParsableCommand {
             }
         }
         var server = PreviewServer(
-            configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil),
+            configuration: .init(options: options, host: host, port: port ?? 1313, poll: poll.flatMap(Self.interval), fallsBackToAFreePort: port == nil,
+                           idleTimeout: idleTimeout.flatMap(Self.interval) ?? PreviewServer.Configuration.defaultIdleTimeout),
             observer: ConsoleReporter(quiet: quiet),
             log: { StandardStreams.error($0 + "\n") },
             announce: { StandardStreams.output($0 + "\n") }

@@ -368,6 +368,44 @@ import Glibc
         withExtendedLifetime((idle, halfSent)) {}
     }
 
+    /// A connection that sent nothing, one that stopped half-way through its headers, and one
+    /// left open after its answer were all kept for good: each holds a file descriptor of the
+    /// server's, and with `--host` a network's worth of them could stop it accepting. They are
+    /// closed after `--idle-timeout`; the pages' live-reload socket, idle between rebuilds,
+    /// is not.
+    @Test func connectionsThatSendNoRequestAreClosedButTheLiveReloadSocketIsNot() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url, arguments: ["--idle-timeout", "1s"])
+        let reload = try await RawWebSocket(port: server.port)
+        let first = try #require(try await reload.waitForMessage { _ in true }.flatMap(Self.build(in:)))
+        let silent = try RawHTTPConnection(port: server.port)
+        let halfSent = try RawHTTPConnection(port: server.port)
+        halfSent.sendRaw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        let answered = try RawHTTPConnection(port: server.port)
+        answered.sendRaw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let start = Date()
+        for connection in [silent, halfSent, answered] {
+            // Until the server closes: the condition never holds.
+            try await connection.read(timeout: 20) { _ in false }
+        }
+        #expect(Date().timeIntervalSince(start) < 10, "the connections were not closed")
+        #expect(silent.received.isEmpty && halfSent.received.isEmpty, "\(halfSent.received.prefix(200))")
+        #expect(answered.received.hasPrefix("HTTP/1.1 200 "), "\(answered.received.prefix(200))")
+        // Well past the timeout, the page's socket still hears of a rebuild.
+        try await Task.sleep(for: .seconds(2))
+        try folder.write(Fixture.archive([Fixture.album("Court and Spark", "Joni Mitchell", year: 1974)]), to: "content/albums.json")
+        let rebuilt = try await reload.waitForMessage(timeout: 30) { Self.build(in: $0).map { $0 != first } ?? false }
+        #expect(rebuilt != nil, "the live-reload socket was closed: \(server.stderr.value)")
+    }
+
+    @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
+    func anIdleTimeoutThatIsNotOneIsRefused(timeout: String) async throws {
+        let folder = try site()
+        let run = try await GalleryBinary.run(["serve", "--port", "0", "--idle-timeout", timeout], in: folder.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--idle-timeout needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 500ms or 60s); '\(timeout)' is not one."), "\(run.stderr)")
+    }
+
     @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
     func aPollIntervalThatIsNotOneIsRefused(poll: String) async throws {
         let folder = try site()
