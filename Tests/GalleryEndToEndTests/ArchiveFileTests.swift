@@ -63,4 +63,71 @@ import Testing
             #expect(try permissions("site/content/.albums.json.history", folder) == mode, "\(command)")
         }
     }
+
+    /// Runs `gallery ARGUMENTS` in the starter site as user `user` of group `group` (through
+    /// util-linux's `setpriv`, which only root may do), with `umask` 022.
+    func run(_ arguments: [String], as user: Int, group: Int, _ folder: TemporaryFolder) async throws -> GalleryBinary.Run {
+        try await GalleryBinary.run(
+            ["--reuid=\(user)", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", GalleryBinary.url.path] + arguments,
+            in: folder.url.appending(path: "site"),
+            binary: URL(fileURLWithPath: "/usr/bin/setpriv")
+        )
+    }
+
+    func owner(_ path: String, _ folder: TemporaryFolder) throws -> (user: Int, group: Int) {
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: path).path)
+        return ((attributes[.ownerAccountID] as? NSNumber)?.intValue ?? -1, (attributes[.groupOwnerAccountID] as? NSNumber)?.intValue ?? -1)
+    }
+
+    /// Chowns the starter site to `user`:`group`, its folders 775, so other users can reach it.
+    func give(_ folder: TemporaryFolder, to user: Int, group: Int) throws {
+        let root = folder.url.path
+        #expect(chmod(root, 0o755) == 0)
+        for path in [root + "/site"] + (FileManager.default.subpaths(atPath: root + "/site") ?? []).map({ root + "/site/" + $0 }) {
+            #expect(chown(path, uid_t(user), gid_t(group)) == 0, "\(path)")
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { chmod(path, 0o775) }
+        }
+    }
+
+    /// A group-editable archive is editable by the whole group: the lock file the first
+    /// member's command made was 0644 whatever the archive's mode, so every other member got
+    /// "cannot lock content/albums.json: Permission denied" from then on.
+    @Test(.enabled(if: geteuid() == 0, "only root can run gallery as other users"))
+    func everyMemberOfAGroupEditableArchivesGroupTakesItsLock() async throws {
+        let folder = try await starter()
+        try give(folder, to: 2901, group: 2900)
+        #expect(chmod(folder.url.appending(path: "site/content/albums.json").path, 0o664) == 0)
+        let first = try await run(Self.add, as: 2901, group: 2900, folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try permissions("site/content/.albums.json.lock", folder) == 0o664)
+        for command in [["edit", "1", "--year", "1993"], ["undo"], ["delete", "2"]] {
+            let other = try await run(command, as: 2902, group: 2900, folder)
+            #expect(other.status == 0, "\(command): \(other.stderr)")
+        }
+        // A lock file made before, without group write, is still taken, read-only.
+        #expect(chmod(folder.url.appending(path: "site/content/.albums.json.lock").path, 0o644) == 0)
+        let late = try await run(["undo"], as: 2902, group: 2900, folder)
+        #expect(late.status == 0, "\(late.stderr)")
+    }
+
+    /// `sudo gallery add` gave the archive, its backup and its history to root, keeping mode
+    /// 600: the user who owns the site could no longer read their own albums.
+    @Test(.enabled(if: geteuid() == 0, "the owner is kept only where root runs the command"))
+    func aCommandRunByRootLeavesTheArchiveToItsOwner() async throws {
+        let folder = try await starter()
+        try give(folder, to: 2911, group: 2910)
+        #expect(chmod(folder.url.appending(path: "site/content/albums.json").path, 0o600) == 0)
+        let add = try await run(Self.add, folder)
+        #expect(add.status == 0, "\(add.stderr)")
+        for file in ["albums.json", "albums.json.bak", ".albums.json.history", ".albums.json.lock"] {
+            let (user, group) = try owner("site/content/\(file)", folder)
+            #expect(user == 2911 && group == 2910, "\(file): \(user):\(group)")
+            #expect(try permissions("site/content/\(file)", folder) == 0o600, "\(file)")
+        }
+        let list = try await run(["list"], as: 2911, group: 2910, folder)
+        #expect(list.status == 0 && list.stdout.contains("Z"), "\(list.stderr)")
+        let undo = try await run(["undo"], as: 2911, group: 2910, folder)
+        #expect(undo.status == 0, "\(undo.stderr)")
+    }
 }

@@ -151,6 +151,7 @@ public struct ArchiveStore: Sendable {
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: holdingLock)
         AtomicFile.removeAbandonedTemporaries(besides: backup, holdingLock: holdingLock)
         let permissions = AtomicFile.permissions(of: url.path)
+        let owner = AtomicFile.owner(of: url.path)
         // A rename replaces a file whatever its mode (and root writes anything): an archive its
         // owner made read-only, to keep it as it is, was changed without a word.
         if let permissions, permissions & 0o200 == 0 {
@@ -165,7 +166,7 @@ public struct ArchiveStore: Sendable {
                 guard let data = try? Data(contentsOf: url) else {
                     throw AtomicFile.WriteError(path: backup.path, reason: "cannot keep a backup: \(AtomicFile.systemError())")
                 }
-                try AtomicFile.write(data, to: staged, permissions: permissions)
+                try AtomicFile.write(data, to: staged, permissions: permissions, owner: owner)
             }
             if rename(staged.path, backup.path) != 0 {
                 throw AtomicFile.WriteError(path: backup.path, reason: AtomicFile.systemError())
@@ -175,7 +176,7 @@ public struct ArchiveStore: Sendable {
             // to one file does nothing: the staged name would stay behind.
             unlink(staged.path)
         }
-        try AtomicFile.write(archive.encoded(), to: url, permissions: permissions, replacing: expected)
+        try AtomicFile.write(archive.encoded(), to: url, permissions: permissions, owner: owner, replacing: expected)
     }
 
     private static func backup(of file: URL) -> URL {
@@ -186,4 +187,8 @@ public struct ArchiveStore: Sendable {
     /// a group-editable one group-editable); `nil` when there is no archive yet, whose first
     /// save gets a new file's default.
     public var permissions: mode_t? { AtomicFile.permissions(of: url.path) }
+
+    /// The archive's owner and group, which every save keeps as far as it may (see
+    /// ``FileOwner``); `nil` when there is no archive yet.
+    public var owner: FileOwner? { AtomicFile.owner(of: url.path) }
 }

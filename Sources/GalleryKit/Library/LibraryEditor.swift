@@ -168,7 +168,7 @@ public struct LibraryEditor: Sendable {
             // What was undone before it was undone on top of it: it cannot be made again.
             history.undone.removeAll()
             do {
-                try history.save(to: historyFile, permissions: store.permissions)
+                try history.save(to: historyFile, permissions: store.permissions, owner: store.owner)
             } catch {
                 throw LibraryError("cannot write the undo history \(site.display(historyFile)): \(error)")
             }
@@ -282,7 +282,7 @@ public struct LibraryEditor: Sendable {
         do {
             try store.save(archive, holdingLock: true, replacing: bytes)
         } catch {
-            if let previous { try? previous.save(to: historyFile, permissions: store.permissions) }
+            if let previous { try? previous.save(to: historyFile, permissions: store.permissions, owner: store.owner) }
             if error.changedMeanwhile { return false }
             throw LibraryError("cannot write \(store.displayPath): \(error.reason)")
         }
@@ -292,7 +292,7 @@ public struct LibraryEditor: Sendable {
 
     private func saveHistory(_ history: UndoHistory, after prefix: String) throws(LibraryError) {
         do {
-            try history.save(to: historyFile, permissions: store.permissions)
+            try history.save(to: historyFile, permissions: store.permissions, owner: store.owner)
         } catch {
             throw LibraryError("\(prefix)the undo history could not be written: \(error)")
         }

@@ -59,13 +59,15 @@ public struct UndoHistory: Sendable, Hashable, Codable {
 
     /// Writes the history atomically; call it holding the archive's lock.
     ///
-    /// - Parameter permissions: The archive's permission bits: the history holds its albums,
-    ///   so it is no more readable than the archive is.
-    public func save(to url: URL, permissions: mode_t? = nil) throws {
+    /// - Parameters:
+    ///   - permissions: The archive's permission bits: the history holds its albums, so it is
+    ///     no more readable than the archive is.
+    ///   - owner: The archive's owner and group, which the history gets as far as it may.
+    public func save(to url: URL, permissions: mode_t? = nil, owner: FileOwner? = nil) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         AtomicFile.removeAbandonedTemporaries(besides: url, holdingLock: true)
-        try AtomicFile.write(Array(try encoder.encode(self)), to: url, permissions: permissions)
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url, permissions: permissions, owner: owner)
     }
 
     /// Records a new change, forgetting the oldest beyond `limit`, and what was undone before

@@ -37,16 +37,21 @@ public enum AtomicFile {
     ///     private file stays private), set exactly, whatever the umask; `nil` gives a new file's
     ///     default, 0644 less the umask. The temporary file is never readable by more users than
     ///     these allow, not even while it is written.
+    ///   - owner: The owner and group the file keeps (those of the file it replaces), as far as
+    ///     this process may give them: root gives both (`sudo gallery add` used to take a user's
+    ///     archive away from them), anyone else the group, if they are in it.
     ///   - expected: The bytes the file must still hold when the new ones are ready (what the
     ///     writer read): when it holds others, or is gone, nothing is replaced, and the error says
     ///     ``WriteError/changedMeanwhile``. The file is compared just before the rename, so
     ///     another program's save is lost only if it lands in the microseconds between the two.
-    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil, replacing expected: [UInt8]? = nil) throws(WriteError) {
+    public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil, owner: FileOwner? = nil, replacing expected: [UInt8]? = nil) throws(WriteError) {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o644)
         guard descriptor >= 0 else { throw WriteError(path: url.path, reason: systemError()) }
         var failure: String?
+        // Before the mode: a change of owner clears the set-id bits.
+        owner?.give(descriptor)
         // The umask took bits away at open(2); put back those the old file had (group write).
         if let permissions, fchmod(descriptor, permissions) != 0 { failure = systemError() }
         let written = failure == nil && (data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
@@ -103,6 +108,14 @@ public enum AtomicFile {
         return status.st_mode & 0o777
     }
 
+    /// The owner and group of the file at `path` (following symbolic links), or `nil` when
+    /// there is none.
+    public static func owner(of path: String) -> FileOwner? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileOwner(user: status.st_uid, group: status.st_gid)
+    }
+
     /// Flushes a folder's entries (renames, new files) to disk.
     public static func syncFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -128,5 +141,28 @@ public enum AtomicFile {
 
     static func systemError() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+/// Who owns a file: what a save that replaces it keeps.
+public struct FileOwner: Sendable, Hashable {
+    /// The owner's user id.
+    public var user: uid_t
+    /// The group id.
+    public var group: gid_t
+
+    /// An owner.
+    public init(user: uid_t, group: gid_t) {
+        self.user = user
+        self.group = group
+    }
+
+    /// Gives the open file this owner and group, as far as the process may: root gives both,
+    /// another user only the group, when they are in it (otherwise the file stays theirs, as
+    /// any new file would).
+    func give(_ descriptor: Int32) {
+        let isRoot = geteuid() == 0
+        guard (isRoot && user != geteuid()) || group != getegid() else { return }
+        _ = fchown(descriptor, isRoot ? user : uid_t.max, group)
     }
 }
