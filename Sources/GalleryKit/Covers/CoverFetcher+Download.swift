@@ -64,14 +64,31 @@ extension CoverFetcher {
         }
     }
 
-    /// One GET, its response read by a ``CoverResponseCollector``.
+    /// One GET, its response read by a ``CoverResponseCollector``; sent a second time at once
+    /// when the connection closed before any answer came.
+    ///
+    /// A server that closes a kept-alive connection without saying so (no `Connection: close`)
+    /// may close it just as the next request goes out on it: that request never reached the
+    /// server. Browsers and curl send it again on a new connection, and so does this, without
+    /// counting an attempt or waiting. Counted as a failed attempt, it failed a cover behind a
+    /// redirect on every attempt, as each one followed the redirect on the connection that
+    /// brought it.
     private func get(
         _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
     ) async -> Result<CoverResponseCollector.Collected, CoverDownloadError> {
+        let (result, answered) = await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover)
+        guard case .failure(.closed) = result, !answered, NIODeadline.now() < deadline else { return result }
+        return await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover).result
+    }
+
+    /// One GET, and whether any of an answer (its head) arrived.
+    private func getOnce(
+        _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
+    ) async -> (result: Result<CoverResponseCollector.Collected, CoverDownloadError>, answered: Bool) {
         // SwiftNIO traps on a port that does not fit in 16 bits (`attempt` checks redirects').
-        if let port = url.port, !CoverLocator.ports.contains(port) { return .failure(.badPort(port, redirect: nil)) }
+        if let port = url.port, !CoverLocator.ports.contains(port) { return (.failure(.badPort(port, redirect: nil)), false) }
         // Before every request, a redirect's too: a public host may send the build inward.
-        if let why = await gate.addressRefusal(for: url, rule: policy.privateHosts) { return .failure(.forbiddenAddress(why)) }
+        if let why = await gate.addressRefusal(for: url, rule: policy.privateHosts) { return (.failure(.forbiddenAddress(why)), false) }
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: policy.userAgent)
         headers.add(name: "Accept", value: Self.accept)
@@ -81,7 +98,7 @@ extension CoverFetcher {
         do {
             request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
         } catch {
-            return .failure(CoverDownloadError(error, policy: policy))
+            return (.failure(CoverDownloadError(error, policy: policy)), false)
         }
         let collector = CoverResponseCollector(
             url: cover, limit: policy.maxBodyBytes, progressInterval: policy.progressInterval.timeAmount, observer: observer
@@ -93,14 +110,14 @@ extension CoverFetcher {
             } onCancel: {
                 task.cancel()
             }
-            return .success(collected)
+            return (.success(collected), true)
         } catch CoverDownloadError.drainLimitReached {
             // An error page or redirect with a long body: its head is all we need.
-            guard let head = collector.head else { return .failure(.cancelled) }
-            return .success(head)
+            guard let head = collector.head else { return (.failure(.cancelled), false) }
+            return (.success(head), true)
         } catch {
             let (received, expected) = collector.progress
-            return .failure(CoverDownloadError(error, policy: policy, received: received, expected: expected))
+            return (.failure(CoverDownloadError(error, policy: policy, received: received, expected: expected)), collector.head != nil)
         }
     }
 }

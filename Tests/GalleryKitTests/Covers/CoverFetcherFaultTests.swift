@@ -322,6 +322,28 @@ import Testing
         }
     }
 
+    /// A server that closes each kept-alive connection once it answered, without saying so,
+    /// closed it as the redirect's request went out on it: every attempt followed the redirect
+    /// on the connection that brought it, and the cover failed ("the server closed the
+    /// connection after 0 bytes (gave up after 4 attempts)"). The request is sent again at once
+    /// on a new connection, as browsers and curl do.
+    @Test func aRequestOnAConnectionTheServerClosedIsSentAgainAtOnce() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            rig.server.route("/moved.png") { _ in FaultyHTTPServer.redirect("/final.png") + [.closeOnNextRequest] }
+            rig.server.route("/final.png") { _ in [FaultyHTTPServer.Step].response(.ok, [("Content-Type", "image/png")], body: image) + [.closeOnNextRequest] }
+            let start = ContinuousClock.now
+            #expect(await rig.fetch("/moved.png").cover?.size == image.count)
+            #expect(rig.server.requests(to: "/moved.png") == 1, "the redirect was tried again")
+            #expect(rig.server.requests(to: "/final.png") == 1)
+            // The next cover from the host goes out on the connection closed under it, too.
+            rig.server.route("/next.png") { _ in [FaultyHTTPServer.Step].response(.ok, [("Content-Type", "image/png")], body: image) }
+            #expect(await rig.fetch("/next.png").cover?.size == image.count)
+            #expect(rig.server.requests(to: "/next.png") == 1)
+            #expect(ContinuousClock.now - start < .seconds(1), "waited for a back-off")
+        }
+    }
+
     @Test func endlessRedirectsStopAfterFive() async throws {
         try await CoverTestRig.run { rig in
             rig.server.route("/chain") { request in FaultyHTTPServer.redirect("/chain?hop=\(request.number)") }

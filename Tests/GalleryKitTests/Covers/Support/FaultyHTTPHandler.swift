@@ -10,6 +10,7 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var answering = false
     private var closed = false
+    private var closesOnNextRequest = false
 
     init(log: FaultyHTTPServer.Log) {
         self.log = log
@@ -23,6 +24,10 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
             break
         case .end:
             guard let head else { return }
+            if closesOnNextRequest {
+                context.close(promise: nil)
+                return
+            }
             let (path, steps) = log.begin(head)
             answering = true
             play(steps[...], path: path, context: context)
@@ -76,6 +81,9 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
         case .close:
             context.close(promise: nil)
             closed = true
+            play(rest, path: path, context: context)
+        case .closeOnNextRequest:
+            closesOnNextRequest = true
             play(rest, path: path, context: context)
         case .stream(let total, let chunk, let fill):
             stream(sent: 0, total: total, chunk: max(1, chunk), fill: fill, then: rest, path: path, context: context)

@@ -29,6 +29,10 @@ final class FaultyHTTPServer: Sendable {
         case end
         /// Closes the connection.
         case close
+        /// Keeps the connection open, but closes it without an answer when the next request
+        /// comes on it (not counted): a server that closed a kept-alive connection, without
+        /// `Connection: close`, just as the client sent its next request.
+        case closeOnNextRequest
     }
 
     /// A request as a route sees it.
