@@ -160,7 +160,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case let error as HTTPClientError:
             switch error {
             case .readTimeout: self = .readTimeout(policy.readTimeout)
-            case .connectTimeout, .getConnectionFromPoolTimeout: self = .connectTimeout(policy.connectTimeout)
+            // AsyncHTTPClient gives the TLS handshake what is left of the connect timeout: a
+            // port that takes the connection and never answers it is a host that is not answering.
+            case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout: self = .connectTimeout(policy.connectTimeout)
             case .deadlineExceeded: self = .totalTimeout(policy.totalTimeout)
             case .remoteConnectionClosed: self = .closed(received: received, expected: expected)
             case .cancelled: self = .cancelled

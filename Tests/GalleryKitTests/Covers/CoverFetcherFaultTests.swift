@@ -440,6 +440,33 @@ import Testing
         }
     }
 
+    /// A port that takes the connection but never answers the TLS handshake is a timeout, as a
+    /// plain-HTTP one that never answers is: tried twice, not four times as a connection error
+    /// (41 s a cover with the default timeouts), and counted towards the host's skip.
+    @Test func aTLSHandshakeThatNeverEndsIsATimeout() async throws {
+        // A socket that listens but never accepts: the kernel completes the TCP handshake.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let url = try #require(URL(string: "https://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/cover.png"))
+        try await CoverTestRig.run { rig in
+            var policy = CoverTestRig.fastPolicy
+            policy.connectTimeout = .milliseconds(300)
+            policy.retries = 3
+            let reason = try #require(await rig.withFetcher(policy) { await $0.cover(for: url, mode: .useCache) }.reason)
+            #expect(reason.hasPrefix("could not connect within 0.3 s (gave up after 2 attempts); the server is slow or unreachable"), "\(reason)")
+            rig.expectNothingStored()
+        }
+    }
+
     /// A server that gzips what gallery never asked it to compress: named as such, not as a
     /// web page.
     @Test func aGzippedBodyIsNamed() async throws {
