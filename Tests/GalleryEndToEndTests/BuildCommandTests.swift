@@ -405,6 +405,35 @@ import Testing
         #expect(site.files(under: "public/covers").isEmpty)
     }
 
+    /// Local covers that are not image files are each told by what they are: a named pipe was
+    /// "Input/output error; check its permissions", a link to itself and a name whose accent
+    /// is written another way in Unicode were "a name that differs in case", and a 1.5 GB file
+    /// was read whole (3 GB of memory) before it was found to be no image.
+    @Test func oddLocalCoverFilesAreEachToldForWhatTheyAre() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        let covers = site.url.appending(path: "content/covers")
+        try FileManager.default.createDirectory(at: covers, withIntermediateDirectories: true)
+        #expect(mkfifo(covers.appending(path: "pipe.png").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: covers.appending(path: "loop.png").path, withDestinationPath: "loop.png")
+        try site.write(Fixture.cover, to: "content/covers/caf\u{E9}.svg")
+        let huge = open(covers.appending(path: "huge.jpg").path, O_WRONLY | O_CREAT, 0o644)
+        #expect(huge >= 0 && ftruncate(huge, 300 << 20) == 0)
+        close(huge)
+        try site.write(Fixture.archive([
+            Fixture.album("Pipe", "A", cover: "covers/pipe.png"),
+            Fixture.album("Loop", "A", cover: "covers/loop.png"),
+            Fixture.album("Accent", "A", cover: "covers/cafe\u{301}.svg"),
+            Fixture.album("Huge", "A", cover: "covers/huge.jpg"),
+        ]), to: "content/albums.json")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("album 1 (\"Pipe\" by A) shows a placeholder: cover 'covers/pipe.png': content/covers/pipe.png is a named pipe, not an image file; name an image file"), "\(run.stderr)")
+        #expect(run.stderr.contains("album 2 (\"Loop\" by A) shows a placeholder: cover 'covers/loop.png': content/covers/loop.png is a symbolic link that leads back to itself; point it at the image"), "\(run.stderr)")
+        #expect(run.stderr.contains("the same name with its accents written another way in Unicode"), "\(run.stderr)")
+        #expect(!run.stderr.contains("differs in case"), "\(run.stderr)")
+        #expect(run.stderr.contains("album 4 (\"Huge\" by A) shows a placeholder: cover 'covers/huge.jpg': content/covers/huge.jpg is 300 MB, more than a cover can be (at most 256 MB); use a smaller image"), "\(run.stderr)")
+    }
+
     @Test func siteAndOutputFlagsWorkFromAnyDirectory() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         let elsewhere = try TemporaryFolder()

@@ -125,24 +125,61 @@ public struct Library: Sendable {
         let folder = file.deletingLastPathComponent()
         let name = file.lastPathComponent.lowercased()
         if let other = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.first(where: { $0.lowercased() == name }) {
+            // Swift's strings compare `é` as one character and as `e` and an accent alike; the
+            // file system does not.
+            if other == file.lastPathComponent {
+                return "; \(other) is there, the same name with its accents written another way in Unicode (an accented letter as one character, or as a letter and a combining accent), which counts here: rename the file, or retype cover_url, so both are written alike"
+            }
             return "; \(other) is there, a name that differs in case, which counts here: write it as the file is named"
         }
         return nil
     }
 
+    /// The most bytes a local cover file may have: well above any cover (a 64-megapixel PNG
+    /// of noise, the most `max_pixels` lets through, is under 200 MB), so that a video or a disk
+    /// image named as a cover is refused before it is read into memory.
+    static let largestLocalCover = 256 << 20
+
     /// Reads and checks a cover file inside the site folder.
     static func localCover(at file: URL, url: String) -> Result<Cover, CoverFailure> {
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder)
-            let reason = !exists ? "no such file (\(SiteFolder.display(file)))\(Self.missingCoverHint(url, file: file) ?? "; check the path, which is relative to content/")"
-                : isFolder.boolValue ? "\(SiteFolder.display(file)) is a folder, not an image; name the image file in it"
-                : "cannot read \(SiteFolder.display(file)): \(String(cString: strerror(access(file.path, R_OK) == 0 ? EIO : errno))); check its permissions"
+        let display = SiteFolder.display(file)
+        // Without waiting for a writer, as a plain open of a named pipe would.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = switch code {
+            case ENOENT, ENOTDIR: "no such file (\(display))\(Self.missingCoverHint(url, file: file) ?? "; check the path, which is relative to content/")"
+            case ELOOP: "\(display) is a symbolic link that leads back to itself; point it at the image"
+            case EACCES, EPERM: "cannot read \(display): \(String(cString: strerror(code))); check its permissions"
+            default: "cannot read \(display): \(String(cString: strerror(code)))"
+            }
             return .failure(CoverFailure(url: url, reason: reason))
         }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(String(cString: strerror(errno)))"))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .failure(CoverFailure(url: url, reason: "\(display) is a folder, not an image; name the image file in it"))
+        case let type:
+            let what = type == S_IFIFO ? "a named pipe" : type == S_IFSOCK ? "a socket" : "a device"
+            return .failure(CoverFailure(url: url, reason: "\(display) is \(what), not an image file; name an image file"))
+        }
+        guard Int(info.st_size) <= Self.largestLocalCover else {
+            return .failure(CoverFailure(url: url, reason: "\(display) is \(Int(info.st_size) >> 20) MB, more than a cover can be (at most \(Self.largestLocalCover >> 20) MB); use a smaller image"))
+        }
+        let size = Int(info.st_size)
+        var readError: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = FileBytes.fill(buffer, from: descriptor) ?? 0
+            if count < size { readError = errno == 0 ? EIO : errno }
+        }
+        guard readError == 0 else {
+            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(String(cString: strerror(readError)))"))
+        }
+        let data = Data(bytes)
         guard let kind = ImageKind.sniff(data) else {
             let reason = NotACover.identify(data).map { "\(SiteFolder.display(file)) is \($0.what); \($0.advice)" }
                 ?? "\(SiteFolder.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image"
