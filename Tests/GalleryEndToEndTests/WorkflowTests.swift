@@ -43,18 +43,29 @@ import Testing
         // saved over, so with one key per input a weekly --refresh's new covers were dropped),
         // and only when the summary says the build changed it (every run uploaded it all).
         let inputs = "gallery-cache-${{ hashFiles('content/albums.json', 'content/covers/**', 'gallery.toml') }}"
-        let restore = try #require(steps.first { $0["uses"] as? String == "actions/cache/restore@v4" })
+        func step(_ action: String, path: String) -> [String: Any]? {
+            steps.first { $0["uses"] as? String == action && ($0["with"] as? [String: Any])?["path"] as? String == path }
+        }
+        let restore = try #require(step("actions/cache/restore@v4", path: ".gallery-cache"))
         let restoreKeys = ((restore["with"] as? [String: Any])?["restore-keys"] as? String ?? "").split(separator: "\n").map(String.init)
         #expect((restore["with"] as? [String: Any])?["path"] as? String == ".gallery-cache")
         #expect(restoreKeys == [inputs + "-", "gallery-cache-"], "\(restoreKeys)")
-        let save = try #require(steps.first { $0["uses"] as? String == "actions/cache/save@v4" })
+        let save = try #require(step("actions/cache/save@v4", path: ".gallery-cache"))
         let key = (save["with"] as? [String: Any])?["key"] as? String ?? ""
         #expect(key.hasPrefix(inputs + "-") && key.contains("github.run_id") && key.contains("github.run_attempt"), "\(key)")
         #expect(save["if"] as? String == "always() && steps.build.outputs.cache-changed == 'true'")
-        #expect(steps.firstIndex { $0["id"] as? String == "build" }.map { steps.index(after: $0) } == steps.firstIndex { $0["uses"] as? String == "actions/cache/save@v4" })
-        // The binary is cached per commit of GALLERY_VERSION, so a moving branch is built again.
-        let tool = steps.first { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-tool" }
-        #expect(((tool?["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
+        #expect(steps.firstIndex { $0["id"] as? String == "build" }.map { steps.index(after: $0) } == steps.firstIndex { ($0["with"] as? [String: Any])?["key"] as? String == key })
+        // The binary is cached per commit of GALLERY_VERSION, so a moving branch is built again,
+        // and saved as soon as it is built: actions/cache saves only when the whole job passes,
+        // so a site build that failed cost the next run a compile of the tool.
+        let tool = try #require(step("actions/cache/restore@v4", path: ".gallery-tool"))
+        #expect(((tool["with"] as? [String: Any])?["key"] as? String)?.contains("steps.version.outputs.commit") == true)
+        #expect(!steps.contains { ($0["uses"] as? String)?.hasPrefix("actions/cache@") == true })
+        let toolSave = try #require(step("actions/cache/save@v4", path: ".gallery-tool"))
+        #expect((toolSave["with"] as? [String: Any])?["key"] as? String == "${{ steps.tool.outputs.cache-primary-key }}")
+        #expect(toolSave["if"] as? String == "steps.tool.outputs.cache-hit != 'true'")
+        let compile = try #require(steps.firstIndex { ($0["run"] as? String)?.contains("swift build -c release") == true })
+        #expect(steps.index(after: compile) == steps.firstIndex { ($0["with"] as? [String: Any])?["path"] as? String == ".gallery-tool" && $0["uses"] as? String == "actions/cache/save@v4" })
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("actions/upload-pages-artifact") == true }
         #expect((upload?["with"] as? [String: Any])?["path"] as? String == "public")
         // Covers in Git LFS are checked out as files, not pointers; checkout stops when git-lfs
