@@ -110,6 +110,28 @@ private enum Plist {
         #expect(candidates.allSatisfy { $0.problems.isEmpty }, "\(candidates.map(\.problems))")
     }
 
+    /// `encode(2003, forKey: "year")` stores the number in the album's object itself, not by
+    /// reference: it was read as no year at all ("the year \"\" is not a year").
+    @Test func readsAYearTheArchiverStoredInline() throws {
+        var objects = Plist.objects()
+        objects[2] = .dictionary([("title", .uid(3)), ("artist", .uid(4)), ("genre", .uid(5)), ("cover_url", .uid(6)), ("year", .integer(2003)), ("$class", .uid(8))])
+        let candidates = try read(Plist.archive(objects))
+        #expect(candidates.map(\.album.year) == [2003])
+        #expect(candidates.allSatisfy { $0.problems.isEmpty }, "\(candidates.map(\.problems))")
+    }
+
+    /// An archive in XML is known by its first bytes, as a binary one is, whatever its name:
+    /// piped in (`-`) or named `albums.xml`, it was read as CSV.
+    @Test func anXMLArchiveIsKnownByItsContent() {
+        let xml = [UInt8](archive(appAlbums, format: .xml))
+        #expect(AlbumImporter.format(of: xml, name: "-") == .keyedArchive)
+        #expect(AlbumImporter.format(of: xml, name: "albums.xml") == .keyedArchive)
+        #expect(AlbumImporter.format(of: Array("\u{FEFF}<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), name: "-") == .keyedArchive)
+        // XML that is not a property list is not taken for one.
+        #expect(AlbumImporter.format(of: Array("<?xml version=\"1.0\"?><albums/>".utf8), name: "-") == .csv)
+        #expect(AlbumImporter.format(of: Array("title,artist\n<plist>,x\n".utf8), name: "-") == .csv)
+    }
+
     @Test func readsTheHandMadeArchiveAsTheArchiverDoes() throws {
         let candidates = try read(Plist.archive(Plist.objects()))
         #expect(candidates.map(\.album) == [Album(title: "Heathen", artist: "David Bowie", genre: "Rock", year: 2002, coverURL: "https://example.org/h.png")])

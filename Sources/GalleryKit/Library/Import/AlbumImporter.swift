@@ -69,7 +69,7 @@ public struct AlbumImporter: Sendable {
 
     /// The format of a file, from its first bytes and its name.
     public static func format(of bytes: [UInt8], name: String) -> Format {
-        if bytes.starts(with: Array("bplist00".utf8)) { return .keyedArchive }
+        if bytes.starts(with: Array("bplist00".utf8)) || isXMLPropertyList(bytes) { return .keyedArchive }
         let lowered = name.lowercased()
         if lowered.hasSuffix(".json") { return .json }
         if lowered.hasSuffix(".csv") { return .csv }
@@ -77,6 +77,14 @@ public struct AlbumImporter: Sendable {
         let first = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first
         // An object, or an array (what `gallery list --json` writes, piped in as `-`).
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
+    }
+
+    /// Whether a file starts as an XML property list does (`<?xml …?>`, a doctype, then
+    /// `<plist`): the app's archive in XML, whatever its name, or piped in.
+    static func isXMLPropertyList(_ bytes: [UInt8]) -> Bool {
+        let head = String(decoding: bytes.prefix(512), as: UTF8.self)
+        let start = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        return (start.hasPrefix("<?xml") || start.hasPrefix("<!DOCTYPE plist") || start.hasPrefix("<plist")) && head.contains("<plist")
     }
 
     /// Reads every album in a file.

@@ -88,9 +88,13 @@ enum KeyedArchiveReader {
             return try list.object(at: objects[Int(reference)])
         }
 
-        /// The object a dictionary's key refers to.
+        /// The object a dictionary's key refers to, or the value it holds itself: the archiver
+        /// stores numbers and booleans in the object (`encode(2003, forKey: "year")`), and
+        /// everything else by reference.
         func member(_ key: String, of object: PropertyList.Object) throws(PropertyList.Malformed) -> PropertyList.Object? {
-            guard let index = try list.value(in: object, forKey: key), case .uid(let reference) = try list.object(at: index) else { return nil }
+            guard let index = try list.value(in: object, forKey: key) else { return nil }
+            let value = try list.object(at: index)
+            guard case .uid(let reference) = value else { return value }
             return try self.object(reference)
         }
 
