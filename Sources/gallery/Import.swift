@@ -145,10 +145,14 @@ struct Import: ParsableCommand {
             }
             let report: LibraryEditor.ImportReport
             do throws(LibraryError) {
-                report = try editor.importAlbums(candidates, leftOut: skipInvalid ? invalid : [], allowDuplicates: allowDuplicates, update: update, dryRun: dryRun)
+                report = try editor.importAlbums(candidates, leftOut: skipInvalid ? invalid : [], allowDuplicates: allowDuplicates, update: update, dryRun: dryRun, skippingInvalid: skipInvalid)
             } catch {
-                let hint = !skipInvalid && !invalid.isEmpty ? ["import with --skip-invalid to leave out the \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults and import the rest"] : []
+                let faulty = invalid.count + error.rowsAtFault
+                let hint = !skipInvalid && faulty > 0 ? ["import with --skip-invalid to leave out the \(faulty) row\(faulty == 1 ? "" : "s") with faults and import the rest"] : []
                 throw LibraryError(diagnostics: error.diagnostics, reasons: Self.condensed(error.reasons) + hint)
+            }
+            for problem in Self.condensed(report.leftOut.flatMap(\.problems)) {
+                StandardStreams.error("warning: \(problem); left out (--skip-invalid)".terminalLine() + "\n")
             }
             // What add and edit say of a cover, once per cover however many albums share it.
             for note in editor.importAdvice(for: report) { StandardStreams.error("warning: \(note)\n") }
@@ -200,8 +204,9 @@ struct Import: ParsableCommand {
             if differing > 0 {
                 lines.append("\(differing) album\(differing == 1 ? "" : "s") already in the archive differ\(differing == 1 ? "s" : "") in the file; import again with --update to take the file's values")
             }
-            if skipInvalid, !invalid.isEmpty {
-                lines.append("left out \(invalid.count) row\(invalid.count == 1 ? "" : "s") with faults (--skip-invalid; each is named above)")
+            let leftOutCount = invalid.count + report.leftOut.count
+            if skipInvalid, leftOutCount > 0 {
+                lines.append("left out \(leftOutCount) row\(leftOutCount == 1 ? "" : "s") with faults (--skip-invalid; each is named above)")
             }
             // A file that is most of the catalogue (a weekly sync) says which albums of the archive
             // it no longer has: a title renamed in the sheet is added as a new album, and the old
@@ -214,7 +219,8 @@ struct Import: ParsableCommand {
                 let delete = unmatched.count <= 50 ? "; if \(they) left the catalogue, `gallery delete \(unmatched.map { String($0.index + 1) }.joined(separator: " "))` removes \(them)" : ""
                 lines.append("\(unmatched.count) album\(unmatched.count == 1 ? " of the archive is" : "s of the archive are") in no row of the file (a title or artist changed in it is another album): \(named)\(delete)")
             }
-            lines.append("\(verb) of \(candidates.count) album\(candidates.count == 1 ? "" : "s") from \(format.rawValue) \(shown)\(dryRun ? "; nothing was written (--dry-run)" : "")")
+            let considered = candidates.count - report.leftOut.count
+            lines.append("\(verb) of \(considered) album\(considered == 1 ? "" : "s") from \(format.rawValue) \(shown)\(dryRun ? "; nothing was written (--dry-run)" : "")")
             return lines.joined(separator: "\n")
         }
     }

@@ -94,6 +94,9 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
     public var diagnostics: [Diagnostic]
     /// What went wrong and what to do, one line each; errors, printed after the findings.
     public var reasons: [String]
+    /// How many rows of an imported file were refused for a fault found only against the
+    /// archive (a slug already taken): rows `--skip-invalid` would leave out.
+    public var rowsAtFault = 0
 
     /// Creates an error from one or more reasons.
     public init(_ reasons: String...) {

@@ -22,6 +22,8 @@ extension LibraryEditor {
         public var unmatched: [(index: Int, album: Album)] = []
         /// How many albums the archive held before the import.
         public var archiveCount = 0
+        /// Rows left out because their slug is taken (with `skippingInvalid`), and why.
+        public var leftOut: [(candidate: AlbumImporter.Candidate, problems: [String])] = []
     }
 
     /// A field in which an imported album differs from the album of the archive it matches.
@@ -120,8 +122,34 @@ extension LibraryEditor {
     ///   `nothing was imported`: a file with any fault imports nothing.
     ///
     /// `leftOut` are rows of the file left out of the import (`--skip-invalid`): still rows of
-    /// the file, so their albums are not among those it no longer has.
-    public func importAlbums(_ candidates: [AlbumImporter.Candidate], leftOut: [AlbumImporter.Candidate] = [], allowDuplicates: Bool, update: Bool = false, dryRun: Bool) throws(LibraryError) -> ImportReport {
+    /// the file, so their albums are not among those it no longer has. With `skippingInvalid`,
+    /// rows whose slug is taken are left out too (``ImportReport/leftOut`` says which and why)
+    /// and the rest imported; without it, the error's ``LibraryError/rowsAtFault`` counts them.
+    public func importAlbums(_ candidates: [AlbumImporter.Candidate], leftOut: [AlbumImporter.Candidate] = [], allowDuplicates: Bool, update: Bool = false, dryRun: Bool, skippingInvalid: Bool = false) throws(LibraryError) -> ImportReport {
+        var faults: [(candidate: AlbumImporter.Candidate, problems: [String])] = []
+        do throws(LibraryError) {
+            return try importPass(candidates, leftOut: leftOut, allowDuplicates: allowDuplicates, update: update, dryRun: dryRun, slugFaults: &faults)
+        } catch {
+            // Rows with faults of their own were left out before; a taken slug shows only now.
+            guard skippingInvalid, !faults.isEmpty, candidates.allSatisfy({ $0.problems.isEmpty }) else {
+                var error = error
+                error.rowsAtFault = Set(faults.map(\.candidate.location)).count
+                throw error
+            }
+            let faulty = Set(faults.map(\.candidate.location))
+            var none: [(candidate: AlbumImporter.Candidate, problems: [String])] = []
+            var report = try importPass(
+                candidates.filter { !faulty.contains($0.location) }, leftOut: leftOut + faults.map(\.candidate),
+                allowDuplicates: allowDuplicates, update: update, dryRun: dryRun, slugFaults: &none
+            )
+            report.leftOut = faults
+            return report
+        }
+    }
+
+    /// One try at the import; `slugFaults` gets each row without faults of its own whose slug
+    /// is taken.
+    private func importPass(_ candidates: [AlbumImporter.Candidate], leftOut: [AlbumImporter.Candidate], allowDuplicates: Bool, update: Bool, dryRun: Bool, slugFaults: inout [(candidate: AlbumImporter.Candidate, problems: [String])]) throws(LibraryError) -> ImportReport {
         var report = ImportReport(added: [], skipped: [], change: nil)
         let change: LibraryChange
         do throws(LibraryError) {
@@ -160,6 +188,11 @@ extension LibraryEditor {
                 var claimedBy: [Int: AlbumImporter.Candidate] = [:]
                 var slugs = SlugCheck(catalogue: catalogue)
                 var problems: [String] = []
+                func checkSlug(of candidate: AlbumImporter.Candidate) {
+                    let found = slugs.problems(of: candidate)
+                    problems += found
+                    if !found.isEmpty, candidate.problems.isEmpty { slugFaults.append((candidate, found)) }
+                }
                 for candidate in candidates {
                     problems += candidate.problems
                     if candidate.problems.isEmpty {
@@ -199,14 +232,14 @@ extension LibraryEditor {
                                 continue
                             }
                             report.updated.append((candidate, index, differences))
-                            if differences.contains(where: { $0.field == "slug" }) { problems += slugs.problems(of: candidate) }
+                            if differences.contains(where: { $0.field == "slug" }) { checkSlug(of: candidate) }
                             continue
                         }
                         inFile[key, default: []].append(candidate)
                         report.added.append(candidate)
                     }
                     // An album at fault is checked too: it is meant to be imported once fixed.
-                    problems += slugs.problems(of: candidate)
+                    checkSlug(of: candidate)
                 }
                 guard problems.isEmpty else { throw LibraryError(reasons: problems + ["nothing was imported"]) }
                 var albums = archive.albums
