@@ -10,6 +10,7 @@ extension SiteOptions {
             Diagnostic.print(warnings)
             var editor = LibraryEditor(site: folder, undoLimit: config.library.undoLimit)
             editor.warn = { StandardStreams.error("warning: \($0)\n") }
+            editor.note = { StandardStreams.error("note: \($0)\n") }
             return editor
         } catch {
             Diagnostic.print(error.diagnostics)

@@ -130,4 +130,24 @@ import Testing
         let undo = try await run(["undo"], as: 2911, group: 2910, folder)
         #expect(undo.status == 0, "\(undo.stderr)")
     }
+
+    /// A command behind another that holds the archive's lock (one stopped with Ctrl-Z) waited
+    /// without a word; it says what it waits for, then goes on once the lock is free.
+    @Test func aCommandWaitingForTheLockSaysSo() async throws {
+        let folder = try await starter()
+        let lockFile = folder.url.appending(path: "site/content/.albums.json.lock").path
+        let holder = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        let site = folder.url.appending(path: "site")
+        async let waiting = GalleryBinary.run(Self.add, in: site)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(try !folder.read("site/content/albums.json").contains("\"title\": \"Z\""), "the add did not wait for the lock")
+        flock(holder, LOCK_UN)
+        close(holder)
+        let result = try await waiting
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: another gallery command is changing content/albums.json; waiting for it to finish"), "\(result.stderr)")
+        let free = try await run(["undo"], folder)
+        #expect(free.status == 0 && !free.stderr.contains("waiting"), "\(free.stderr)")
+    }
 }

@@ -31,10 +31,15 @@ public struct ArchiveLock: Sendable {
     ///
     /// The archive's folder must exist: the lock never creates it, so a command run in a folder
     /// that is not a site leaves nothing behind.
-    public func withLock<T>(_ body: () throws -> T) throws -> T {
+    ///
+    /// `waiting` is called once, before the wait, when another process holds the lock: a
+    /// command behind one that is stopped (Ctrl-Z) would otherwise wait without a word.
+    public func withLock<T>(waiting: () -> Void = {}, _ body: () throws -> T) throws -> T {
         let descriptor = try openLockFile()
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
+        let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        if !taken, errno == EWOULDBLOCK { waiting() }
+        while !taken, flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw AtomicFile.WriteError(path: url.path, reason: AtomicFile.systemError()) }
         }
         defer { flock(descriptor, LOCK_UN) }

@@ -15,6 +15,8 @@ public struct LibraryEditor: Sendable {
     /// Where warnings go that do not stop a change (an unreadable undo history): the command
     /// line prints them; by default they are dropped.
     public var warn: @Sendable (String) -> Void = { _ in }
+    /// Where notes go that only say what is happening (waiting for another command's lock).
+    public var note: @Sendable (String) -> Void = { _ in }
 
     /// An editor for a site folder's archive.
     public init(site: SiteFolder, undoLimit: Int = 50) {
@@ -303,7 +305,9 @@ public struct LibraryEditor: Sendable {
     private func locked<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
         guard store.exists else { throw LibraryError(diagnostics: [store.missing]) }
         do {
-            return try store.lock.withLock { try body() }
+            let note = self.note
+            let waiting = "another gallery command is changing \(store.displayPath); waiting for it to finish (a command stopped with Ctrl-Z holds it until it is resumed with fg)"
+            return try store.lock.withLock(waiting: { note(waiting) }) { try body() }
         } catch let error as LibraryError {
             throw error
         } catch {
