@@ -48,6 +48,7 @@ public struct PreviewBuilder: Sendable {
             let before = state.snapshot
             state.update {
                 $0.failure = nil
+                $0.goneSite = nil
                 $0.build = build
                 if before.build != nil, before.basePath != result.config.basePath {
                     $0.formerBasePath = before.basePath
@@ -77,9 +78,11 @@ public struct PreviewBuilder: Sendable {
             }
             await hub.publish(LiveReloadEvent(build: build, failure: diagnostics))
             // A site folder moved away took the last good build with it (the preview lives in its
-            // cache): there is nothing to serve, and no save here brings it back.
+            // cache): there is nothing to serve, and no save here brings it back; moving it
+            // back does (the watcher sees it return).
             if !FileManager.default.fileExists(atPath: options.site.root.path) {
-                log("serve: the site folder \(SiteFolder.display(options.site.root)) is gone (moved or deleted?), and with it the last good build; stop this server (Ctrl-C) and start gallery serve where the site is now")
+                state.update { $0.goneSite = options.site.root }
+                log("serve: the site folder \(SiteFolder.display(options.site.root)) is gone (moved or deleted?), and with it the last good build; move it back to go on, or stop this server (Ctrl-C) and start gallery serve where the site is now")
             } else {
                 log(hasSucceeded
                     ? "serve: still serving the last good build; the next good save rebuilds it"

@@ -30,6 +30,8 @@ public final class PreviewState: Sendable {
         /// is now: a page open at the old address, reloaded after the save that renamed it, is
         /// sent to the new one rather than to the 404 page.
         public var movedPages: [String: String] = [:]
+        /// The site folder, when the latest build failed because it was gone (moved away).
+        public var goneSite: URL?
 
         /// Records a page's move: earlier moves to its old address now lead to its new one,
         /// and a page back at an address of its own is no longer sent elsewhere.
@@ -57,6 +59,13 @@ public final class PreviewState: Sendable {
         let snapshot = self.snapshot
         guard snapshot.build != nil, snapshot.failure == nil, let output = snapshot.output else { return nil }
         return FileManager.default.fileExists(atPath: output.path) ? nil : output
+    }
+
+    /// The site folder, when the latest build failed for want of it and it is there again
+    /// (moved away and back): no save need come, so the watcher builds it at once.
+    public var returnedSite: URL? {
+        guard let site = snapshot.goneSite else { return nil }
+        return FileManager.default.fileExists(atPath: site.path) ? site : nil
     }
 
     /// Waits, at most `timeout`, while the output folder of the last good build is gone, as the

@@ -87,6 +87,12 @@ public struct SiteWatcher: Service {
                 reportChange?(changes.takeChangedFiles().summary)
                 // What changes while this runs differs from `built` and is seen on the next round.
                 await builder.build()
+            } else if let site = builder.state.returnedSite {
+                builder.log("serve: the site folder \(SiteFolder.display(site)) is back; building it again")
+                builder.state.update { $0.goneSite = nil }
+                built = now
+                reportChange?(nil)
+                await builder.build()
             } else if let output = builder.state.missingOutput {
                 builder.log("serve: the preview folder \(output.path) is gone; building it again")
                 built = now
