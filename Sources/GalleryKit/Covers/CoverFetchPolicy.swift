@@ -72,12 +72,14 @@ public struct CoverFetchPolicy: Sendable, Hashable {
 }
 
 extension Duration {
-    /// A long wait as people say it: `45 s`, `20 min`, `3 h`.
+    /// A long wait as people say it: `45 s`, `20 min`, `3 h`, `9 days`, `more than a year`.
     var roughly: String {
         let value = seconds
         if value < 120 { return spoken }
         if value < 3600 { return "\(Int((value / 60).rounded())) min" }
-        return "\(Int((value / 3600).rounded())) h"
+        if value < 48 * 3600 { return "\(Int((value / 3600).rounded())) h" }
+        if value < 366 * 86400 { return "\(Int((value / 86400).rounded())) days" }
+        return "more than a year"
     }
 
     /// The duration as people read it in messages: `30 s`, `0.25 s`.

@@ -10,6 +10,11 @@ enum RetryAfter {
         if let seconds = Int(text) {
             return seconds >= 0 ? .seconds(seconds) : nil
         }
+        // More seconds than an Int holds (`999999999999999999999999`): longer than any wait,
+        // which the fetcher takes at its word, rather than no header at all (retried at once).
+        if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return .seconds(Int.max)
+        }
         guard let date = httpDate(text) else { return nil }
         return .seconds(max(0, date.timeIntervalSince(now)))
     }

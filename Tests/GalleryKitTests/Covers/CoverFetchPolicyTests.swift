@@ -43,6 +43,8 @@ import Testing
         #expect(Duration.seconds(3600).roughly == "1 h")
         #expect(Duration.seconds(7200).roughly == "2 h")
         #expect(Duration.seconds(86_400).roughly == "24 h")
+        #expect(Duration.seconds(9 * 86_400).roughly == "9 days")
+        #expect(Duration.seconds(Int.max).roughly == "more than a year")
     }
 
     @Test func retryAfterReadsSecondsAndHTTPDates() throws {
@@ -55,6 +57,8 @@ import Testing
         #expect(RetryAfter.delay(from: "Tue, 20 Oct 2015 07:28:00 GMT", now: now) == .zero)
         #expect(RetryAfter.delay(from: "soon", now: now) == nil)
         #expect(RetryAfter.delay(from: "-5", now: now) == nil)
+        // More seconds than an Int holds: a wait longer than any, not no header (retried at once).
+        #expect(RetryAfter.delay(from: "999999999999999999999999", now: now) == .seconds(Int.max))
     }
 
     @Test func messagesGroupDigitsAndSpeakDurations() {
