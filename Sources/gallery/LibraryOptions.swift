@@ -79,11 +79,37 @@ struct AlbumFieldOptions: ParsableArguments {
     var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil && params.isEmpty }
 
     /// Refuses a param given twice (`--param price=1 --param price=2`): which one was meant is
-    /// a guess.
+    /// a guess; and a field whose bytes are not UTF-8 (see ``notUTF8(in:)``).
     func checkParams() throws {
+        if let flag = Self.notUTF8().first {
+            throw ValidationError("\(flag) is not UTF-8 text (is the terminal set to another encoding, such as Latin-1?), and its bytes would be saved as \u{FFFD}; set the terminal to UTF-8, or write the album into content/albums.json with an editor that saves UTF-8")
+        }
         var seen: Set<String> = []
         for param in params where !seen.insert(param.key).inserted {
             throw ValidationError("--param \(param.key) is given twice; keep one")
+        }
+    }
+
+    /// The options among `arguments` (by default the process's own, as the system gave them)
+    /// whose value is not UTF-8: Swift reads such bytes as U+FFFD, which the archive would keep
+    /// for good (`é` typed in a Latin-1 terminal). Each is named as typed: `--title`, or
+    /// `--param price` for `--param price=…`.
+    static func notUTF8(in arguments: [[UInt8]] = processArguments()) -> [String] {
+        var flags: [String] = []
+        for (index, bytes) in arguments.enumerated().dropFirst() where String(validating: bytes, as: UTF8.self) == nil {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let option = text.hasPrefix("--") && text.contains("=") ? String(text[..<text.firstIndex(of: "=")!]) : index > 1 ? String(decoding: arguments[index - 1], as: UTF8.self) : text
+            let param = option == "--param" ? String(decoding: bytes.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self) : nil
+            flags.append(option.hasPrefix("-") ? option + (param.map { " \($0)" } ?? "") : "argument \(index)")
+        }
+        return flags
+    }
+
+    /// The process's arguments as the bytes the system gave.
+    static func processArguments() -> [[UInt8]] {
+        (0..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
         }
     }
 

@@ -110,6 +110,30 @@ import Testing
 
     /// An archive that already holds such characters still builds, lists on one line each,
     /// and takes edits of its other fields, each told on one line.
+    /// A field typed in a terminal that is not UTF-8 (Latin-1's `é` is the byte E9) was read
+    /// as U+FFFD and saved so, without a word. Refused, naming the option.
+    @Test func fieldsThatAreNotUTF8AreRefused() async throws {
+        let folder = try await starter()
+        let before = try folder.read("site/content/albums.json")
+        for (arguments, flag) in [
+            (#"add --title "$(printf 'Caf\351')" --artist A --genre G --year 2000 --cover c.png"#, "--title"),
+            (#"edit 1 --artist="$(printf 'Bj\366rk')""#, "--artist"),
+            (#"edit 1 --param "label=$(printf 'Ed\351')""#, "--param label"),
+        ] {
+            let run = try await GalleryBinary.run(["-c", "exec \"$0\" \(arguments) --site site", GalleryBinary.url.path], in: folder.url, binary: URL(fileURLWithPath: "/bin/sh"))
+            #expect(run.status != 0, "\(arguments)")
+            #expect(run.stderr.hasPrefix("Error: \(flag) is not UTF-8 text (is the terminal set to another encoding, such as Latin-1?)"), "\(run.stderr)")
+        }
+        #expect(try folder.read("site/content/albums.json") == before)
+        // The cover too: cover_url is text in the archive, which names no file so spelled.
+        let cover = try await GalleryBinary.run(["-c", #"exec "$0" add --title T --artist A --genre G --year 2000 --cover "$(printf 'c\351.png')" --site site"#, GalleryBinary.url.path], in: folder.url, binary: URL(fileURLWithPath: "/bin/sh"))
+        #expect(cover.status != 0 && cover.stderr.hasPrefix("Error: --cover is not UTF-8 text"), "\(cover.stderr)")
+        // UTF-8 is taken as it is.
+        let good = try await GalleryBinary.run(["-c", #"exec "$0" add --title "$(printf 'Caf\303\251')" --artist A --genre G --year 2000 --cover c.png --site site"#, GalleryBinary.url.path], in: folder.url, binary: URL(fileURLWithPath: "/bin/sh"))
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"Caf\u{E9}\""))
+    }
+
     @Test func anArchiveThatAlreadyHoldsControlsStillWorks() async throws {
         let folder = try await starter()
         try folder.write(Fixture.archive([Fixture.album("ab\u{202E}cd", "x\u{1}y"), Fixture.album("Plain", "Z")]), to: "site/content/albums.json")
