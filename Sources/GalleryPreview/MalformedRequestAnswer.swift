@@ -58,7 +58,7 @@ final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandl
         answered = true
         let status: HTTPResponseStatus = error == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
         let text = Array((error == .headerOverflow
-            ? "The request's URL and headers are larger than gallery serve reads (80 KB): a large cookie for this host, perhaps.\n"
+            ? "The request's URL and headers are more than gallery serve reads (80 KB, or 1,000 header lines): a large cookie for this host, perhaps.\n"
             : "gallery serve could not read this request as HTTP/1.1.\n").utf8)
         let headers = HTTPHeaders([
             ("Content-Type", "text/plain; charset=utf-8"),

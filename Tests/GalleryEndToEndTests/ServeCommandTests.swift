@@ -353,6 +353,7 @@ import Glibc
         let cookie = String(repeating: "a", count: 90_000)
         for (request, status) in [
             ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n", 431),
+            ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (0..<1100).map { "X-\($0): 1\r\n" }.joined() + "\r\n", 431),
             ("FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
             ("garbage\r\n\r\n", 400),
         ] {
@@ -363,6 +364,7 @@ import Glibc
             try await connection.read(timeout: 20) { _ in false }
             #expect(connection.received.hasPrefix("HTTP/1.1 \(status) "), "\(connection.received.prefix(300))")
             #expect(connection.received.contains("Connection: close\r\n"))
+            if status == 431 { #expect(connection.received.contains("(80 KB, or 1,000 header lines)"), "\(connection.received.prefix(400))") }
             #expect(Date().timeIntervalSince(start) < 15, "the connection was not closed")
         }
         #expect(try await RawResponse.get("/", port: server.port, host: "127.0.0.1:\(server.port)").status == 200)
