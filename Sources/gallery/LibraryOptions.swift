@@ -64,16 +64,36 @@ struct AlbumFieldOptions: ParsableArguments {
     }) var year: Int?
     @Option(help: ArgumentHelp("The cover: a path relative to content/, a file:// URL inside the site, or an http(s) URL.", valueName: "URL")) var cover: String?
     @Option(help: "The album page's slug (lowercase letters, digits and dashes).") var slug: String?
-    @Option(name: .customLong("param"), help: ArgumentHelp("One of the album's own fields for the templates, {{album.params.NAME}} (repeatable); NAME= removes it. true, false and whole numbers are typed as such; anything else (12.50, 007) is text.", valueName: "NAME=VALUE"), transform: { text in
-        guard let equals = text.firstIndex(of: "=") else {
-            throw ValidationError("write NAME=VALUE, e.g. --param price=12.50 (NAME= removes the param)")
+    @Option(name: .customLong("param"), help: ArgumentHelp("One of the album's own fields for the templates, {{album.params.NAME}} (repeatable); NAME= removes it. true, false and whole numbers are typed as such; anything else (12.50, 007) is text.", valueName: "NAME=VALUE"), transform: ParamArgument.init) var params: [ParamArgument] = []
+
+    /// One `--param NAME=VALUE` as typed; checked in ``checkParams()``, whose messages quote
+    /// it in part (ArgumentParser's own, for a transform that throws, quoted all 20,000
+    /// characters of a value too long).
+    struct ParamArgument {
+        /// What was typed.
+        var text: String
+        /// The name, before the first `=`; `nil` without one.
+        var name: String? { text.firstIndex(of: "=").map { String(text[..<$0]) } }
+        /// The value, after the first `=`.
+        var value: String { text.firstIndex(of: "=").map { String(text[text.index(after: $0)...]) } ?? "" }
+
+        init(_ text: String) {
+            self.text = text
         }
-        let name = String(text[..<equals])
-        if let problem = Album.paramNameProblem(name) { throw ValidationError(problem) }
-        let value = String(text[text.index(after: equals)...])
-        if let problem = AlbumRules.characterProblem(value) ?? AlbumRules.lengthProblem(value, field: "param") { throw ValidationError("the value of \(name) \(problem)") }
-        return (name, value.isEmpty ? nil : Album.Param(typed: value))
-    }) var params: [(key: String, value: Album.Param?)] = []
+
+        /// Why it cannot be taken, or `nil`.
+        var problem: String? {
+            guard let name else { return "--param \(text.clippedForMessage) has no =; write NAME=VALUE, e.g. --param price=12.50 (NAME= removes the param)" }
+            if let problem = Album.paramNameProblem(name) { return "--param: \(problem)" }
+            if let problem = AlbumRules.characterProblem(value) ?? AlbumRules.lengthProblem(value, field: "param") { return "--param \(name): the value \(problem)" }
+            return nil
+        }
+
+        /// The change it makes: the param, typed, or its removal.
+        var change: (key: String, value: Album.Param?) {
+            (name ?? text, value.isEmpty ? nil : Album.Param(typed: value))
+        }
+    }
 
     /// Whether any field was given.
     var isEmpty: Bool { [title, artist, genre, cover, slug].allSatisfy { $0 == nil } && year == nil && params.isEmpty }
@@ -84,8 +104,9 @@ struct AlbumFieldOptions: ParsableArguments {
         if let flag = Self.notUTF8().first {
             throw ValidationError("\(flag) is not UTF-8 text (is the terminal set to another encoding, such as Latin-1?), and its bytes would be saved as \u{FFFD}; set the terminal to UTF-8, or write the album into content/albums.json with an editor that saves UTF-8")
         }
+        if let problem = params.lazy.compactMap(\.problem).first { throw ValidationError(problem) }
         var seen: Set<String> = []
-        for param in params where !seen.insert(param.key).inserted {
+        for param in params.map(\.change) where !seen.insert(param.key).inserted {
             throw ValidationError("--param \(param.key) is given twice; keep one")
         }
     }
@@ -121,6 +142,6 @@ struct AlbumFieldOptions: ParsableArguments {
         if let year { album.year = year }
         if let cover { album.coverURL = cover }
         if let slug { album.slug = slug.isEmpty ? nil : slug }
-        if !params.isEmpty { album.setParams(params) }
+        if !params.isEmpty { album.setParams(params.map(\.change)) }
     }
 }

@@ -127,11 +127,17 @@ import Testing
         #expect(try await run(["edit", "2", "--param", "sealed=", "--param", "price=10"], folder).status == 0)
         #expect(try params(folder) == [#""params": {"price":10,"catalogue":"007","note":"Near Mint","stock":3}"#])
         #expect(try await run(["edit", "2", "--param", "price=1", "--param", "price=2"], folder).stderr.contains("--param price is given twice; keep one"))
-        #expect(try await run(["edit", "2", "--param", "note=a\u{202E}b"], folder).stderr.contains("the value of note contains U+202E RIGHT-TO-LEFT OVERRIDE"))
+        #expect(try await run(["edit", "2", "--param", "note=a\u{202E}b"], folder).stderr.contains("--param note: the value contains U+202E RIGHT-TO-LEFT OVERRIDE"))
         let bad = try await run(["edit", "2", "--param", "in stock=1"], folder)
         #expect(bad.status == 64)
         #expect(bad.stderr.contains(#""in stock" cannot name a param"#), "\(bad.stderr)")
         #expect(try await run(["edit", "2", "--param", "price"], folder).stderr.contains("write NAME=VALUE"))
+        // A value over the limit is named, not quoted whole (ArgumentParser's message quoted
+        // all 20,001 characters).
+        let long = try await run(["edit", "2", "--param", "note=" + String(repeating: "x", count: 20_001)], folder)
+        #expect(long.status != 0)
+        #expect(long.stderr.hasPrefix("Error: --param note: the value is 20001 characters long; at most 20000"), "\(long.stderr.prefix(300))")
+        #expect(long.stderr.utf8.count < 1000, "\(long.stderr.utf8.count) bytes")
         // Undo takes each edit back, down to no params at all.
         #expect(try await run(["undo"], folder).status == 0)
         #expect(try await run(["undo"], folder).status == 0)

@@ -1,4 +1,4 @@
-extension String {
+public extension String {
     /// The text as a message shows it: cut to its first 60 characters and `…` when it is longer
     /// than 80, so that a 50 MB value in an archive makes a line a terminal can show, not one
     /// of 50 MB.
