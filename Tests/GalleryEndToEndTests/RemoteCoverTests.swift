@@ -112,6 +112,25 @@ import Testing
         }
     }
 
+    /// A damaged index of the cover cache was dropped without a word: online every cover was
+    /// downloaded again, offline each was "not in the cover cache" though its bytes were there.
+    @Test func aDamagedCoverIndexIsSaidAndWrittenAnew() async throws {
+        let covers = try Self.servedCovers()
+        let server = try await CoverServer(serving: covers.url)
+        let site = try Fixture.site([Fixture.album("Red", "A", cover: server.url("red.svg"))])
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        try site.write("{\"version\": 1, \"covers\": {", to: ".gallery-cache/covers/index.json")
+        let offline = try await GalleryBinary.run(["build", "-q", "--offline", "--clean"], in: site.url)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stderr.contains(".gallery-cache/covers/index.json: warning: the cover cache's index is damaged (it is not JSON the cache wrote); with --offline, the remote covers are missing until a build online downloads them again"), "\(offline.stderr)")
+        let online = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(online.status == 0, "\(online.stderr)")
+        #expect(online.stderr.contains("warning: the cover cache's index is damaged (it is not JSON the cache wrote); the remote covers are downloaded again, and the index written anew"), "\(online.stderr)")
+        #expect(try JSONSerialization.jsonObject(with: Data(site.read(".gallery-cache/covers/index.json").utf8)) is [String: Any])
+        let after = try await GalleryBinary.run(["build", "-q", "--clean"], in: site.url)
+        #expect(after.status == 0 && !after.stderr.contains("damaged"), "\(after.stderr)")
+    }
+
     @Test func anUnchangedSiteOfRemoteCoversStopsAtItsStampUntilTheCacheChanges() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)

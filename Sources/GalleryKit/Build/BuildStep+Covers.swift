@@ -51,6 +51,14 @@ extension BuildStep {
         var cacheIndex: [String: FileStamp]? = [:]
         if remote > 0 {
             let cacheFolder = state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory)
+            // A damaged index was dropped without a word: every cover downloaded again, or, with
+            // --offline, each said to be "not in the cover cache" though its bytes were there.
+            if let problem = CoverCache.indexProblem(in: cacheFolder) {
+                let again = state.options.fetchMode == .offline
+                    ? "with --offline, the remote covers are missing until a build online downloads them again"
+                    : "the remote covers are downloaded again, and the index written anew"
+                state.report(.warning("the cover cache's index is damaged (\(problem)); \(again)", path: SiteFolder.display(CoverCache.indexFile(in: cacheFolder))), to: observer)
+            }
             fetched = await Library.withRemoteCovers(
                 site: site,
                 mode: state.options.fetchMode,

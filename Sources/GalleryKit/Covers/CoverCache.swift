@@ -212,6 +212,20 @@ public actor CoverCache {
         }
     }
 
+    /// Why the index in `folder` cannot be read, when there is one that cannot (cut short,
+    /// edited by hand); `nil` when it reads, or there is none yet.
+    public static func indexProblem(in folder: URL) -> String? {
+        let file = indexFile(in: folder)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let data = try? Data(contentsOf: file) else { return "it cannot be read" }
+        do {
+            _ = try JSONDecoder().decode(Index.self, from: data)
+            return nil
+        } catch {
+            return data.isEmpty ? "it is empty" : "it is not JSON the cache wrote"
+        }
+    }
+
     private static func loadIndex(from file: URL) -> (covers: [String: CoverCacheEntry], failures: [String: Failure]) {
         guard let data = try? Data(contentsOf: file),
               let index = try? JSONDecoder().decode(Index.self, from: data),
