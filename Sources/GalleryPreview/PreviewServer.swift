@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -76,6 +77,10 @@ public struct PreviewServer: Sendable {
     /// time this is called the rebuilds and the pages' sockets have ended: only the server's
     /// wait is left.
     public var giveUpWaiting: (@Sendable () -> Void)?
+    /// Called when Ctrl-C (or SIGTERM) comes again while the server is stopping, waiting for a
+    /// rebuild under way (a big site's takes seconds): `gallery serve` exits at once then, as
+    /// a second Ctrl-C does in most servers. `nil` ignores it.
+    public var stopNow: (@Sendable () -> Void)?
 
     /// A server.
     public init(
@@ -173,7 +178,7 @@ public struct PreviewServer: Sendable {
         var watcher = SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild)
         watcher.reportChange = reportChange
         let group = ServiceGroup(
-            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening, isStopping: isStopping)],
+            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening, isStopping: isStopping, stopNow: stopNow)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -237,11 +242,29 @@ struct ShutdownNotice: Service {
     let isListening: Flag
     /// Set as the server begins to stop, so a first build that ends afterwards announces nothing.
     let isStopping: Flag
+    /// What a second Ctrl-C does (see ``PreviewServer/stopNow``).
+    let stopNow: (@Sendable () -> Void)?
 
     func run() async {
+        // Trapped before the first signal, so a second that comes quickly is not lost.
+        let again = stopNow == nil ? nil : await UnixSignalsSequence(trapping: .sigint, .sigterm)
         try? await gracefulShutdown()
         isStopping.set()
         if isListening.isSet { log("serve: stopping") }
+        // Outlives this service, which must return for the others to stop.
+        if let again, let stopNow {
+            Task.detached {
+                // The first is the signal that began the stop.
+                var count = 0
+                for await _ in again {
+                    count += 1
+                    if count >= 2 {
+                        stopNow()
+                        return
+                    }
+                }
+            }
+        }
     }
 }
 

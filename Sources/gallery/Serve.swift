@@ -89,6 +89,10 @@ struct Serve: AsyncParsableCommand {
         // --quiet leaves out the lines that only say how the server runs.
         if quiet { server.status = { _ in } }
         // Everything else has stopped by then: only connections that never sent a request are left.
+        server.stopNow = {
+            StandardStreams.error("serve: stopped at once, without waiting for the rebuild under way\n")
+            Foundation.exit(130)
+        }
         server.giveUpWaiting = {
             StandardStreams.error("serve: closed the connections that sent no request\n")
             Foundation.exit(0)

@@ -310,6 +310,39 @@ import Glibc
         #expect(!text(output).contains("Serving"), "\(text(output))")
     }
 
+    /// Ctrl-C waits for a rebuild under way, which takes seconds on a big site; Ctrl-C again
+    /// stopped nothing sooner. Now a second one stops the server at once, with status 130.
+    @Test func aSecondCtrlCStopsAtOnce() async throws {
+        let folder = try Fixture.site((0..<4000).map { Fixture.album("Album \($0)", "Artist \($0 % 40)") })
+        let output = folder.url.appending(path: "serve-stdout")
+        let errors = folder.url.appending(path: "serve-stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = folder.url
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, !text(errors).contains("render") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!text(output).contains("Serving"), "the first build ended before Ctrl-C; the test needs a slower build")
+        kill(process.processIdentifier, SIGINT)
+        try await Task.sleep(for: .milliseconds(100))
+        kill(process.processIdentifier, SIGINT)
+        let exited = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 130, "\(text(errors))")
+        #expect(text(errors).contains("serve: stopped at once, without waiting for the rebuild under way\n"), "\(text(errors))")
+        #expect(!text(errors).contains("[7/7] write") && !text(output).contains("Serving"), "the build was waited for: \(text(errors))")
+    }
+
     /// A site folder renamed under the server took its preview with it: every page was a 404
     /// while the terminal said the last good build was still served. It says what happened and
     /// what to do instead.
