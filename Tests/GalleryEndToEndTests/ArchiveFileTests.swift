@@ -150,4 +150,21 @@ import Testing
         let free = try await run(["undo"], folder)
         #expect(free.status == 0 && !free.stderr.contains("waiting"), "\(free.stderr)")
     }
+
+    /// A read-only content/ folder with a writable archive in it: the message blamed the
+    /// archive ("cannot write content/albums.json: Permission denied"), which was writable.
+    @Test(.enabled(if: geteuid() == 0, "only root can run gallery as other users"))
+    func aReadOnlyContentFolderIsNamedAsTheCause() async throws {
+        let folder = try await starter()
+        try give(folder, to: 2921, group: 2920)
+        // Made while the folder is writable, as a first command would have.
+        #expect(try await run(Self.add, as: 2921, group: 2920, folder).status == 0)
+        let before = try folder.read("site/content/albums.json")
+        #expect(chmod(folder.url.appending(path: "site/content").path, 0o555) == 0)
+        defer { chmod(folder.url.appending(path: "site/content").path, 0o775) }
+        let refused = try await run(["delete", "1"], as: 2921, group: 2920, folder)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("the folder content cannot be written (Permission denied): a new version is written beside the file and renamed over it; make it writable (chmod u+w content) for the user running gallery"), "\(refused.stderr)")
+        #expect(try folder.read("site/content/albums.json") == before)
+    }
 }

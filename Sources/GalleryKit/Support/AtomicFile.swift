@@ -48,7 +48,14 @@ public enum AtomicFile {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: url.path, reason: systemError()) }
+        guard descriptor >= 0 else {
+            // The folder, not the file: a writable file in a read-only folder was blamed itself.
+            let code = errno
+            guard code == EACCES || code == EROFS else { throw WriteError(path: url.path, reason: systemError()) }
+            let name = SiteFolder.display(URL(fileURLWithPath: folder, isDirectory: true))
+            let fix = code == EROFS ? "the file system is mounted read-only" : "make it writable (chmod u+w \(name)) for the user running gallery"
+            throw WriteError(path: url.path, reason: "the folder \(name) cannot be written (\(String(cString: strerror(code)))): a new version is written beside the file and renamed over it; \(fix)")
+        }
         var failure: String?
         // Before the mode: a change of owner clears the set-id bits.
         owner?.give(descriptor)
