@@ -138,6 +138,24 @@ import Testing
         #expect(blocked.status != 0)
         #expect(blocked.stderr.contains("blocked/cache: error: the cache folder blocked/cache cannot be written (Not a directory); name a writable one with --cache DIR or [build] cache"), "\(blocked.stderr)")
         #expect(blocked.stderr.contains("build failed in step 'load'"))
+
+        // Inside a writable cache, the manifests' folder is checked at once too (it was found
+        // only in the write step, after pages of removed albums were deleted), and the
+        // thumbnails' is said (every build remade every thumbnail without a word).
+        try folder.write(#"{"version": 1, "albums": [{"title": "Only", "artist": "A", "genre": "G", "year": 2000, "cover_url": "covers/best-of-bowie.svg"}]}"#, to: "site/content/albums.json")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "cache/builds"))
+        try folder.write("not a folder\n", to: "cache/builds")
+        let pages = folder.files(under: "site/public")
+        let noManifests = try await GalleryBinary.run(["build", "--site", "site", "--cache", "cache"], in: folder.url)
+        #expect(noManifests.status != 0)
+        #expect(noManifests.stderr.contains("cache/builds: error: the folder cache/builds in the cache cannot be written (Not a directory); the build records what it wrote there"), "\(noManifests.stderr)")
+        #expect(folder.files(under: "site/public") == pages, "the output folder was changed")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "cache/builds"))
+        try FileManager.default.removeItem(at: folder.url.appending(path: "cache/thumbnails"))
+        try folder.write("not a folder\n", to: "cache/thumbnails")
+        let noThumbnails = try await GalleryBinary.run(["build", "--site", "site", "--cache", "cache"], in: folder.url)
+        #expect(noThumbnails.status == 0, "\(noThumbnails.stderr)")
+        #expect(noThumbnails.stderr.contains("cache/thumbnails: warning: the thumbnail cache cache/thumbnails cannot be written (Not a directory), so every build makes the thumbnails again"), "\(noThumbnails.stderr)")
     }
 
     @Test func aCacheAmongTheSitesOwnFilesOrInTheOutputIsRefused() async throws {

@@ -122,6 +122,17 @@ extension BuildStep {
             return
         }
         let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
+        // Folders inside a writable cache that are not (a plain file in their place, a folder
+        // made read-only): the manifests' was found only in the write step, with the output
+        // folder half changed; the thumbnails' never, every build making them all again.
+        let builds = manifestFile.deletingLastPathComponent()
+        if let why = Self.unwritable(builds) {
+            state.report(.error("the folder \(SiteFolder.display(builds)) in the cache cannot be written (\(why)); the build records what it wrote there, so make it writable, or remove it (it is made again)", path: SiteFolder.display(builds)), to: observer)
+            return
+        }
+        if let why = Self.unwritable(state.thumbnailCacheFolder) {
+            state.report(.warning("the thumbnail cache \(SiteFolder.display(state.thumbnailCacheFolder)) cannot be written (\(why)), so every build makes the thumbnails again; make it writable, or remove it (it is made again)", path: SiteFolder.display(state.thumbnailCacheFolder)), to: observer)
+        }
         let outputFolder = state.outputFolder
         state.outputLock = OutputLock(manifest: manifestFile) {
             observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
