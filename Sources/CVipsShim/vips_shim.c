@@ -168,6 +168,10 @@ static void start_vips(void) {
     init_result = VIPS_INIT("gallery");
     if (init_result == 0) {
         g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_log, NULL);
+        /* And GObject's, which libvips's loaders set off with a cover's own numbers (an SVG whose
+           viewBox is 100000000 wide: "value is invalid or out of range for property 'width'"),
+           printed amid the build's output without naming the cover; the thumbnail is made. */
+        g_log_set_handler("GLib-GObject", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_log, NULL);
         vips_cache_set_max(0);
         vips_concurrency_set(1);
         /* No orc: libvips compiles orc programs as it builds resize operations and frees them as it

@@ -142,6 +142,17 @@ import Testing
         #expect(all.stderr.contains("build failed in step 'fetch covers' with 3 errors"), "\(all.stderr)")
     }
 
+    /// An SVG whose numbers overflow GObject's properties (a viewBox 100,000,000 wide) printed
+    /// GLib's own warnings amid the build's output, naming no cover; the thumbnail is made.
+    @Test func anSVGWithHugeNumbersPrintsNoLibraryWarnings() async throws {
+        let site = try Fixture.site([Fixture.album("Vast", "A", cover: "covers/vast.svg")])
+        try site.write(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100000000 100000000"><rect width="100000000" height="100000000" fill="#c33"/></svg>"##, to: "content/covers/vast.svg")
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("GLib") && !run.stderr.contains("WARNING"), "\(run.stderr)")
+        #expect(!site.files(under: "public/covers").isEmpty)
+    }
+
     /// A lower `max_pixels` refuses covers whose thumbnails are already cached, as a cold build
     /// would: the same input gives the same site, and `--strict` the same verdict, whether or not
     /// CI restored the cache. A cache from before the covers' sizes were kept (no `.size` files)
