@@ -526,6 +526,19 @@ import Testing
         #expect(try site.read("public/albums/b-a/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/music/albums/b-a/\"/>"))
     }
 
+    /// A base URL as a browser's address bar shows it, its path percent-encoded, failed every
+    /// build: the 404 page's links, decoded to be checked, were all "outside the site's base
+    /// path" as written.
+    @Test(arguments: ["https://example.org/caf%C3%A9/", "/a%20b/"])
+    func aPercentEncodedBasePathBuilds(baseURL: String) async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")], config: "base_url = \"\(baseURL)\"\n")
+        let build = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        let path = try #require(URL(string: baseURL)?.path(percentEncoded: true))
+        #expect(try site.read("public/404.html").contains("href=\"\(path)assets/gallery."))
+        #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
+    }
+
     @Test func aBaseURLThatIsNoAddressIsRefusedFromTheCommandLineToo() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         let run = try await GalleryBinary.run(["build", "--base-url", "javascript:alert(1)"], in: site.url)

@@ -44,7 +44,10 @@ struct ReferenceResolver: Sendable {
     init(outputPaths: OutputPathIndex, basePath: String, path: String) {
         self.outputPaths = outputPaths
         self.basePath = basePath
-        self.basePathBytes = Array(basePath.utf8)
+        // As the references it is compared with are, once decoded: a base path copied from a
+        // browser's address bar (`/caf%C3%A9/`) put every link of the site outside it.
+        let bytes = Array(basePath.utf8)
+        self.basePathBytes = bytes.contains(UInt8(ascii: "%")) ? bytes.withUnsafeBufferPointer { Self.percentDecoded($0) } ?? bytes : bytes
         let folders = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }
         self.folder = Array(folders.joined(separator: "/").utf8)
     }
