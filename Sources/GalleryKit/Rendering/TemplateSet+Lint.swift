@@ -7,7 +7,8 @@ extension TemplateSet {
     /// `{{root}}`, which ends with one (``slashesAfterRoot(in:path:basePath:)``), a partial or
     /// parent that names no template, a block that its parent has no place for (see
     /// ``blockFindings()``), and a name that no value answers to (`{{album.titel}}`), each with
-    /// the nearest right name when there is one.
+    /// the nearest right name when there is one; and, as errors, values written into
+    /// attributes that hold script (``scriptAttributeFindings(in:path:)``).
     ///
     /// Names are found by rendering every kind of page once for a small made-up site whose
     /// options take every branch the built-in templates have (an absolute base URL, analytics,
@@ -49,7 +50,10 @@ extension TemplateSet {
         for name in sources.keys.sorted() {
             guard case .site(let path) = sources[name]?.origin, let text = sources[name]?.text else { continue }
             findings += Self.tagsShortOfABrace(in: text, path: path)
-            if let template = compiled[name] { findings += Self.slashesAfterRoot(in: template.nodes, path: path, basePath: config.basePath) }
+            if let template = compiled[name] {
+                findings += Self.slashesAfterRoot(in: template.nodes, path: path, basePath: config.basePath)
+                findings += Self.scriptAttributeFindings(in: template.nodes, path: path)
+            }
         }
         if sources.values.contains(where: { $0.origin != .builtin }) {
             findings += unknownNameFindings(config: config)

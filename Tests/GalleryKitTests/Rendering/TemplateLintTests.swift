@@ -180,6 +180,31 @@ import Testing
         ])
     }
 
+    /// An album's text in an event handler runs as script however it is escaped: the browser
+    /// decodes `&#39;` before the handler runs. In any attribute that holds script, in any
+    /// quoting, at any depth; numbers, text outside such attributes, and a closed tag pass.
+    @Test func aValueInAnAttributeThatHoldsScriptIsAnError() throws {
+        let templates = try Self.templates([
+            "partials/details": """
+            <table id="details"><tr><td>{{album.year}}</td></tr></table>
+            <button type="button" onclick="log('{{album.title}}')" data-title="{{album.title}}">a</button>
+            {{#album}}<img alt="" src="x.png" ONERROR = '{{{artist}}}'/><b onmouseover=go({{genre}})>g</b>{{/album}}
+            <iframe title="{{album.title}}" srcdoc="<p>{{album.artist}}</p>"></iframe>
+            <a href="#" onclick="go({{album.number}}, {{album.year}})">{{album.title}}</a> <p title="on">{{album.title}}</p>
+            <span data-onclick="{{album.title}}">x</span><!-- <b onclick=" --><i title="{{album.title}}">i</i><script>if (1 < 2) {}</script><p title="{{album.title}}">p</p>
+
+            """,
+        ])
+        let findings = templates.lint(config: SiteConfig()).filter { $0.severity == .error }
+        #expect(findings.map { "\($0.position?.line ?? 0):\($0.position?.column ?? 0) \($0.message.prefix(60))" } == [
+            "2:37 {{album.title}} is written into the onclick attribute, which",
+            "3:46 {{artist}} is written into the onerror attribute, which hold",
+            "3:79 {{genre}} is written into the onmouseover attribute, which h",
+            "4:44 {{album.artist}} is written into the srcdoc attribute, which",
+        ], "\(findings.map(\.description))")
+        #expect(findings.first?.message.hasSuffix("put the value in a data- attribute (data-title=\"{{album.title}}\") and read it from the script (this.dataset.title)") == true)
+    }
+
     /// root ends with a slash, so `{{root}}/about/` makes `.//about/` on pages and `//about/`,
     /// another host, on 404.html.
     @Test func aSlashAfterRootIsWarnedAbout() throws {
