@@ -106,6 +106,21 @@ import Testing
         #expect(into.stderr.contains("the output folder is inside static/"), "\(into.stderr)")
     }
 
+    /// A file of assets/ with the name a built-in asset is published under (a copy of
+    /// public/assets/ put back into assets/) replaced the site's script on every page, without
+    /// a word; static/assets/ had the same refused already.
+    @Test func anAssetNamedAsAFingerprintedBuiltInIsRefused() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let script = try #require(site.files(under: "public/assets").first { $0.hasPrefix("gallery.") && $0.hasSuffix(".js") })
+        let before = try site.read("public/assets/\(script)")
+        try site.write("console.log(1)\n", to: "assets/\(script)")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("assets/\(script): error: this file has the name gallery publishes its own gallery.js under (assets/\(script)), so it would replace it on every page"), "\(run.stderr)")
+        #expect(try site.read("public/assets/\(script)") == before)
+    }
+
     /// Two static files named `café.txt`, one with `é` composed and one decomposed, are told
     /// apart by their bytes (not said to be a file gallery writes).
     @Test func twoStaticNamesOneInUnicodeAreNamedAsSuch() async throws {

@@ -106,6 +106,8 @@ public struct AssetBundle: Sendable {
         var files: [OutputFile] = []
         var stylesheets: [Stylesheet] = []
         var renamed: [String: String] = [:]
+        // The source of each output path, to find two that are one.
+        var owner: [String: String] = [:]
         for name in sources.keys.sorted() {
             guard let source = sources[name] else { continue }
             var output = "assets/" + name
@@ -115,6 +117,18 @@ public struct AssetBundle: Sendable {
                 output = "assets/" + url.deletingPathExtension().lastPathComponent + "." + ContentHash.short(data) + "." + url.pathExtension
             }
             renamed[name] = output
+            // A file of assets/ named as a fingerprinted one is published as (`gallery.e8272eebe4.js`)
+            // replaced it on every page, without a word.
+            // (Two names make one output only when one of them is fingerprinted.)
+            if let other = owner[output] {
+                let (fingerprinted, plain) = Self.fingerprinted.contains(name) ? (name, other) : (other, name)
+                let path = folder.map { SiteFolder.display($0.appending(path: plain)) } ?? "assets/" + plain
+                throw ArchiveError([.error(
+                    "this file has the name gallery publishes its own \(fingerprinted) under (\(output)), so it would replace it on every page; rename it, or, to change the built-in one, write assets/\(fingerprinted) (gallery templates --assets gives it to start from)",
+                    path: path
+                )])
+            }
+            owner[output] = name
             files.append(OutputFile(path: output, content: .bytes(Array(data))))
             if name.lowercased().hasSuffix(".css") {
                 let source = builtin.contains(name) ? output : folder.map { SiteFolder.display($0.appending(path: name)) } ?? output
