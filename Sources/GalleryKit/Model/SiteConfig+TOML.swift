@@ -54,11 +54,15 @@ extension SiteConfig {
         }
         var reader = TOMLReader(text: text, path: path)
         var config = SiteConfig()
-        // gallery's names and Hugo's: keys are read in sorted order, so Hugo's comes first.
+        // gallery's names and Hugo's: with both, Hugo's is not read (in sorted order it came
+        // last for language, and won, while the warning said language was used).
+        var shadowed: Set<String> = []
         for (ours, hugos) in [("base_url", "baseURL"), ("language", "languageCode")] where table.contains(key: ours) && table.contains(key: hugos) {
             reader.diagnostics.append(.warning("both \(ours) and \(hugos) (Hugo's name for it) are set; \(ours) is used, so delete one", path: path, at: reader.position(of: hugos, in: nil)))
+            shadowed.insert(hugos)
         }
         reader.read(table, section: nil) { reader, key, value in
+            if shadowed.contains(key) { return true }
             switch key {
             case "title":
                 guard let title = reader.string(value, key: key) else { return true }

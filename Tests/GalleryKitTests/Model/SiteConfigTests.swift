@@ -283,6 +283,13 @@ import Testing
         let (both, bothWarnings) = try SiteConfig.parse(toml: "base_url = \"/a/\"\nbaseURL = \"/b/\"\n", path: "gallery.toml")
         #expect(both.baseURL == "/a/")
         #expect(bothWarnings.map(\.description) == ["gallery.toml:2:1: warning: both base_url and baseURL (Hugo's name for it) are set; base_url is used, so delete one"])
+        // In either order, and for language too, which Hugo's name won though the warning said not.
+        for toml in ["language = \"fr\"\nlanguageCode = \"de\"\n", "languageCode = \"de\"\nlanguage = \"fr\"\n", "baseURL = \"/b/\"\nbase_url = \"/a/\"\n"] {
+            let (config, warnings) = try SiteConfig.parse(toml: toml, path: "gallery.toml")
+            #expect(toml.hasPrefix("base") ? config.baseURL == "/a/" : config.language == "fr", "\(toml)")
+            let both = warnings.filter { $0.message.contains("Hugo's name for it") }
+            #expect(both.count == 1 && both[0].message.contains(toml.hasPrefix("base") ? "base_url is used" : "language is used"), "\(warnings)")
+        }
         do {
             _ = try SiteConfig.parse(toml: "title = \"x\n", path: "gallery.toml")
             Issue.record("expected an error")
