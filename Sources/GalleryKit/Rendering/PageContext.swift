@@ -132,13 +132,22 @@ final class SiteContext: TemplateObject {
 }
 
 extension SiteContext {
-    /// The languages written right to left, by primary subtag (`he`, `ar-EG`, `fa`…): their
-    /// pages get `dir="rtl"`.
-    static let rightToLeft: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "syr", "ug", "ur", "yi"]
+    /// The languages written right to left when no script is named, by primary subtag (`he`,
+    /// `ar-EG`, `fa`…): their pages get `dir="rtl"`.
+    static let rightToLeft: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "lrc", "mzn", "nqo", "ps", "sd", "syr", "ug", "ur", "yi"]
 
-    /// Whether `language` (a BCP 47 tag) is written right to left.
+    /// The scripts written right to left (ISO 15924), for a tag that names one (`pa-Arab`,
+    /// `az-Arab`; and `sd-Deva`, `ug-Cyrl`, written left to right whatever the language).
+    static let rightToLeftScripts: Set<String> = ["adlm", "arab", "aran", "hebr", "mand", "mend", "nkoo", "rohg", "samr", "syrc", "thaa", "yezi"]
+
+    /// Whether `language` (a BCP 47 tag) is written right to left: by its script subtag when it
+    /// has one (four letters after the language), else by the language.
     static func isRightToLeft(_ language: String) -> Bool {
-        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        let subtags = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
+        let primary = subtags.first ?? ""
+        if let script = subtags.dropFirst().first(where: { $0.count == 4 && $0.allSatisfy(\.isLetter) }) {
+            return rightToLeftScripts.contains(script)
+        }
         return rightToLeft.contains(primary)
     }
 }

@@ -82,6 +82,18 @@ import Testing
         #expect(translated.contains(byName("status") + " {number} {count} {title} {artist} {genre} {year}"))
     }
 
+    /// `dir="rtl"` follows the script a tag names, then the language: Punjabi in Arabic script
+    /// is right to left, Sindhi in Devanagari left to right; N'Ko, Mazanderani and Northern
+    /// Luri are right to left. (Each of these was wrong, by the language alone.)
+    @Test func rightToLeftFollowsTheScriptThenTheLanguage() {
+        for tag in ["he", "ar-EG", "fa_IR", "pa-Arab", "az-Arab-IR", "ku-Arab", "ha-Arab", "nqo", "mzn", "lrc", "yi", "ar-Arab"] {
+            #expect(SiteContext.isRightToLeft(tag), "\(tag)")
+        }
+        for tag in ["en", "pa", "az", "sd-Deva", "ks-Deva", "ug-Cyrl", "ar-Latn", "de-CH", "zh-Hant-TW", "sr-Latn"] {
+            #expect(!SiteContext.isRightToLeft(tag), "\(tag)")
+        }
+    }
+
     @Test func patternsFillTheirPlaceholdersAndLeaveOtherBracesAsText() {
         let values: (String) -> String? = { ["title": "T", "artist": "A"][$0] }
         #expect(TextPattern("{title} by {artist}").fill(values) == "T by A")
