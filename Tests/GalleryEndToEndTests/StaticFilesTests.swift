@@ -121,6 +121,23 @@ import Testing
         #expect(try site.read("public/assets/\(script)") == before)
     }
 
+    /// A static file named as a folder gallery writes into failed the write step with "Is a
+    /// directory", naming neither the file nor what to do.
+    @Test func aStaticFileNamedAsAFolderGalleryWritesIsRefused() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let before = try site.read("public/index.html")
+        try site.write("x\n", to: "static/albums")
+        try site.write("y\n", to: "static/page/2")
+        try site.write("z\n", to: "static/docs/notes.txt")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("static/albums: error: gallery writes pages or files into a folder named albums/, so this file cannot take its name; rename or remove it"), "\(run.stderr)")
+        #expect(!run.stderr.contains("static/page/2") && !run.stderr.contains("docs"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Is a directory"), "\(run.stderr)")
+        #expect(try site.read("public/index.html") == before)
+    }
+
     /// Two static files named `café.txt`, one with `é` composed and one decomposed, are told
     /// apart by their bytes (not said to be a file gallery writes).
     @Test func twoStaticNamesOneInUnicodeAreNamedAsSuch() async throws {

@@ -59,6 +59,16 @@ extension BuildStep {
                     path: site.display(site.staticFolder.appending(path: path))
                 ), to: observer)
             }
+            // A static file with the name of a folder gallery writes into (`static/albums`, a
+            // file): it failed the write step with "Is a directory", naming neither.
+            var madeFolders = Set((made.map { $0 } + filePaths).compactMap { path in path.firstIndex(of: "/").map { String(path[..<$0]) } })
+            for path in made where path.hasSuffix("/index.html") { madeFolders.insert(String(path.dropLast("/index.html".count))) }
+            for path in assets.staticPaths where madeFolders.contains(path) {
+                state.report(.error(
+                    "gallery writes pages or files into a folder named \(path)/, so this file cannot take its name; rename or remove it",
+                    path: site.display(site.staticFolder.appending(path: path))
+                ), to: observer)
+            }
             if state.diagnostics.containsErrors { return }
         }
         let validator = await madeValidator
