@@ -35,7 +35,7 @@ extension SiteConfig {
     /// - Throws: ``ArchiveError`` holding every error found (the type carries diagnostics for any file).
     public static func parse(toml text: String, path: String) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
         let bytes = Array(text.utf8)
-        if let problem = controlCharacterProblem(in: bytes) ?? tableHeaderProblem(in: bytes) {
+        if let problem = controlCharacterProblem(in: bytes) ?? escapedNULProblem(in: bytes) ?? tableHeaderProblem(in: bytes) {
             throw ArchiveError([.error(problem.message, path: path, at: problem.position)])
         }
         let table: TOMLTable

@@ -13,8 +13,26 @@ extension SiteConfig {
         let nuls = bytes.count { $0 == 0 }
         let advice = nuls * 4 >= bytes.count
             ? "the file looks like UTF-16 (every other byte is zero); save it as UTF-8"
-            : "delete it (or write \\u\(name.dropFirst(2)) inside a string, if it is meant)"
+            : byte == 0 ? "delete it" : "delete it (or write \\u\(name.dropFirst(2)) inside a string, if it is meant)"
         return ("gallery.toml holds the control character \(name)\(byte == 0 ? " (NUL)" : ""), which TOML does not allow; \(advice)", position)
+    }
+
+    /// An escaped NUL (`\u0000`, `\U00000000`), where it is: TOML's parser hands gallery its
+    /// strings as C strings, which end at a NUL, so `title = "a\u0000bc"` published "a".
+    static func escapedNULProblem(in bytes: [UInt8]) -> (message: String, position: SourcePosition)? {
+        for escape in ["\\u0000", "\\U00000000"] {
+            let run = Array(escape.utf8)
+            var index = 0
+            while index + run.count <= bytes.count {
+                // Not `\\u0000`: an escaped backslash, then text.
+                if bytes[index..<index + run.count].elementsEqual(run), index == 0 || bytes[index - 1] != UInt8(ascii: "\\") {
+                    let position = bytes.withUnsafeBufferPointer { TemplateAttribution.position(ofByte: index, in: $0) }
+                    return ("gallery.toml holds \(escape) (NUL) in a string, where the text would end: what follows it would be lost; delete it", position)
+                }
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// A section header whose name starts with a character no name can start with (`[é]`,

@@ -66,7 +66,12 @@ import Testing
                 return error.diagnostics.first?.description
             }
         }
-        #expect(message(Array("title = \"Before\"\n\u{0}\ntitle = \"dup\"\n".utf8))?.hasSuffix("gallery.toml:2:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; delete it (or write \\u0000 inside a string, if it is meant)") == true)
+        #expect(message(Array("title = \"Before\"\n\u{0}\ntitle = \"dup\"\n".utf8))?.hasSuffix("gallery.toml:2:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; delete it") == true)
+        // Escaped, a NUL ended the string there: `title = "a\u0000bc"` published "a".
+        for escaped in [#"title = "a\u0000bc""#, #"[params]\nx = "b\U00000000c""#] {
+            #expect(message(Array(escaped.utf8))?.contains("(NUL) in a string, where the text would end: what follows it would be lost; delete it") == true, "\(escaped)")
+        }
+        #expect(message(Array(#"title = "a\\u0000bc""#.utf8)) == nil)
         #expect(message(Array("title = \"a\u{7}b\"\n".utf8))?.hasSuffix("gallery.toml:1:11: error: gallery.toml holds the control character U+0007, which TOML does not allow; delete it (or write \\u0007 inside a string, if it is meant)") == true)
         let utf16: [UInt8] = Array("title = \"Mine\"\n".utf8).flatMap { [UInt8(0), $0] }
         #expect(message(utf16)?.hasSuffix("gallery.toml:1:1: error: gallery.toml holds the control character U+0000 (NUL), which TOML does not allow; the file looks like UTF-16 (every other byte is zero); save it as UTF-8") == true)
