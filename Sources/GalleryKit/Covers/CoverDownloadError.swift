@@ -140,6 +140,9 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .tls(_, let advice): return advice
         case .invalidRequest: return "check the URL for stray characters, such as a percent-encoded control character in the host"
         case .tooLarge: return "use a smaller image"
+        case .notAnImage(let head) where head.isEmpty:
+            // A local file's advice (copy it again) fits no URL.
+            return "the server sent no bytes for it; check the URL in a browser, or try again later"
         case .notAnImage(let head):
             return NotACover.identify(head).map(\.advice) ?? "cover_url must lead to a JPEG, PNG, WebP, GIF or SVG file, not a web page"
         case .tooManyRedirects, .redirectLoop, .redirectWithoutTarget, .badPort:

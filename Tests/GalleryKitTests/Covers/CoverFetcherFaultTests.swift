@@ -289,6 +289,17 @@ import Testing
         }
     }
 
+    /// An empty body is named so, with advice for a URL: a local file's ("copy or download the
+    /// cover again") was given.
+    @Test func anEmptyBodyIsNamedWithAdviceForAURL() async throws {
+        try await CoverTestRig.run { rig in
+            rig.server.route("/empty.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: []) }
+            let reason = try #require(await rig.fetch("/empty.png").reason)
+            #expect(reason.contains("empty (0 bytes)") && reason.hasSuffix("; the server sent no bytes for it; check the URL in a browser, or try again later"), "\(reason)")
+            rig.expectNothingStored()
+        }
+    }
+
     @Test func htmlWithAnImageContentTypeFails() async throws {
         try await CoverTestRig.run { rig in
             let page = Array("<!DOCTYPE html>\n<html><head><title>Cover</title></head><body>Log in to see this image</body></html>\n".utf8)
