@@ -259,7 +259,7 @@ final class InotifyWatch: Sendable {
         self.descriptor = descriptor
         self.rootPath = rootPath
         rootNames = Set(inputs.compactMap { path in
-            (path as NSString).deletingLastPathComponent == rootPath ? (path as NSString).lastPathComponent : nil
+            PathText.parent(of: path) == rootPath ? (path as NSString).lastPathComponent : nil
         } + [(site.configFile.standardizedFileURL.path as NSString).lastPathComponent])
         state = Mutex(initial)
     }

@@ -134,7 +134,7 @@ public struct SiteWatcher: Service {
         for case .success(let cover) in result.covers {
             let path = cover.file.standardizedFileURL.path
             guard !path.hasPrefix(cache), seen.insert(path).inserted else { continue }
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = PathText.parent(of: path)
             let resolvedParent: String
             if let known = resolvedFolders[parent] {
                 resolvedParent = known

@@ -121,6 +121,20 @@ import Testing
         #expect(try site.read("public/assets/\(script)") == before)
     }
 
+    /// A static folder of a one-character name that left the output crashed the build (SIGILL
+    /// in Foundation's path code, as the folder was removed), and `gallery serve` with it.
+    @Test func aOneCharacterFolderThatLeavesTheOutputIsRemoved() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("x\n", to: "static/a/b.txt")
+        try site.write("y\n", to: "static/é/c/d.txt")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(site.exists("public/a/b.txt") && site.exists("public/é/c/d.txt"))
+        try FileManager.default.removeItem(at: site.url.appending(path: "static"))
+        let run = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(run.status == 0, "\(run.status): \(run.stderr)")
+        #expect(!site.exists("public/a") && !site.exists("public/é"))
+    }
+
     /// A static file named as a folder gallery writes into failed the write step with "Is a
     /// directory", naming neither the file nor what to do.
     @Test func aStaticFileNamedAsAFolderGalleryWritesIsRefused() async throws {

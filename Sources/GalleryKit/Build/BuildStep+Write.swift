@@ -69,9 +69,9 @@ extension BuildStep {
             guard unlink(root + "/" + path) == 0 else { return }
             removed += 1
             if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
-            var folder = (path as NSString).deletingLastPathComponent
+            var folder = PathText.parent(of: path)
             while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
-                folder = (folder as NSString).deletingLastPathComponent
+                folder = PathText.parent(of: folder)
             }
         }
         for path in gone.sorted() { remove(path) }

@@ -177,7 +177,7 @@ public struct SiteFolder: Sendable, Hashable {
         var rest: [String] = []
         while existing.count > 1, realpath(existing, nil) == nil {
             rest.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
+            existing = PathText.parent(of: existing)
         }
         var path = existing
         if let real = realpath(existing, nil) {
