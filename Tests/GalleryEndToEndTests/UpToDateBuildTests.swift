@@ -99,6 +99,42 @@ import Testing
         }
     }
 
+    /// A cover that is a symbolic link pointed at another file, and a covers folder that is a
+    /// link switched to another set (a way to swap a catalogue's artwork), changed no stamp:
+    /// the build said "nothing changed" and left every page with the old covers.
+    @Test func aCoverLinkPointedElsewhereSendsTheBuildBackToWork() async throws {
+        let folder = try site(3)
+        let manager = FileManager.default
+        let covers = folder.url.appending(path: "content/covers")
+        try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#3c3"), to: "content/green.svg")
+        try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#33c"), to: "content/blue.svg")
+        try manager.removeItem(at: covers.appending(path: "a.svg"))
+        try manager.createSymbolicLink(atPath: covers.appending(path: "a.svg").path, withDestinationPath: "../green.svg")
+        #expect(try await build(folder)["succeeded"] as? Bool == true)
+        let green = try folder.read("public/index.html")
+        try manager.removeItem(at: covers.appending(path: "a.svg"))
+        try manager.createSymbolicLink(atPath: covers.appending(path: "a.svg").path, withDestinationPath: "../blue.svg")
+        let relinked = try await build(folder)
+        #expect(isUpToDate(relinked) == false, "a cover's link pointed elsewhere")
+        #expect(try folder.read("public/index.html") != green)
+        #expect(isUpToDate(try await build(folder)) == true)
+
+        // The covers folder as a link, switched to another set.
+        try manager.moveItem(at: covers, to: folder.url.appending(path: "content/set1"))
+        try manager.copyItem(at: folder.url.appending(path: "content/set1"), to: folder.url.appending(path: "content/set2"))
+        try manager.removeItem(at: folder.url.appending(path: "content/set2/a.svg"))
+        try folder.write(Fixture.cover.replacingOccurrences(of: "#c33", with: "#ccc"), to: "content/set2/a.svg")
+        try manager.createSymbolicLink(atPath: covers.path, withDestinationPath: "set1")
+        #expect(try await build(folder)["succeeded"] as? Bool == true)
+        #expect(isUpToDate(try await build(folder)) == true)
+        let first = try folder.read("public/index.html")
+        try manager.removeItem(at: covers)
+        try manager.createSymbolicLink(atPath: covers.path, withDestinationPath: "set2")
+        let switched = try await build(folder)
+        #expect(isUpToDate(switched) == false, "the covers folder's link switched")
+        #expect(try folder.read("public/index.html") != first)
+    }
+
     @Test func anotherGalleryExecutableNeverStopsAtThisOnesStamp() async throws {
         // A rebuilt gallery may render differently under the same version string.
         let folder = try site(4)

@@ -86,12 +86,22 @@ extension BuildStep {
         state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
         // The file behind each local cover that was used, by its `cover_url`.
         var localFiles: [String: String] = [:]
+        // And the path it is named by, where that holds a symbolic link: the stamp of that path
+        // (which follows the link) changes when the link is pointed elsewhere, and the stamp of
+        // the file behind it does not, so such a build said "nothing changed".
+        // (A link above the site folder, as /tmp is on macOS, is no such link.)
+        var linkedPaths: [String: String] = [:]
+        let sitePath = site.root.standardizedFileURL.path
         for (url, result) in fetched {
             guard case .success = result, case .success(.file(let file)) = locator.locate(url) else { continue }
             localFiles[url] = file.path
+            if let written = locator.writtenPath(url), written.hasPrefix(sitePath), locator.root + written.dropFirst(sitePath.count) != file.path {
+                linkedPaths[written] = file.path
+            }
         }
         state.summary.coversLocal = albums.count { localFiles[$0.coverURL] != nil }
-        if let local = memo.stamps(of: localFiles.values), let cacheIndex {
+        if var local = memo.stamps(of: localFiles.values), let cacheIndex {
+            for (written, file) in linkedPaths { local[written] = local[file] }
             state.coverStamps = local.merging(cacheIndex) { $1 }
         }
         // Albums that share a cover share its failure: one finding names them all (a back

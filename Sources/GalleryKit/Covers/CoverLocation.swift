@@ -46,6 +46,22 @@ public struct CoverLocator: Sendable {
 
     /// Where a `cover_url` points, or why it is refused.
     public func locate(_ coverURL: String) -> Result<CoverLocation, CoverLocation.Refusal> {
+        written(coverURL).flatMap { location in
+            guard case .file(let url) = location else { return .success(location) }
+            return inside(url)
+        }
+    }
+
+    /// The path a local `cover_url` names as it is written, its symbolic links not followed
+    /// (`content/covers/a.png`, a link to `a-v2.png`), or `nil` for a remote or refused one:
+    /// what a build's stamp looks at, so that a link pointed elsewhere is seen as a change.
+    public func writtenPath(_ coverURL: String) -> String? {
+        guard case .success(.file(let url)) = written(coverURL) else { return nil }
+        return url.standardizedFileURL.path
+    }
+
+    /// The cover's URL, or the local file it names before links are resolved and checked.
+    private func written(_ coverURL: String) -> Result<CoverLocation, CoverLocation.Refusal> {
         typealias Refusal = CoverLocation.Refusal
         let trimmed = coverURL.trimmingCharacters(in: .whitespaces)
         if let scheme = scheme(of: trimmed) {
@@ -69,7 +85,7 @@ public struct CoverLocator: Sendable {
                 if let host = url.host, !host.isEmpty, host != "localhost" {
                     return .failure(Refusal(reason: "file URLs must not name a host ('\(host)')"))
                 }
-                return inside(url)
+                return .success(.file(url))
             default:
                 return .failure(Refusal(reason: "the scheme '\(scheme):' is not supported; use a path relative to content/, a file:// URL inside the site folder, or an http(s):// URL"))
             }
@@ -78,7 +94,7 @@ public struct CoverLocator: Sendable {
             return .failure(Refusal(reason: "absolute paths are refused ('\(coverURL)'); put the image under content/ and give its path relative to content/"))
         }
         let decoded = trimmed.removingPercentEncoding ?? trimmed
-        return inside(site.content.appending(path: decoded))
+        return .success(.file(site.content.appending(path: decoded)))
     }
 
     /// The ports a URL may name. Foundation parses any number after the colon; SwiftNIO traps
