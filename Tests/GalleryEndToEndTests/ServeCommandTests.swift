@@ -274,73 +274,69 @@ import Glibc
         #expect(changed != nil && changed != first)
     }
 
-    /// Ctrl-C stops the server even while a client holds a connection that never sent a whole
-    /// request (a browser's speculative connection; a client that stopped half-way): after a
-    /// short wait it is closed, and the server exits with status 0. It used to wait for the
-    /// client for ever, not listening any more but not gone, deaf to a second Ctrl-C.
+    /// A `gallery serve` of a 4,000-album site, once its first build is rendering (which takes
+    /// a while), and how to read what it printed. Killed, if still running, when let go.
+    final class ServerInItsFirstBuild {
+        let process = Process()
+        /// The site, removed when this is let go.
+        let folder: TemporaryFolder
+        let output: URL
+        let errors: URL
+
+        init() async throws {
+            folder = try Fixture.site((0..<4000).map { Fixture.album("Album \($0)", "Artist \($0 % 40)") })
+            output = folder.url.appending(path: "serve-stdout")
+            errors = folder.url.appending(path: "serve-stderr")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.executableURL = GalleryBinary.url
+            process.arguments = ["serve", "--port", "0"]
+            process.currentDirectoryURL = folder.url
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, process.isRunning, !stderr.contains("render") {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!stdout.contains("Serving"), "the first build ended before Ctrl-C; the test needs a slower build")
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+
+        var stdout: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+
+        /// Waits (at most a minute) for the server to exit.
+        func waitForExit() async throws {
+            let exited = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!process.isRunning)
+        }
+    }
+
     /// Ctrl-C while the first build renders: the server says it is stopping, and then does not
     /// announce an address it is no longer going to serve.
     @Test func ctrlCDuringTheFirstBuildAnnouncesNoAddress() async throws {
-        let folder = try Fixture.site((0..<4000).map { Fixture.album("Album \($0)", "Artist \($0 % 40)") })
-        let output = folder.url.appending(path: "serve-stdout")
-        let errors = folder.url.appending(path: "serve-stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = GalleryBinary.url
-        process.arguments = ["serve", "--port", "0"]
-        process.currentDirectoryURL = folder.url
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-        // Once the first build's render step has begun (4,000 pages take a while), Ctrl-C.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, !text(errors).contains("render") {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(!text(output).contains("Serving"), "the first build ended before Ctrl-C; the test needs a slower build")
-        kill(process.processIdentifier, SIGINT)
-        let exited = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationStatus == 0)
-        #expect(text(errors).contains("serve: stopping"), "\(text(errors))")
-        #expect(!text(output).contains("Serving"), "\(text(output))")
+        let server = try await ServerInItsFirstBuild()
+        kill(server.process.processIdentifier, SIGINT)
+        try await server.waitForExit()
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.stderr.contains("serve: stopping"), "\(server.stderr)")
+        #expect(!server.stdout.contains("Serving"), "\(server.stdout)")
     }
 
     /// Ctrl-C waits for a rebuild under way, which takes seconds on a big site; Ctrl-C again
     /// stopped nothing sooner. Now a second one stops the server at once, with status 130.
     @Test func aSecondCtrlCStopsAtOnce() async throws {
-        let folder = try Fixture.site((0..<4000).map { Fixture.album("Album \($0)", "Artist \($0 % 40)") })
-        let output = folder.url.appending(path: "serve-stdout")
-        let errors = folder.url.appending(path: "serve-stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = GalleryBinary.url
-        process.arguments = ["serve", "--port", "0"]
-        process.currentDirectoryURL = folder.url
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, !text(errors).contains("render") {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(!text(output).contains("Serving"), "the first build ended before Ctrl-C; the test needs a slower build")
-        kill(process.processIdentifier, SIGINT)
+        let server = try await ServerInItsFirstBuild()
+        kill(server.process.processIdentifier, SIGINT)
         try await Task.sleep(for: .milliseconds(100))
-        kill(process.processIdentifier, SIGINT)
-        let exited = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationStatus == 130, "\(text(errors))")
-        #expect(text(errors).contains("serve: stopped at once, without waiting for the rebuild under way\n"), "\(text(errors))")
-        #expect(!text(errors).contains("[7/7] write") && !text(output).contains("Serving"), "the build was waited for: \(text(errors))")
+        kill(server.process.processIdentifier, SIGINT)
+        try await server.waitForExit()
+        #expect(server.process.terminationStatus == 130, "\(server.stderr)")
+        #expect(server.stderr.contains("serve: stopped at once, without waiting for the rebuild under way\n"), "\(server.stderr)")
+        #expect(!server.stderr.contains("[7/7] write") && !server.stdout.contains("Serving"), "the build was waited for: \(server.stderr)")
     }
 
     /// A site folder renamed under the server took its preview with it: every page was a 404
@@ -404,6 +400,10 @@ import Glibc
         #expect(!(server.stdout.value + server.stderr.value).contains("error"), "\(server.stdout.value)\(server.stderr.value)")
     }
 
+    /// Ctrl-C stops the server even while a client holds a connection that never sent a whole
+    /// request (a browser's speculative connection; a client that stopped half-way): after a
+    /// short wait it is closed, and the server exits with status 0. It used to wait for the
+    /// client for ever, not listening any more but not gone, deaf to a second Ctrl-C.
     @Test func ctrlCStopsTheServerThoughAConnectionNeverSentARequest() async throws {
         let folder = try site()
         let server = try await ServeProcess(in: folder.url)
