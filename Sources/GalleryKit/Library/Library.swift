@@ -171,15 +171,17 @@ public struct Library: Sendable {
             return .failure(CoverFailure(url: url, reason: "\(display) is \(Int(info.st_size) >> 20) MB, more than a cover can be (at most \(Self.largestLocalCover >> 20) MB); use a smaller image"))
         }
         let size = Int(info.st_size)
-        var readError: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        var readError: Int32?
+        let data = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            errno = 0
             count = FileBytes.fill(buffer, from: descriptor) ?? 0
-            if count < size { readError = errno == 0 ? EIO : errno }
+            // Cut short: an error, or a file that shrank while it was read.
+            if count < size { readError = errno }
         }
-        guard readError == 0 else {
-            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(String(cString: strerror(readError)))"))
+        if let readError {
+            let why = readError == 0 ? "it changed while it was read; build again" : String(cString: strerror(readError))
+            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(why)"))
         }
-        let data = Data(bytes)
         guard let kind = ImageKind.sniff(data) else {
             let reason = NotACover.identify(data).map { "\(SiteFolder.display(file)) is \($0.what); \($0.advice)" }
                 ?? "\(SiteFolder.display(file)) is not a JPEG, PNG, WebP, GIF or SVG image"
