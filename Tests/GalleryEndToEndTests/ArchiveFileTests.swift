@@ -138,15 +138,32 @@ import Testing
         let lockFile = folder.url.appending(path: "site/content/.albums.json.lock").path
         let holder = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
-        let site = folder.url.appending(path: "site")
-        async let waiting = GalleryBinary.run(Self.add, in: site)
-        try await Task.sleep(for: .milliseconds(800))
+        // Its standard error goes to a file read while it runs: the lock is let go once the
+        // command says it waits (however long a loaded machine takes to start it).
+        let errors = folder.url.appending(path: "add-stderr")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = Self.add
+        process.currentDirectoryURL = folder.url.appending(path: "site")
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let text = { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+        let deadline = Date().addingTimeInterval(60)
+        while !text().contains("waiting for it to finish"), process.isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(process.isRunning, "the add did not wait for the lock: \(text())")
         #expect(try !folder.read("site/content/albums.json").contains("\"title\": \"Z\""), "the add did not wait for the lock")
         flock(holder, LOCK_UN)
         close(holder)
-        let result = try await waiting
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("note: another gallery command is changing content/albums.json; waiting for it to finish"), "\(result.stderr)")
+        let exited = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(process.terminationStatus == 0, "\(text())")
+        #expect(text().contains("note: another gallery command is changing content/albums.json; waiting for it to finish"), "\(text())")
+        #expect(try folder.read("site/content/albums.json").contains("\"title\": \"Z\""))
         let free = try await run(["undo"], folder)
         #expect(free.status == 0 && !free.stderr.contains("waiting"), "\(free.stderr)")
     }
