@@ -139,8 +139,7 @@ public struct PreviewServer: Sendable {
         let isListening = Flag()
         let isStopping = Flag()
         defer { listeningContinuation.finish() }
-        let (seconds, attoseconds) = configuration.idleTimeout.components
-        let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let idleTimeout = configuration.idleTimeout.timeAmount
         let app = Application(
             responder: PreviewResponder(state: state, hub: hub, origin: RequestOrigin(listeningOn: address)),
             server: HTTPServerBuilder { responder in

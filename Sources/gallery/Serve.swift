@@ -45,11 +45,10 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1.") }
-        if let poll, Self.interval(poll) == nil {
-            throw ValidationError("--poll needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 700ms or 2s); '\(poll)' is not one.")
-        }
-        if let idleTimeout, Self.interval(idleTimeout) == nil {
-            throw ValidationError("--idle-timeout needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 500ms or 60s); '\(idleTimeout)' is not one.")
+        for (option, text, example) in [("--poll", poll, "700ms or 2s"), ("--idle-timeout", idleTimeout, "500ms or 60s")] {
+            if let text, Self.interval(text) == nil {
+                throw ValidationError("\(option) needs an interval from 10ms to 3600s, in milliseconds or seconds (such as \(example)); '\(text)' is not one.")
+            }
         }
     }
 

@@ -449,20 +449,12 @@ import Glibc
         #expect(rebuilt != nil, "the live-reload socket was closed: \(server.stderr.value)")
     }
 
-    @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
-    func anIdleTimeoutThatIsNotOneIsRefused(timeout: String) async throws {
+    @Test(arguments: [("--poll", "700ms or 2s"), ("--idle-timeout", "500ms or 60s")], ["5ms", "fast", "2", "0s", "1h"])
+    func anIntervalThatIsNotOneIsRefused(option: (name: String, example: String), interval: String) async throws {
         let folder = try site()
-        let run = try await GalleryBinary.run(["serve", "--port", "0", "--idle-timeout", timeout], in: folder.url)
+        let run = try await GalleryBinary.run(["serve", "--port", "0", option.name, interval], in: folder.url)
         #expect(run.status != 0)
-        #expect(run.stderr.contains("--idle-timeout needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 500ms or 60s); '\(timeout)' is not one."), "\(run.stderr)")
-    }
-
-    @Test(arguments: ["5ms", "fast", "2", "0s", "1h"])
-    func aPollIntervalThatIsNotOneIsRefused(poll: String) async throws {
-        let folder = try site()
-        let run = try await GalleryBinary.run(["serve", "--port", "0", "--poll", poll], in: folder.url)
-        #expect(run.status != 0)
-        #expect(run.stderr.contains("--poll needs an interval from 10ms to 3600s, in milliseconds or seconds (such as 700ms or 2s); '\(poll)' is not one."), "\(run.stderr)")
+        #expect(run.stderr.contains("\(option.name) needs an interval from 10ms to 3600s, in milliseconds or seconds (such as \(option.example)); '\(interval)' is not one."), "\(run.stderr)")
     }
 
     @Test func aFolderThatIsNoSiteIsRefusedAtOnce() async throws {

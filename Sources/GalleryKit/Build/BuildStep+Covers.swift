@@ -93,9 +93,10 @@ extension BuildStep {
         var linkedPaths: [String: String] = [:]
         let sitePath = site.root.standardizedFileURL.path
         for (url, result) in fetched {
-            guard case .success = result, case .success(.file(let file)) = locator.locate(url) else { continue }
+            let (location, written) = locator.locateNamed(url)
+            guard case .success = result, case .success(.file(let file)) = location else { continue }
             localFiles[url] = file.path
-            if let written = locator.writtenPath(url), written.hasPrefix(sitePath), locator.root + written.dropFirst(sitePath.count) != file.path {
+            if let written, written.hasPrefix(sitePath), locator.root + written.dropFirst(sitePath.count) != file.path {
                 linkedPaths[written] = file.path
             }
         }

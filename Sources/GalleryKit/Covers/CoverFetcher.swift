@@ -240,7 +240,7 @@ extension CoverFetching {
 
 extension Duration {
     /// The duration as SwiftNIO's `TimeAmount`.
-    var timeAmount: TimeAmount {
+    public var timeAmount: TimeAmount {
         let (seconds, attoseconds) = components
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }

@@ -46,18 +46,20 @@ public struct CoverLocator: Sendable {
 
     /// Where a `cover_url` points, or why it is refused.
     public func locate(_ coverURL: String) -> Result<CoverLocation, CoverLocation.Refusal> {
-        written(coverURL).flatMap { location in
-            guard case .file(let url) = location else { return .success(location) }
-            return inside(url)
-        }
+        locateNamed(coverURL).location
     }
 
-    /// The path a local `cover_url` names as it is written, its symbolic links not followed
-    /// (`content/covers/a.png`, a link to `a-v2.png`), or `nil` for a remote or refused one:
-    /// what a build's stamp looks at, so that a link pointed elsewhere is seen as a change.
-    public func writtenPath(_ coverURL: String) -> String? {
-        guard case .success(.file(let url)) = written(coverURL) else { return nil }
-        return url.standardizedFileURL.path
+    /// Where a `cover_url` points, and, for a local file, the path it is named by as written,
+    /// its symbolic links not followed (`content/covers/a.png`, a link to `a-v2.png`): what a
+    /// build's stamp looks at, so that a link pointed elsewhere is seen as a change.
+    public func locateNamed(_ coverURL: String) -> (location: Result<CoverLocation, CoverLocation.Refusal>, written: String?) {
+        switch written(coverURL) {
+        case .success(.file(let url)):
+            let path = url.standardizedFileURL.path
+            return (inside(url, path: path), path)
+        case let other:
+            return (other, nil)
+        }
     }
 
     /// The cover's URL, or the local file it names before links are resolved and checked.
@@ -111,8 +113,7 @@ public struct CoverLocator: Sendable {
         return candidate.lowercased()
     }
 
-    private func inside(_ url: URL) -> Result<CoverLocation, CoverLocation.Refusal> {
-        let path = url.standardizedFileURL.path
+    private func inside(_ url: URL, path: String) -> Result<CoverLocation, CoverLocation.Refusal> {
         // A missing file has no real path; resolve its folder and keep the name, so the caller
         // can say "no such file" about a path that is known to stay inside.
         let target = Self.realPath(path)
