@@ -106,6 +106,59 @@ import Testing
         #expect(into.stderr.contains("the output folder is inside static/"), "\(into.stderr)")
     }
 
+    /// A large static file (a video, a download) is hashed and copied a mebibyte at a time: it
+    /// was read whole, and copied again, so a 400 MB folder took 850 MB of memory. Its bytes
+    /// are published as they are, an unchanged one is left in place, a changed one copied anew.
+    @Test func aLargeStaticFileIsCopiedInPiecesNotHeldInMemory() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("", to: "static/video/trailer.mp4")
+        let size = 192 << 20
+        let video = site.url.appending(path: "static/video/trailer.mp4")
+        // Mostly a hole (cheap to make), with a byte either side of a piece's edge.
+        func mark(_ offsets: [Int], _ byte: UInt8) throws {
+            let handle = try FileHandle(forWritingTo: video)
+            for offset in offsets {
+                try handle.seek(toOffset: UInt64(offset))
+                try handle.write(contentsOf: [byte])
+            }
+            try handle.close()
+        }
+        try FileHandle(forWritingTo: video).truncate(atOffset: UInt64(size))
+        try mark([0, (1 << 20) - 1, 1 << 20, size - 1], 0x5A)
+        // The build's peak memory, through a parent that reports its child's.
+        let measured = ["-c", "import resource, subprocess, sys; status = subprocess.run(sys.argv[1:]).returncode; print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(status)"]
+        let run = try await GalleryBinary.run(measured + [GalleryBinary.url.path, "build", "-q"], in: site.url, binary: URL(fileURLWithPath: "/usr/bin/python3"))
+        #expect(run.status == 0, "\(run.stderr)")
+        let peakKB = try #require(run.stdout.split(separator: "\n").last.flatMap { Int($0) })
+        #expect(peakKB < size / 1024, "peak \(peakKB) KB for a \(size >> 20) MB file")
+        func published() async throws -> Bool {
+            try await GalleryBinary.run(["cmp", video.path, site.url.appending(path: "public/video/trailer.mp4").path], in: site.url, binary: URL(fileURLWithPath: "/usr/bin/env")).status == 0
+        }
+        #expect(try await published())
+        let inode = try site.inodes()["video/trailer.mp4"]
+        // Another static file, so the build looks at static/ again.
+        try site.write("User-agent: *\n", to: "static/robots.txt")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(site.exists("public/robots.txt"))
+        #expect(try site.inodes()["video/trailer.mp4"] == inode, "an unchanged file is left in place")
+        // One byte in the middle of a later piece.
+        try mark([100 << 20], 0x01)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        #expect(try site.inodes()["video/trailer.mp4"] != inode)
+        #expect(try await published())
+    }
+
+    /// A named pipe in static/ (left by a tool, or made by mistake) was read until something
+    /// wrote to it: the build hung for good. It is refused, named.
+    @Test func aNamedPipeInStaticIsRefusedNotWaitedOn() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("User-agent: *\n", to: "static/robots.txt")
+        #expect(mkfifo(site.url.appending(path: "static/feed").path, 0o644) == 0)
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("static/feed: error: this static file is not a regular file (a named pipe, a socket or a device), which cannot be published; remove it from static/"), "\(run.stderr)")
+    }
+
     /// A file of assets/ with the name a built-in asset is published under (a copy of
     /// public/assets/ put back into assets/) replaced the site's script on every page, without
     /// a word; static/assets/ had the same refused already.

@@ -169,13 +169,17 @@ extension BuildStep {
                 total.record(file.path, .inPlace(entry))
                 continue
             }
-            let bytes = try file.bytes()
-            let outcome = ledger.outcome(file.path, key: file.contentKey ?? 0, bytes: bytes)
+            let outcome = if case .streamed(_, let size, let hash) = file.content {
+                ledger.outcome(file.path, key: file.contentKey ?? 0, size: size, hash: hash)
+            } else {
+                ledger.outcome(file.path, key: file.contentKey ?? 0, bytes: try file.bytes())
+            }
             if case .changed = outcome {
                 switch file.content {
                 case .bytes(let bytes): try staging.stage(bytes, as: file.path)
                 case .copy(let source): try staging.stage(copyOf: source, as: file.path)
                 case .cached(let source): try staging.stage(copyOf: source, as: file.path, linking: true)
+                case .streamed(let source, _, let hash): try staging.stage(copyOf: source, as: file.path, expecting: hash)
                 }
             }
             total.record(file.path, outcome)

@@ -11,6 +11,9 @@ public struct OutputFile: Sendable, Hashable {
         /// A file of gallery's own cache, which is never changed in place (only replaced), so
         /// the output may share it as a hard link instead of a copy.
         case cached(URL)
+        /// A copy of a file on disk too large to hold in memory (a video in `static/`), made a
+        /// piece at a time: its size and ``FastHash/contentHash(_:)`` as read when it was found.
+        case streamed(from: URL, size: Int, hash: UInt64)
     }
 
     /// The path relative to the output folder, with `/` separators.
@@ -32,7 +35,7 @@ public struct OutputFile: Sendable, Hashable {
     public func bytes() throws -> [UInt8] {
         switch content {
         case .bytes(let bytes): bytes
-        case .copy(let url), .cached(let url): Array(try Data(contentsOf: url))
+        case .copy(let url), .cached(let url), .streamed(let url, _, _): Array(try Data(contentsOf: url))
         }
     }
 }

@@ -68,9 +68,15 @@ struct OutputLedger: Sendable {
         guard let file = fileState(path), file.size == size else { return false }
         if let writtenAt = previous.writtenAt, file.changed <= writtenAt { return true }
         verifications.increment()
+        if size > FastHash.pieceSize {
+            let descriptor = openForReading(path)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            return FileBytes.pieces(of: descriptor) { _ in }.map { $0.hash == hash && $0.size == size } ?? false
+        }
         var buffer: [UInt8] = []
         return withContents(path, size: size, buffer: &buffer) { bytes in
-            bytes.map { FastHash.hash(UnsafeRawBufferPointer($0)) == hash } ?? false
+            bytes.map { FastHash.contentHash(UnsafeRawBufferPointer($0)) == hash } ?? false
         }
     }
 
@@ -89,7 +95,12 @@ struct OutputLedger: Sendable {
 
     /// What to do with freshly made bytes for an output.
     func outcome(_ path: String, key: UInt64, bytes: some Collection<UInt8>) -> Outcome {
-        let entry = BuildManifest.Entry(inputKey: key, size: bytes.count, outputHash: FastHash.hash(bytes))
+        outcome(path, key: key, size: bytes.count, hash: FastHash.contentHash(bytes))
+    }
+
+    /// What to do with an output of `size` bytes whose ``FastHash/contentHash(_:)`` is `hash`.
+    func outcome(_ path: String, key: UInt64, size: Int, hash: UInt64) -> Outcome {
+        let entry = BuildManifest.Entry(inputKey: key, size: size, outputHash: hash)
         let old = previous.entries[path]
         if let old, old.outputHash == entry.outputHash, old.size == entry.size, holds(path, size: entry.size, hash: entry.outputHash) {
             return .unchanged(entry)
@@ -107,7 +118,7 @@ struct OutputLedger: Sendable {
     /// when the file cannot be opened or does not hold exactly `size` bytes.
     func withContents<Result>(_ path: String, size: Int, buffer: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         if buffer.count < size + 1 { buffer = [UInt8](repeating: 0, count: max(size + 1, buffer.count * 2)) }
-        let descriptor = folder.descriptor >= 0 ? openat(folder.descriptor, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : open(root + "/" + path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = openForReading(path)
         guard descriptor >= 0 else { return body(nil) }
         defer { close(descriptor) }
         return buffer.withUnsafeMutableBufferPointer { buffer in
@@ -115,6 +126,11 @@ struct OutputLedger: Sendable {
             let count = FileBytes.fill(UnsafeMutableBufferPointer(rebasing: buffer[...size]), from: descriptor)
             return body(count == size ? UnsafeBufferPointer(rebasing: buffer[..<size]) : nil)
         }
+    }
+
+    /// A descriptor of the output file at `path` opened for reading, or -1.
+    private func openForReading(_ path: String) -> Int32 {
+        folder.descriptor >= 0 ? openat(folder.descriptor, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : open(root + "/" + path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     }
 
     /// The size of an output file now, and when it last changed (nanoseconds since 1970), or

@@ -48,12 +48,13 @@ public final class StagingArea: Sendable {
         try AtomicFile.writeInPlace(bytes, to: target)
     }
 
-    /// Stages a copy of a file. With `linking`, for files of gallery's own cache (never changed
-    /// in place, only replaced), a hard link when the file system allows one.
-    public func stage(copyOf source: URL, as path: String, linking: Bool = false) throws {
+    /// Stages a copy of a file, a piece at a time. With `linking`, for files of gallery's own
+    /// cache (never changed in place, only replaced), a hard link when the file system allows
+    /// one. With `hash`, the copy must have that ``FastHash/contentHash(_:)``.
+    public func stage(copyOf source: URL, as path: String, linking: Bool = false, expecting hash: UInt64? = nil) throws {
         let target = try prepare(path)
         if linking, link(source.path, target) == 0 { return }
-        try AtomicFile.writeInPlace(Array(try Data(contentsOf: source)), to: target)
+        try AtomicFile.copyInPlace(from: source.path, to: target, expecting: hash)
     }
 
     private func prepare(_ path: String) throws -> String {

@@ -56,13 +56,39 @@ public struct AssetBundle: Sendable {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), links.allows(url, isFolder: isFolder.boolValue, kind: "static file"), !isFolder.boolValue else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             if EditorLeftovers.contains(url.lastPathComponent) { continue }
-            do {
-                files.append(OutputFile(path: path, content: .bytes(Array(try Data(contentsOf: url)))))
-            } catch {
-                throw ArchiveError([.error("cannot read this static file: \(error.localizedDescription)", path: SiteFolder.display(url))])
+            switch staticFile(url, as: path) {
+            case .success(let file): files.append(file)
+            case .failure(let problem): throw ArchiveError([.error(problem.reason, path: SiteFolder.display(url))])
             }
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// Why a static file cannot be published.
+    struct StaticFileProblem: Error {
+        var reason: String
+    }
+
+    /// A static file to publish at `path`. A file over ``FastHash/pieceSize`` (a video, an
+    /// archive to download) is hashed a piece at a time and copied so when it is published:
+    /// held whole, a folder of large files took twice their size in memory. A named pipe or a
+    /// device is refused (it was read until something wrote to it and closed it: for good).
+    static func staticFile(_ url: URL, as path: String) -> Result<OutputFile, StaticFileProblem> {
+        func unreadable() -> Result<OutputFile, StaticFileProblem> {
+            .failure(StaticFileProblem(reason: "cannot read this static file: \(String(cString: strerror(errno)))"))
+        }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return unreadable() }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return unreadable() }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(StaticFileProblem(reason: "this static file is not a regular file (a named pipe, a socket or a device), which cannot be published; remove it from static/"))
+        }
+        guard Int(info.st_size) > FastHash.pieceSize else {
+            return FileBytes.contents(of: descriptor, size: Int(info.st_size)).map { .success(OutputFile(path: path, content: .bytes($0))) } ?? unreadable()
+        }
+        return FileBytes.pieces(of: descriptor) { _ in }.map { .success(OutputFile(path: path, content: .streamed(from: url, size: $0.size, hash: $0.hash), contentKey: $0.hash)) } ?? unreadable()
     }
 
     /// Gathers the built-in assets, the site's `assets/` folder and its `static/` folder (either
@@ -143,8 +169,11 @@ public struct AssetBundle: Sendable {
         self.staticPaths = staticPaths
         self.files = files
         self.fingerprint = FastHash.combine(files.flatMap { file -> [UInt64] in
-            guard case .bytes(let bytes) = file.content else { return [FastHash.hash(file.path)] }
-            return [FastHash.hash(file.path), FastHash.hash(bytes)]
+            switch file.content {
+            case .bytes(let bytes): [FastHash.hash(file.path), FastHash.hash(bytes)]
+            case .streamed(_, _, let hash): [FastHash.hash(file.path), hash]
+            case .copy, .cached: [FastHash.hash(file.path)]
+            }
         })
         let icon = ["favicon.ico", "favicon.png", "favicon.svg"].first { staticPaths.contains($0) }
         self.paths = AssetPaths(css: renamed["gallery.css"] ?? "assets/gallery.css", js: renamed["gallery.js"] ?? "assets/gallery.js", icon: icon)

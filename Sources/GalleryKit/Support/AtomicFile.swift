@@ -107,6 +107,30 @@ public enum AtomicFile {
         if let failure { throw WriteError(path: path, reason: failure) }
     }
 
+    /// Writes a copy of the file at `source` to `path` (created or emptied first; no rename),
+    /// a piece at a time, so a file of any size costs a mebibyte of memory. With `hash`, the
+    /// bytes copied must have that ``FastHash/contentHash(_:)``, as when the source was read
+    /// before: a file changed in between is an error that names it, not a copy of other bytes
+    /// under the record of the first.
+    public static func copyInPlace(from source: String, to path: String, expecting hash: UInt64? = nil) throws(WriteError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard input >= 0 else { throw WriteError(path: source, reason: systemError()) }
+        defer { close(input) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
+        var failure: String?
+        let copied = FileBytes.pieces(of: input) { piece in
+            if failure == nil, !writeAll(descriptor, piece.assumingMemoryBound(to: UInt8.self)) { failure = systemError() }
+        }
+        let readFailure = copied == nil ? systemError() : nil
+        if close(descriptor) != 0, failure == nil { failure = systemError() }
+        if let failure { throw WriteError(path: path, reason: failure) }
+        guard let copied else { throw WriteError(path: source, reason: "it cannot be read: \(readFailure ?? "")") }
+        if let hash, copied.hash != hash {
+            throw WriteError(path: source, reason: "it changed while the build copied it; run the build again once it is saved")
+        }
+    }
+
     /// The permission bits of the file at `path` (following symbolic links), or `nil` when
     /// there is none.
     public static func permissions(of path: String) -> mode_t? {

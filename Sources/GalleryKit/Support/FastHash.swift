@@ -69,6 +69,51 @@ public struct FastHash: Sendable {
         return text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The size of the pieces ``contentHash(_:)`` hashes a large file in: a mebibyte.
+    public static let pieceSize = 1 << 20
+
+    /// The hash gallery records of an output file's bytes: up to ``pieceSize`` bytes (every
+    /// page), their xxHash64; of more, the hashes of their pieces of ``pieceSize`` bytes combined
+    /// with the count, so that a large file (a video in `static/`) hashes to the same value read
+    /// piece by piece (``PieceHasher``) as held whole in memory.
+    public static func contentHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        guard bytes.count > pieceSize else { return hash(bytes) }
+        var hasher = PieceHasher()
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + pieceSize, bytes.count)
+            hasher.add(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+        }
+        return hasher.value
+    }
+
+    /// ``contentHash(_:)`` of a byte collection.
+    public static func contentHash(_ bytes: some Collection<UInt8>) -> UInt64 {
+        if let result = bytes.withContiguousStorageIfAvailable({ contentHash(UnsafeRawBufferPointer($0)) }) { return result }
+        return Array(bytes).withUnsafeBytes { contentHash($0) }
+    }
+
+    /// ``contentHash(_:)`` of bytes that come piece by piece: every piece of ``pieceSize``
+    /// bytes, but the last, which may be shorter.
+    public struct PieceHasher: Sendable {
+        private var pieces: [UInt64] = []
+        private var count = 0
+
+        public init() {}
+
+        /// Adds the next piece.
+        public mutating func add(_ piece: UnsafeRawBufferPointer) {
+            pieces.append(FastHash.hash(piece))
+            count += piece.count
+        }
+
+        /// The hash of the pieces added so far.
+        public var value: UInt64 {
+            pieces.count <= 1 ? pieces.first ?? FastHash.hash(UnsafeRawBufferPointer(start: nil, count: 0)) : FastHash.combine(pieces + [UInt64(count)])
+        }
+    }
+
     /// The hash of a sequence of 64-bit values (for combining keys).
     public static func combine(_ values: some Sequence<UInt64>) -> UInt64 {
         let array = Array(values)

@@ -23,7 +23,14 @@ enum FileBytes {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = min(Int(info.st_size), limit ?? .max)
+        return contents(of: descriptor, size: Int(info.st_size), upTo: limit)
+    }
+
+    /// The bytes of the regular file open at `descriptor`, which held `size` bytes when it was
+    /// looked at (all of them, should it have grown since, unless `limit` is given), or `nil`
+    /// on a read error.
+    static func contents(of descriptor: Int32, size: Int, upTo limit: Int? = nil) -> [UInt8]? {
+        let size = min(size, limit ?? .max)
         var failed = false
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             let got = fill(buffer, from: descriptor)
@@ -63,5 +70,27 @@ enum FileBytes {
             }
         }
         return count
+    }
+
+    /// Reads the file open at `descriptor` to its end in pieces of ``FastHash/pieceSize`` bytes,
+    /// one buffer for all, and hands each piece to `body` (which may write it elsewhere): the
+    /// file's ``FastHash/contentHash(_:)`` and size, or `nil` on a read error. A file of any
+    /// size costs a mebibyte of memory.
+    static func pieces(of descriptor: Int32, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> (hash: UInt64, size: Int)? {
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: FastHash.pieceSize)
+        defer { buffer.deallocate() }
+        var hasher = FastHash.PieceHasher()
+        var size = 0
+        while true {
+            guard let got = fill(buffer, from: descriptor) else { return nil }
+            // A file that ends at a piece's end has no empty piece after it.
+            if got == 0, size > 0 { break }
+            let piece = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<got]))
+            hasher.add(piece)
+            try body(piece)
+            size += got
+            if got < buffer.count { break }
+        }
+        return (hasher.value, size)
     }
 }
