@@ -79,11 +79,15 @@ public struct SiteFolder: Sendable, Hashable {
     public func outputConflict(_ output: URL, cache: URL) -> String? {
         let why = "whose files the build's own would overwrite"
         let path = Self.resolved(output)
+        // The path as given too, links not followed: /lib/x is /usr/lib/x, and /etc/x is
+        // /private/etc/x on macOS.
+        let given = output.standardizedFileURL.path
         // An empty HOME would be the current folder.
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.hasPrefix("/") ? Self.resolved(URL(fileURLWithPath: $0)) : nil }
         let theirs = "among whose files a build writes its own (and `gallery build --clean-destination` would remove the rest)"
-        if path == home || Self.systemFolders.contains(path) {
-            return "the output folder is \(path == home ? "your home folder" : "the system folder \(path)"), \(theirs)"
+        if path == home || Self.systemFolders.contains(path) || Self.systemFolders.contains(given) {
+            let folder = Self.systemFolders.contains(given) ? given : path
+            return "the output folder is \(path == home ? "your home folder" : "the system folder \(folder)"), \(theirs)"
         }
         if let home, path.hasPrefix(home + "/."), let hidden = path.dropFirst(home.count + 1).split(separator: "/").first {
             // The hidden folders hold settings, keys and profiles (~/.local/share/keyrings, a
@@ -99,7 +103,7 @@ public struct SiteFolder: Sendable, Hashable {
                 return "the output folder \(what) in your home folder (settings, keys and profiles), \(theirs)"
             }
         }
-        if let system = Self.systemFolder(holding: path) {
+        if let system = Self.systemFolder(holding: given) ?? Self.systemFolder(holding: path) {
             if system.hasPrefix("/home/") { return "the output folder is the home folder \(system), \(theirs)" }
             return "the output folder is inside the system folder \(system), \(theirs)"
         }
@@ -137,8 +141,17 @@ public struct SiteFolder: Sendable, Hashable {
         let system: Set<String> = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/sys"]
         if system.contains(top) { return top }
         if parts.count == 2, top == "/home" { return path }
-        // The system's own folders in /usr, /usr/local and /var, exactly.
-        let usr: Set<String> = ["bin", "sbin", "lib", "lib32", "lib64", "libx32", "libexec", "include", "share", "src", "games", "local", "etc", "man"]
+        // Programs and libraries, in /usr and /usr/local, at any depth: /bin, /lib and /sbin are
+        // links to /usr/bin, /usr/lib and /usr/sbin on Debian, Ubuntu, Fedora and Arch, so
+        // /lib/x86_64-linux-gnu, the system's libraries, is /usr/lib/x86_64-linux-gnu; and the
+        // package managers' records in /var/lib.
+        let programs: Set<String> = ["bin", "sbin", "lib", "lib32", "lib64", "libx32", "libexec", "include"]
+        if parts.count >= 2, top == "/usr", programs.contains(String(parts[1])) { return "/usr/" + parts[1] }
+        if parts.count >= 3, path.hasPrefix("/usr/local/"), programs.contains(String(parts[2])) { return "/usr/local/" + parts[2] }
+        let records: Set<String> = ["dpkg", "apt", "rpm", "dnf", "pacman", "systemd"]
+        if parts.count >= 3, path.hasPrefix("/var/lib/"), records.contains(String(parts[2])) { return "/var/lib/" + parts[2] }
+        // The system's other folders in /usr, /usr/local and /var, exactly.
+        let usr: Set<String> = ["share", "src", "games", "local", "etc", "man"]
         let variable: Set<String> = ["lib", "log", "cache", "spool", "mail", "tmp", "backups", "opt", "run", "lock", "local", "db", "empty", "crash", "account", "games", "yp", "nis"]
         if parts.count == 2, top == "/usr", usr.contains(String(parts[1])) { return path }
         if parts.count == 3, path.hasPrefix("/usr/local/"), usr.contains(String(parts[2])) { return path }

@@ -13,6 +13,10 @@ import Testing
         ("/var/lib", "/var/lib"), ("/var/log", "/var/log"), ("/home/ada", "/home/ada"), ("/proc/1", "/proc"),
         ("/dev/shm", "/dev"), ("/dev/null", "/dev"), ("/run/user/1000", "/run/user/1000"), ("/run/lock/x", "/run"),
         ("/run/media/alice", "/run/media/alice"), ("/var/cache", "/var/cache"), ("/usr/local/share", "/usr/local/share"),
+        // Programs and libraries at any depth (/lib is /usr/lib where /usr is merged), and the
+        // package managers' records.
+        ("/usr/lib/x86_64-linux-gnu", "/usr/lib"), ("/usr/bin/x", "/usr/bin"), ("/usr/local/lib/python3/x", "/usr/local/lib"),
+        ("/var/lib/dpkg", "/var/lib/dpkg"), ("/var/lib/apt/lists", "/var/lib/apt"),
     ])
     func aSystemFolderIsNoOutput(_ path: String, _ system: String) {
         #expect(SiteFolder.systemFolder(holding: path) == system, "\(path)")
@@ -21,7 +25,9 @@ import Testing
     @Test(arguments: ["/var/www", "/var/www/html", "/usr/share/nginx/html", "/usr/local/www/site", "/home/ada/site/public", "/srv/albums", "/tmp/x", "/opt/site", "/root/site",
                            "/dev/shm/site", "/dev/shm/bench/public", "/run/shm/site", "/run/user/1000/site",
                            // A USB drive mounted by udisks; web roots of other habits.
-                           "/run/media/alice/USB/site", "/var/site", "/usr/local/www", "/srv/www/x", "/var/tmp/x"])
+                           "/run/media/alice/USB/site", "/var/site", "/usr/local/www", "/srv/www/x", "/var/tmp/x",
+                           // A CI server's home.
+                           "/var/lib/jenkins/workspace/site/public"])
     func aWebRootOrAProjectFolderMayBe(_ path: String) {
         #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
     }
@@ -52,6 +58,10 @@ import Testing
         #expect(app.outputConflict(URL(fileURLWithPath: home).appending(path: ".local/share/keyrings"), cache: appCache) != nil)
         #expect(site.outputConflict(URL(fileURLWithPath: "/home/www"), cache: cache)?.hasPrefix("the output folder is the home folder /home/www") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
+        // The path as written counts too, not only where its links lead: /lib is a link to
+        // /usr/lib on this machine and most others (and /etc to /private/etc on macOS).
+        #expect(site.outputConflict(URL(fileURLWithPath: "/lib/x86_64-linux-gnu"), cache: cache)?.hasPrefix("the output folder is inside the system folder /lib,") == true)
+        #expect(site.outputConflict(URL(fileURLWithPath: "/sbin"), cache: cache)?.hasPrefix("the output folder is the system folder /sbin,") == true)
         #expect(site.outputConflict(URL(fileURLWithPath: "/tmp/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
         // Building into RAM, as the benchmarks do.
         #expect(site.outputConflict(URL(fileURLWithPath: "/dev/shm/gallery-out-\(UUID().uuidString)"), cache: cache) == nil)
