@@ -125,6 +125,31 @@ import Testing
         #expect(system.stderr.contains("/etc: error: the output folder is the system folder /etc"), "\(system.stderr)")
     }
 
+    /// A folder of the site, or its archive, that is a symbolic link into the output folder
+    /// (`static -> public/mystatic`; an archive linked to the published `www/albums.json`) was
+    /// overwritten by the build's own files, or removed by --clean-destination.
+    @Test func anOutputFolderThatHoldsTheSitesOwnFilesThroughALinkIsRefused() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        try folder.write("robots\n", to: "site/public/mystatic/robots.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "site/static").path, withDestinationPath: "public/mystatic")
+        let held = try await GalleryBinary.run(["build", "--site", "site", "--clean-destination"], in: folder.url)
+        #expect(held.status != 0)
+        #expect(held.stderr.contains("error: the output folder holds static/ (a symbolic link leads there), which the build would overwrite with its own files or --clean-destination remove; move static/ out of the output folder; write the site to another folder"), "\(held.stderr)")
+        #expect(try folder.read("site/public/mystatic/robots.txt") == "robots\n")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "site/static"))
+        // The archive, kept beside the published site and linked into content/.
+        let archive = try folder.read("site/content/albums.json")
+        try folder.write(archive, to: "www/albums.json")
+        try FileManager.default.removeItem(at: folder.url.appending(path: "site/content/albums.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appending(path: "site/content/albums.json").path, withDestinationPath: "../../www/albums.json")
+        let linked = try await GalleryBinary.run(["build", "--site", "site", "--output", "www"], in: folder.url)
+        #expect(linked.status != 0)
+        #expect(linked.stderr.contains("www: error: the output folder holds the album archive content/albums.json (a symbolic link leads there)"), "\(linked.stderr)")
+        #expect(try folder.read("www/albums.json") == archive)
+        #expect(!folder.exists("www/index.html"))
+    }
+
     /// `--cache` keeps the cache elsewhere (a site checked out read-only); a cache folder that
     /// cannot be written fails the build at once, before any page is rendered, saying so.
     @Test func theCacheCanBeElsewhereAndAnUnwritableOneIsSaidAtOnce() async throws {

@@ -105,12 +105,22 @@ public struct SiteFolder: Sendable, Hashable {
         }
         if let system = Self.systemFolder(holding: given) ?? Self.systemFolder(holding: path) {
             if system.hasPrefix("/home/") { return "the output folder is the home folder \(system), \(theirs)" }
-            return "the output folder is inside the system folder \(system), \(theirs)"
+            return "the output folder is \(system == path || system == given ? "" : "inside ")the system folder \(system), \(theirs)"
         }
-        return conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
-                        guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
-                        // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
-                        allowing: cache.appending(path: "preview"))
+        if let conflict = conflict(of: output, named: "the output folder", spilling: "the built pages would land among your content",
+                                   guarded: sourceFolders.map { ($0.0, $0.1, why) } + [(cache, "the cache folder", why)],
+                                   // `gallery serve` builds its preview in `preview/` inside the cache, a folder of its own.
+                                   allowing: cache.appending(path: "preview")) {
+            return conflict
+        }
+        // The other way round: a folder or file of the site that is a symbolic link into the
+        // output folder (`static -> public/mystatic`, an archive linked to the published
+        // `www/albums.json`), which the build would overwrite or --clean-destination remove.
+        let held = sourceFolders + [(archive, "the album archive content/albums.json"), (configFile, "gallery.toml")]
+        for (url, name) in held where Self.resolved(url).hasPrefix(path + "/") {
+            return "the output folder holds \(name) (a symbolic link leads there), which the build would overwrite with its own files or --clean-destination remove; move \(name) out of the output folder"
+        }
+        return nil
     }
 
     /// The hidden folders of a home folder that hold keys and settings, in which no site is built
@@ -118,7 +128,8 @@ public struct SiteFolder: Sendable, Hashable {
     static let keyFolders: Set<String> = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".config", ".pki"]
 
     /// Folders no site is built into.
-    static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var"]
+    /// (`/mnt`, `/media` and `/srv` hold mounted drives and served trees: their subfolders may.)
+    static let systemFolders: Set<String> = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/lost+found", "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/tmp", "/usr", "/var"]
 
     /// The system folder that holds `path`, where no site is built either: anything inside the
     /// folders of the system itself (`/etc/ssl`, `/bin/x`); the system's own folders one level
@@ -138,6 +149,9 @@ public struct SiteFolder: Sendable, Hashable {
         for perUser in ["/run/user/", "/run/media/"] where path.hasPrefix(perUser) {
             return parts.count > 3 ? nil : parts.count == 3 ? path : nil
         }
+        // The same for udisks' /media/USER on Debian, and a Windows drive under WSL (/mnt/c),
+        // whose every file --clean-destination would remove.
+        if parts.count == 2, top == "/media" || (top == "/mnt" && parts[1].count == 1) { return path }
         let system: Set<String> = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin", "/sys"]
         if system.contains(top) { return top }
         if parts.count == 2, top == "/home" { return path }

@@ -17,6 +17,8 @@ import Testing
         // package managers' records.
         ("/usr/lib/x86_64-linux-gnu", "/usr/lib"), ("/usr/bin/x", "/usr/bin"), ("/usr/local/lib/python3/x", "/usr/local/lib"),
         ("/var/lib/dpkg", "/var/lib/dpkg"), ("/var/lib/apt/lists", "/var/lib/apt"),
+        // A user's drives (udisks on Debian), a Windows drive under WSL.
+        ("/media/alice", "/media/alice"), ("/mnt/c", "/mnt/c"),
     ])
     func aSystemFolderIsNoOutput(_ path: String, _ system: String) {
         #expect(SiteFolder.systemFolder(holding: path) == system, "\(path)")
@@ -27,7 +29,9 @@ import Testing
                            // A USB drive mounted by udisks; web roots of other habits.
                            "/run/media/alice/USB/site", "/var/site", "/usr/local/www", "/srv/www/x", "/var/tmp/x",
                            // A CI server's home.
-                           "/var/lib/jenkins/workspace/site/public"])
+                           "/var/lib/jenkins/workspace/site/public",
+                           // A drive's folder, a container's volume.
+                           "/media/alice/USB/site", "/mnt/c/Users/ada/site", "/mnt/public", "/srv/site"])
     func aWebRootOrAProjectFolderMayBe(_ path: String) {
         #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
     }
@@ -57,7 +61,11 @@ import Testing
         #expect(app.outputConflict(appCache.appending(path: "preview"), cache: appCache) == nil)
         #expect(app.outputConflict(URL(fileURLWithPath: home).appending(path: ".local/share/keyrings"), cache: appCache) != nil)
         #expect(site.outputConflict(URL(fileURLWithPath: "/home/www"), cache: cache)?.hasPrefix("the output folder is the home folder /home/www") == true)
-        #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is inside the system folder /usr/share") == true)
+        #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share"), cache: cache)?.hasPrefix("the output folder is the system folder /usr/share") == true)
+        #expect(site.outputConflict(URL(fileURLWithPath: "/usr/share/doc"), cache: cache) == nil)
+        for mounts in ["/mnt", "/media", "/srv"] {
+            #expect(site.outputConflict(URL(fileURLWithPath: mounts), cache: cache)?.hasPrefix("the output folder is the system folder \(mounts),") == true, "\(mounts)")
+        }
         // The path as written counts too, not only where its links lead: /lib is a link to
         // /usr/lib on this machine and most others (and /etc to /private/etc on macOS).
         #expect(site.outputConflict(URL(fileURLWithPath: "/lib/x86_64-linux-gnu"), cache: cache)?.hasPrefix("the output folder is inside the system folder /lib,") == true)
