@@ -35,6 +35,21 @@ struct MarkupChecker {
         }
     }
 
+    /// The attributes a browser goes to as URLs but that name no file of the output, so only
+    /// script is refused there (`javascript:` in a "buy" form an album's value fills): a form's
+    /// `action`, a button's or input's `formaction`, and the values an SVG animation sets (an
+    /// `<animate attributeName="href" to="javascript:…">`).
+    static func scriptOnlyAttributes(of name: UnsafePointer<UInt8>) -> [StaticString] {
+        switch name[0] {
+        case UInt8(ascii: "f"): return matches(name, "form") ? ["action"] : []
+        case UInt8(ascii: "b"): return matches(name, "button") ? ["formaction"] : []
+        case UInt8(ascii: "i"): return matches(name, "input") ? ["formaction"] : []
+        case UInt8(ascii: "a"): return matches(name, "animate") ? ["to", "from", "values"] : []
+        case UInt8(ascii: "s"): return matches(name, "set") ? ["to"] : []
+        default: return []
+        }
+    }
+
     private let dialect: Dialect
     private let resolver: ReferenceResolver
     /// What the checks found so far.
@@ -155,6 +170,12 @@ struct MarkupChecker {
         }
         if dialect == .xhtml, let style = element.withAttribute("style", { Array($0) }) {
             checkStylesheet(style, in: "the style attribute", here)
+        }
+        for attribute in Self.scriptOnlyAttributes(of: element.localName) {
+            if element.withAttribute(attribute, { ReferenceResolver.namesScript($0, list: "\(attribute)" == "values") }) == true {
+                let value = element.attribute(attribute) ?? ""
+                report(.script, subject: "<\(String(cString: element.localName)) \(attribute)='\(value)'>", reference: value, here)
+            }
         }
         inner.insideTile = insideTile || element.hasClass("tile")
         return inner

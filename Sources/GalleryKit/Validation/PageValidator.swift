@@ -13,8 +13,9 @@ public struct PageValidator: Sendable {
     /// 6: pages in place checked again when a file they may link to is gone (``RemovedOutputs``),
     /// so pages an older gallery left linking to a removed file are checked once. 7: a `<script>`
     /// or `<style>` holding a comment or an instruction is read from the tree, not the bytes.
-    /// 8: a `<base href>` is an error.
-    static let checksVersion = 8
+    /// 8: a `<base href>` is an error. 9: script in a form's `action`, a `formaction`, an SVG
+    /// animation's values.
+    static let checksVersion = 9
 
     /// Every file of the output folder, relative to its root with `/` separators
     /// (`index.html`, `albums/x/index.html`, `assets/gallery.3fa2b1c0.css`).

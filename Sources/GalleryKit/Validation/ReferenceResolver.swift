@@ -198,6 +198,30 @@ struct ReferenceResolver: Sendable {
         return false
     }
 
+    /// Whether a value a browser goes to as a URL, but that names no file of the output (a
+    /// form's `action`, a button's `formaction`, an SVG animation's `to`), is script. As a
+    /// browser's URL parser does, ASCII tabs and newlines anywhere are dropped, and spaces and
+    /// control characters at the start; spaces inside too, as XML reads a newline in an
+    /// attribute as one, where the HTML parser a browser reads the page with keeps it. With
+    /// `list`, each of the `;`-separated values of an animation's `values` is one.
+    static func namesScript(_ value: UnsafeBufferPointer<UInt8>, list: Bool = false) -> Bool {
+        var start = value.startIndex
+        while start < value.endIndex {
+            var end = start
+            if list { while end < value.endIndex, value[end] != UInt8(ascii: ";") { end += 1 } } else { end = value.endIndex }
+            // Enough of the value, cleaned, to hold the longest scheme.
+            var head: [UInt8] = []
+            for byte in value[start..<end] where head.count < 11 {
+                if byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x20 { continue }
+                if head.isEmpty, byte <= 0x20 { continue }
+                head.append(byte)
+            }
+            if head.withUnsafeBufferPointer({ isScript($0) }) { return true }
+            start = end + 1
+        }
+        return false
+    }
+
     /// Whether `reference` starts with `scheme:` (RFC 3986: a letter, then letters, digits, `+-.`).
     static func hasScheme(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
         for (offset, byte) in reference.enumerated() {

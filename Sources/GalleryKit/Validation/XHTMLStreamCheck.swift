@@ -230,6 +230,10 @@ private final class StreamState {
         if let style = attributes.value("style"), StylesheetURLs.mayHoldURLs(style) {
             if style.contains(ampersand) { clean = false } else { checkStylesheet(style) }
         }
+        for attribute in MarkupChecker.scriptOnlyAttributes(of: name) {
+            // An entity (`&#106;avascript:`) is read by the tree check, which decodes it.
+            if let value = attributes.value(attribute), value.contains(ampersand) || ReferenceResolver.namesScript(value, list: "\(attribute)" == "values") { clean = false }
+        }
         let names = NameCase.inherited(byChildrenOf: name, in: uri, inherited: scope.names)
         scopes.append(MarkupChecker.Scope(insideTile: tile || hasClass(attributes, "tile"), names: names))
     }
