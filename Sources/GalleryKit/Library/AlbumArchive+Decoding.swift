@@ -160,18 +160,31 @@ private struct ArchiveDecoder {
     /// Warns of each top-level key that is neither `"version"` nor `"albums"` (a slip such as
     /// `"album"` gets a hint) and keeps the first value of each in ``extras``.
     /// A key given twice is an error, as in an album: which one counts would be a guess.
+    /// How many unknown top-level keys get a warning each.
+    static let unknownKeysNamed = 20
+
     mutating func noteUnknownKeys(of root: JSONNode) {
         guard case .object(let members) = root.value else { return }
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
             error("the archive has \"\(member.key.clippedForMessage)\" twice at the top level; keep one", at: member.position)
         }
+        // Kept by key in a set: a hostile archive of 200,000 keys took two minutes to load when
+        // each was looked for in the list so far. Past the first few, one warning counts the rest.
+        var kept = Set(extras.map(\.key))
+        var unknown = 0
         for member in members where member.key != "version" && member.key != "albums" {
-            let hint = Spelling.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
-            diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key.clippedForMessage)\", which is ignored\(hint)", path: path, at: member.position))
-            if !extras.contains(where: { $0.key == member.key }) {
+            unknown += 1
+            if unknown <= Self.unknownKeysNamed {
+                let hint = Spelling.nearest(member.key.lowercased(), among: ["version", "albums"]).map { "; did you mean \"\($0)\"?" } ?? ""
+                diagnostics.append(.warning("the archive has an unknown top-level key \"\(member.key.clippedForMessage)\", which is ignored\(hint)", path: path, at: member.position))
+            }
+            if kept.insert(member.key).inserted {
                 extras.append(Album.Extra(key: member.key, json: member.value.compactJSON))
             }
+        }
+        if unknown > Self.unknownKeysNamed {
+            diagnostics.append(.warning("the archive has \(unknown - Self.unknownKeysNamed) more unknown top-level keys, which are ignored too", path: path))
         }
     }
 

@@ -256,6 +256,19 @@ import Testing
         #expect(try AlbumArchive.decode(archive.encoded(), path: "x").archive.albums == archive.albums)
     }
 
+    /// An archive of many unknown top-level keys (a hostile one had 200,000, and took two
+    /// minutes to load) gets a warning for each of the first twenty and one for the rest, and
+    /// keeps them all.
+    @Test func manyUnknownTopLevelKeysAreCountedNotEachNamed() throws {
+        let keys = (0..<5_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let (archive, warnings) = try decode("{\"version\": 1, \(keys), \"albums\": []}")
+        let named = warnings.filter { $0.message.hasPrefix("the archive has an unknown top-level key") }
+        #expect(named.count == 20)
+        #expect(warnings.contains { $0.message == "the archive has 4980 more unknown top-level keys, which are ignored too" }, "\(warnings.suffix(2))")
+        #expect(archive.extras.count == 5_000)
+        #expect(archive.extras[7] == Album.Extra(key: "k7", json: "7"))
+    }
+
     /// A top-level key gallery does not use is the owner's data, as an album's is: the load
     /// warns of it (with a hint for a slip), every change keeps it, in order.
     @Test func topLevelKeysGalleryDoesNotUseWarnAndAreKeptThroughEveryChange() throws {
