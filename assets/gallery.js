@@ -75,17 +75,29 @@
     return [first, Math.max(first, Math.min(count, Math.ceil((x + width - start) / stride)))];
   }
 
-  // Albums come from data/albums-K.json, chunkSize each, fetched once.
+  // Albums come from data/albums-K.json, chunkSize each, fetched once. A fetch that fails (a
+  // dropped connection, a busy server) is forgotten after a while, longer each time (2 s, 4 s…
+  // a minute), and then what waits on it is asked for again: the tiles in view, the selection.
+  var failures = {};
   function album(i) {
     var k = Math.floor(i / chunkSize);
     if (!chunks[k]) {
       chunks[k] = fetch(new URL("data/albums-" + k + ".json", root)).then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.json();
-      }).then(function (chunk) { return chunk.albums; });
+      }).then(function (chunk) { failures[k] = 0; return chunk.albums; });
+      chunks[k].catch(function () {
+        failures[k] = (failures[k] || 0) + 1;
+        setTimeout(function () {
+          delete chunks[k];
+          render();
+          if (Math.floor(current / chunkSize) === k) select(current, {});
+        }, Math.min(60000, 1000 * Math.pow(2, failures[k])));
+      });
     }
     return chunks[k].then(function (albums) { return albums[i - k * chunkSize]; });
   }
+  function nothing() { }
 
   // The seed's KVO spinner: a tile shows it until its image has loaded (or failed).
   function watch(tile, img) {
@@ -122,10 +134,12 @@
   }
 
   // The tiles the page came with: the range of albums an index page holds, for the memento.
-  var first = Infinity, last = -1;
+  // Scrolled out of the document, they are kept, and put back as they are: no album data is
+  // needed for them (a page opened from disk may fetch none).
+  var first = Infinity, last = -1, own = {};
   each.call(strip.querySelectorAll(".tile"), function (tile) {
     var i = +tile.dataset.index;
-    tiles[i] = tile;
+    tiles[i] = own[i] = tile;
     first = Math.min(first, i);
     last = Math.max(last, i);
     tile.querySelector("a").tabIndex = -1;
@@ -143,18 +157,27 @@
     });
     for (var i = range[0]; i < range[1]; i++) {
       if (tiles[i]) continue;
+      if (own[i]) { insert(i, own[i]); continue; }
       tiles[i] = null;
-      album(i).then(place.bind(null, i), function () { delete tiles[i]; });
+      album(i).then(place.bind(null, i), forget.bind(null, i));
     }
+  }
+  function forget(i) { if (tiles[i] === null) delete tiles[i]; }
+  function place(i, a) {
+    if (tiles[i] !== null || !a) return;
+    insert(i, makeTile(i, a));
   }
   // A tile goes in its album's place in the list, before the first tile of a later album
   // (the keys of tiles, whole numbers, come in ascending order), so a screen reader reads the
-  // albums in order however the strip has scrolled.
-  function place(i, a) {
-    if (tiles[i] !== null || !a) return;
+  // albums in order however the strip has scrolled. It comes unselected (a tile the page came
+  // with may have been the selected one), unless it is.
+  function insert(i, tile) {
     var next = null;
     for (var key in tiles) if (key > i && tiles[key]) { next = tiles[key]; break; }
-    strip.insertBefore(tiles[i] = makeTile(i, a), next);
+    tile.classList.remove("current");
+    tile.querySelector("a").removeAttribute("aria-current");
+    tile.querySelector("a").tabIndex = -1;
+    strip.insertBefore(tiles[i] = tile, next);
     if (i === current) mark(i);
   }
 
@@ -235,10 +258,14 @@
   // after it; only when the pattern gives the title the page came with (spaces as the browser
   // reads them), for a title that cannot be followed is better left than written wrong.
   var titlePattern;
+  function spaced(text) { return text.replace(/[\t\n\f\r ]+/g, " ").trim(); }
   if (isAlbumPage) album(initial).then(function (a) {
-    var pattern = a && (data("title") || "{title} · {artist}" + document.title.slice((a.title + " · " + a.artist).length));
-    if (pattern && words(null, "", pattern, a).replace(/[\t\n\f\r ]+/g, " ").trim() === document.title) titlePattern = pattern;
-  });
+    // What came after "Title · Artist" in the title, as the browser reads it (a title of two
+    // spaces in a row has one there).
+    var built = a && spaced(a.title + " · " + a.artist);
+    var pattern = a && (data("title") || (document.title.indexOf(built) === 0 ? "{title} · {artist}" + document.title.slice(built.length) : null));
+    if (pattern && spaced(words(null, "", pattern, a)) === document.title) titlePattern = pattern;
+  }, nothing);
   function follow(i, a) {
     var url = new URL(a.url, root).href, cover = document.querySelector("main img.cover");
     if (url !== location.href) history.replaceState({ index: i }, "", url);
@@ -273,7 +300,7 @@
       link.href = new URL(b.url, root).href;
       (link.querySelector("bdi") || link).textContent = b.title;
       link.hidden = false;
-    });
+    }, nothing);
   }
   // What else the template writes for an album (a link from a param, a class, the canonical
   // link) comes from the album's own page once the selection has rested for 400 ms: fetched,
@@ -371,7 +398,7 @@
       remember(i, a);
       // For a site's own script: the selection, with the album's fields, as the data file has them.
       document.dispatchEvent(new CustomEvent("gallery:select", { detail: { index: i, album: a } }));
-    });
+    }, nothing);
   }
 
   // When a drag or scroll ends, the tile the formula names is centred and becomes current.
@@ -420,7 +447,7 @@
       album(current).then(function (a) {
         var url = a && new URL(a.url, root).href;
         if (url && url !== location.href) location.assign(url);
-      });
+      }, nothing);
       return;
     }
     var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };
@@ -454,6 +481,6 @@
   if (saved && saved.index >= first && saved.index <= last && saved.index !== current) {
     album(saved.index).then(function (a) {
       if (a && a.slug === saved.slug) select(saved.index, { scroll: true, instant: true });
-    });
+    }, nothing);
   }
 })();
