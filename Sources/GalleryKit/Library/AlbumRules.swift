@@ -45,7 +45,21 @@ public enum AlbumRules {
         guard !Slug.isValid(slug) else { return nil }
         // Made from no more than a slug can hold: a 50 MB slug took 13 s to be suggested one.
         let suggestion = Slug.make(from: String(slug.prefix(Slug.maximumLength * 2)))
-        return "\"\(slug.clippedForMessage)\" is not lowercase ASCII letters, digits and dashes" + (suggestion.isEmpty ? "" : "; try \"\(suggestion)\"")
+        let tryThis = suggestion.isEmpty || suggestion == slug ? "" : "; try \"\(suggestion)\""
+        if slug.isEmpty { return "\"\" is empty; leave the slug out to have one made from the artist and title" }
+        let bytes = slug.utf8
+        let plain = bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        // Made only of what a slug may hold: say which rule it breaks.
+        if plain, bytes.count > Slug.longestGiven {
+            return "\"\(slug.clippedForMessage)\" is \(bytes.count) characters long, more than the \(Slug.longestGiven) a slug may have" + tryThis
+        }
+        if plain, bytes.first == 0x2D || bytes.last == 0x2D {
+            return "\"\(slug.clippedForMessage)\" is no slug: it starts or ends with a dash" + tryThis
+        }
+        if plain {
+            return "\"\(slug.clippedForMessage)\" is no slug: it has two dashes in a row" + tryThis
+        }
+        return "\"\(slug.clippedForMessage)\" is not lowercase ASCII letters, digits and dashes" + tryThis
     }
 
     /// Why an album may not take a slug that `holder`'s page already lives under (its own slug,

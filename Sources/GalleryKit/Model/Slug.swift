@@ -71,11 +71,16 @@ public enum Slug {
         return slug
     }
 
+    /// The longest slug an owner may write: a derived one and room for a twin's `-2`, `-3`…
+    /// (a derived slug of 80 characters with its `-2` is 82, and the library commands write
+    /// such an address into the archive to keep it when an album before it goes).
+    public static let longestGiven = maximumLength + 20
+
     /// Whether text is acceptable as a slug the owner wrote: lowercase ASCII letters, digits and
-    /// single dashes inside, at most ``maximumLength`` characters.
+    /// single dashes inside, at most ``longestGiven`` characters.
     public static func isValid(_ text: String) -> Bool {
         let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.count <= maximumLength, bytes.first != 0x2D, bytes.last != 0x2D else { return false }
+        guard !bytes.isEmpty, bytes.count <= longestGiven, bytes.first != 0x2D, bytes.last != 0x2D else { return false }
         var previous: UInt8 = 0
         for byte in bytes {
             let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
