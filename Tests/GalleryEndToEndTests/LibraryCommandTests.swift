@@ -113,6 +113,20 @@ import Testing
         #expect(dashes.stderr.contains("--slug \"a--b\" is no slug: it has two dashes in a row; try \"a-b\""), "\(dashes.stderr)")
     }
 
+    /// An album appended to the archive by hand, with the slug an earlier album has from its
+    /// name, moves that album's page; `gallery add --slug` refuses it, and the build, which took
+    /// it without a word, says so.
+    @Test func aHandAddedSlugThatMovesAnotherPageIsWarnedOf() async throws {
+        let folder = try await starter()
+        let archive = try folder.read("site/content/albums.json")
+        let added = archive.replacingOccurrences(of: "\n  ]\n}", with: ",\n    {\"title\": \"Other\", \"artist\": \"B\", \"genre\": \"Pop\", \"year\": 2001, \"cover_url\": \"covers/best-of-bowie.svg\", \"slug\": \"david-bowie-best-of-bowie\"}\n  ]\n}")
+        #expect(added != archive)
+        try folder.write(added, to: "site/content/albums.json")
+        let build = try await run(["build", "-q"], folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stderr.contains("warning: album 6, \"Other\" by B, has the slug \"david-bowie-best-of-bowie\", which album 1, \"Best of Bowie\" by David Bowie, has from its artist and title, so that album's page moves to albums/david-bowie-best-of-bowie-2/; give album 6 another slug, unless the move is meant"), "\(build.stderr)")
+    }
+
     @Test func addEditDeleteAndUndoAcrossInvocations() async throws {
         let folder = try await starter()
         let add = try await run(["add", "--title", "Heroes", "--artist", "David Bowie", "--genre", "Rock", "--year", "1977", "--cover", "covers/h.png", "--at", "2"], folder)

@@ -77,7 +77,8 @@ public struct Library: Sendable {
     public func catalogue(decoding bytes: [UInt8]) throws(ArchiveError) -> (catalogue: Catalogue, warnings: [Diagnostic]) {
         do throws(ArchiveError) {
             let (archive, warnings) = try AlbumArchive.decode(bytes, path: store.displayPath)
-            return (Catalogue(albums: archive.albums, positions: archive.positions), warnings)
+            let catalogue = Catalogue(albums: archive.albums, positions: archive.positions)
+            return (catalogue, warnings + Self.displacementWarnings(catalogue, path: store.displayPath))
         } catch {
             // A hand edit that broke the file: the copy a command kept is a good version to
             // compare with (the archive before the last library command).
@@ -85,6 +86,18 @@ public struct Library: Sendable {
                   FileManager.default.fileExists(atPath: store.backup.path) else { throw error }
             let backup = SiteFolder.display(store.backup)
             throw ArchiveError(error.diagnostics + [.note("\(backup) is the archive before the last library command changed it, a version that was read well: `diff \(backup) \(store.displayPath)` shows the lines changed since", path: store.displayPath)])
+        }
+    }
+
+    /// A warning for each album whose page a later album's own slug moved (`gallery add --slug`
+    /// refuses such a slug; an archive edited by hand got it without a word), at that slug.
+    static func displacementWarnings(_ catalogue: Catalogue, path: String) -> [Diagnostic] {
+        catalogue.displaced.map { moved in
+            let taker = catalogue.entries[moved.by], lost = catalogue.entries[moved.index]
+            return .warning(
+                "album \(moved.by + 1), \(LibraryChange.name(taker.album)), has the slug \"\(taker.slug)\", which album \(moved.index + 1), \(LibraryChange.name(lost.album)), has from its artist and title, so that album's page moves to albums/\(lost.slug)/; give album \(moved.by + 1) another slug, unless the move is meant",
+                path: path, at: taker.position
+            )
         }
     }
 

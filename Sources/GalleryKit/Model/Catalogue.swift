@@ -13,8 +13,19 @@ public struct Catalogue: Sendable, Hashable {
         public var position: SourcePosition?
     }
 
+    /// An album whose derived slug a later album's own slug took, so its page moved to `-2`:
+    /// an album added at the end by hand, with a slug copied from another.
+    public struct Displacement: Sendable, Hashable {
+        /// The album that lost its derived slug, from 0.
+        public var index: Int
+        /// The later album whose own slug it is.
+        public var by: Int
+    }
+
     /// The albums in archive order.
     public let entries: [Entry]
+    /// Albums whose derived slug a later album's own slug took, in archive order.
+    public let displaced: [Displacement]
 
     /// Resolves slugs for albums whose explicit slugs are already known to be valid and unique.
     ///
@@ -24,6 +35,9 @@ public struct Catalogue: Sendable, Hashable {
         // Only deriving a slug needs the set of those taken: an archive that gives every album
         // its slug (as generated ones often do) never hashes them all.
         var takenSlugs: Set<String>?
+        // Which album gave each slug of its own, made at the first clash (rare).
+        var owners: [String: Int]?
+        var displaced: [Displacement] = []
         var entries: [Entry] = []
         entries.reserveCapacity(albums.count)
         for (index, album) in albums.enumerated() {
@@ -37,6 +51,10 @@ public struct Catalogue: Sendable, Hashable {
             var suffix = 2
             // Optional chaining mutates the set in place; a local copy would copy it each time.
             while takenSlugs?.contains(slug) == true {
+                if suffix == 2 {
+                    if owners == nil { owners = Dictionary(albums.enumerated().compactMap { index, album in album.slug.map { ($0, index) } }) { first, _ in first } }
+                    if let owner = owners?[base], owner > index { displaced.append(Displacement(index: index, by: owner)) }
+                }
                 slug = "\(base)-\(suffix)"
                 suffix += 1
             }
@@ -44,6 +62,7 @@ public struct Catalogue: Sendable, Hashable {
             entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
         }
         self.entries = entries
+        self.displaced = displaced
     }
 
     /// The slug an album gets when the archive gives none: from the artist and the title, or, when
