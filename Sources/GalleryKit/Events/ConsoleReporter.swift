@@ -23,6 +23,8 @@ public final class ConsoleReporter: BuildObserving {
     private let interactive: Bool
     private let now: @Sendable () -> Double
     private let write: @Sendable (String) -> Void
+    /// The terminal's width in columns now, or `nil` when unknown.
+    private let columns: @Sendable () -> Int?
 
     /// A reporter writing to standard error, live when standard error is a terminal.
     ///
@@ -31,7 +33,15 @@ public final class ConsoleReporter: BuildObserving {
     ///   - verbose: Also print how long each step took.
     public convenience init(quiet: Bool = false, verbose: Bool = false) {
         let terminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-        self.init(quiet: quiet, verbose: verbose, interactive: terminal) { StandardStreams.error($0) }
+        self.init(quiet: quiet, verbose: verbose, interactive: terminal, columns: Self.terminalColumns) { StandardStreams.error($0) }
+    }
+
+    /// Standard error's terminal width, asked at each draw (the window may be resized), or else
+    /// `COLUMNS`.
+    @Sendable static func terminalColumns() -> Int? {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// A reporter writing somewhere else (tests), with its own clock in seconds.
@@ -40,8 +50,10 @@ public final class ConsoleReporter: BuildObserving {
         verbose: Bool = false,
         interactive: Bool = false,
         now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+        columns: @escaping @Sendable () -> Int? = { nil },
         write: @escaping @Sendable (String) -> Void
     ) {
+        self.columns = columns
         self.quiet = quiet
         self.verbose = verbose
         self.interactive = interactive
@@ -72,10 +84,19 @@ public final class ConsoleReporter: BuildObserving {
                 if case .finished = event {
                     live.lineShown = false
                 } else if live.lineShown, let progress = live.progress {
-                    write(progress.line(at: now()))
+                    write(fitted(progress.line(at: now())))
                 }
             }
         }
+    }
+
+    /// The live line cut to one column less than the terminal is wide: `\r` and erasing the
+    /// line reach back only to the start of the last row, so a line that wrapped left a row
+    /// behind at each redraw (hundreds in a long fetch), and one that fills the last column
+    /// wraps in some terminals.
+    private func fitted(_ line: String) -> String {
+        guard let width = columns(), line.count >= width else { return line }
+        return String(line.prefix(max(width - 2, 0))) + (width > 1 ? "…" : "")
     }
 
     /// Stores `progress` and draws it (live), or prints it at each tenth (plain).
@@ -92,11 +113,11 @@ public final class ConsoleReporter: BuildObserving {
         }
         if interactive {
             if progress.isComplete {
-                write("\r\u{1B}[K" + progress.line(at: time) + "\n")
+                write("\r\u{1B}[K" + fitted(progress.line(at: time)) + "\n")
                 live.progress = nil
                 live.lineShown = false
             } else if time - live.lastDraw >= 0.1 {
-                write("\r\u{1B}[K" + progress.line(at: time))
+                write("\r\u{1B}[K" + fitted(progress.line(at: time)))
                 live.lastDraw = time
                 live.lineShown = true
             }

@@ -8,8 +8,8 @@ private final class Terminal: Sendable {
     let output = Mutex("")
     let time = Mutex(0.0)
 
-    func reporter(interactive: Bool, quiet: Bool = false) -> ConsoleReporter {
-        ConsoleReporter(quiet: quiet, interactive: interactive, now: { self.time.withLock { $0 } }, write: { text in self.output.withLock { $0 += text } })
+    func reporter(interactive: Bool, quiet: Bool = false, columns: Int? = nil) -> ConsoleReporter {
+        ConsoleReporter(quiet: quiet, interactive: interactive, now: { self.time.withLock { $0 } }, columns: { columns }, write: { text in self.output.withLock { $0 += text } })
     }
 
     var text: String { output.withLock { $0 } }
@@ -62,6 +62,25 @@ private final class Terminal: Sendable {
         }
         // 0.5 s of events: a draw at 0, 0.1, 0.2, 0.3, 0.4.
         #expect(terminal.text.components(separatedBy: "\r").count - 1 == 5)
+    }
+
+    /// A live line wider than the terminal wrapped, and the redraw erased only its last row:
+    /// a long fetch left hundreds of rows behind. It is cut to one column less than the width.
+    @Test func theLiveLineFitsTheTerminal() {
+        let terminal = Terminal()
+        let reporter = terminal.reporter(interactive: true, columns: 30)
+        reporter.receive(.coversPlanned(remote: 1200))
+        for step in 0..<20 {
+            terminal.advance(to: Double(step))
+            reporter.receive(.cover(.failed(url: "u\(step)", reason: "HTTP 404")))
+        }
+        reporter.receive(.diagnostic(Diagnostic(.warning, path: "content/albums.json", message: "a warning longer than thirty columns, which may wrap")))
+        let drawn = terminal.text.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+        let live = drawn.filter { $0.hasPrefix("covers") }
+        #expect(live.count > 3)
+        #expect(live.allSatisfy { $0.count <= 29 && $0.hasSuffix("…") }, "\(live)")
+        // Lines printed above it are whole.
+        #expect(terminal.text.contains("a warning longer than thirty columns, which may wrap\n"))
     }
 
     @Test func otherLinesGoAboveTheLiveLine() {
