@@ -150,6 +150,26 @@ import Testing
         #expect(!folder.exists("www/index.html"))
     }
 
+    /// The output's files and folders take their mode from the umask, as any tool's: under
+    /// umask 002 a group-owned web root stays writable by the group (it was 644 and 755
+    /// whatever the umask, and a teammate's next build failed).
+    @Test(arguments: [("002", "664", "775"), ("022", "644", "755"), ("077", "600", "700")])
+    func theOutputsModesFollowTheUmask(umask: String, file: String, folder: String) async throws {
+        let scratch = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: scratch.url).status == 0)
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let run = try await GalleryBinary.run(["-c", "umask \(umask) && \"$0\" build -q --site site", GalleryBinary.url.path], in: scratch.url, binary: shell)
+        #expect(run.status == 0, "\(run.stderr)")
+        func mode(_ path: String) throws -> String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: scratch.url.appending(path: path).path)
+            return String((attributes[.posixPermissions] as? Int ?? 0), radix: 8)
+        }
+        #expect(try mode("site/public/index.html") == file)
+        #expect(try mode("site/public/albums/david-bowie-best-of-bowie/index.html") == file)
+        #expect(try mode("site/public/albums/david-bowie-best-of-bowie") == folder)
+        #expect(try mode("site/public/albums") == folder)
+    }
+
     /// `--cache` keeps the cache elsewhere (a site checked out read-only); a cache folder that
     /// cannot be written fails the build at once, before any page is rendered, saying so.
     @Test func theCacheCanBeElsewhereAndAnUnwritableOneIsSaidAtOnce() async throws {

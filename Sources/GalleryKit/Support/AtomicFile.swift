@@ -47,7 +47,7 @@ public enum AtomicFile {
     public static func write(_ data: some Collection<UInt8>, to url: URL, sync: Bool = true, permissions: mode_t? = nil, owner: FileOwner? = nil, replacing expected: [UInt8]? = nil) throws(WriteError) {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o666)
         guard descriptor >= 0 else {
             // The folder, not the file: a writable file in a read-only folder was blamed itself.
             let code = errno
@@ -96,9 +96,10 @@ public enum AtomicFile {
     }
 
     /// Writes bytes straight into a new or truncated file, for files no reader sees until they
-    /// are renamed into place (the staging folder).
+    /// are renamed into place (the staging folder). A new file's mode is 0666 less the umask, as
+    /// any tool's: a team's web root built under umask 002 stays writable by the group.
     public static func writeInPlace(_ data: some Collection<UInt8>, to path: String) throws(WriteError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
         let written = data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
             ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) }
@@ -116,7 +117,7 @@ public enum AtomicFile {
         let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard input >= 0 else { throw WriteError(path: source, reason: systemError()) }
         defer { close(input) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
         var failure: String?
         let copied = FileBytes.pieces(of: input) { piece in
