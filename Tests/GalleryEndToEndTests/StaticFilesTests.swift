@@ -159,6 +159,17 @@ import Testing
         #expect(run.stderr.contains("static/feed: error: this static file is not a regular file (a named pipe, a socket or a device), which cannot be published; remove it from static/"), "\(run.stderr)")
     }
 
+    /// A static file whose name holds a line break was published, and never removed once gone
+    /// from static/ (the build's record of its outputs is a line each). It is refused, named.
+    @Test func aStaticFileNamedWithALineBreakIsRefused() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("x\n", to: "static/new\nline.txt")
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("line.txt: error: this static file's name holds a line break, a tab or another control character, which no address should; rename it"), "\(run.stderr)")
+        #expect(!site.exists("public/index.html"))
+    }
+
     /// A file of assets/ with the name a built-in asset is published under (a copy of
     /// public/assets/ put back into assets/) replaced the site's script on every page, without
     /// a word; static/assets/ had the same refused already.

@@ -56,12 +56,22 @@ public struct AssetBundle: Sendable {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), links.allows(url, isFolder: isFolder.boolValue, kind: "static file"), !isFolder.boolValue else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             if EditorLeftovers.contains(url.lastPathComponent) { continue }
+            // The build's record of its outputs is a line each: a name with a line break was
+            // published, and never removed again.
+            if hasControlCharacter(path) {
+                throw ArchiveError([.error("this static file's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url))])
+            }
             switch staticFile(url, as: path) {
             case .success(let file): files.append(file)
             case .failure(let problem): throw ArchiveError([.error(problem.reason, path: SiteFolder.display(url))])
             }
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// Whether a file's name holds a control character (a line break, a tab).
+    static func hasControlCharacter(_ name: String) -> Bool {
+        name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// Why a static file cannot be published.
@@ -121,6 +131,9 @@ public struct AssetBundle: Sendable {
                       links.allows(url, isFolder: isFolder.boolValue, kind: "asset"), !isFolder.boolValue else { continue }
                 let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !EditorLeftovers.contains(url.lastPathComponent) else { continue }
+                if Self.hasControlCharacter(name) {
+                    throw ArchiveError([.error("this asset's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url))])
+                }
                 do {
                     sources[name] = try Data(contentsOf: url)
                     builtin.remove(name)
