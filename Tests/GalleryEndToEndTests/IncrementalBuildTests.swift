@@ -68,6 +68,20 @@ import Testing
         #expect(summary["warnings"] as? Int == 0)
     }
 
+    /// A gone album's folder that lost its page already (a build killed while it moved files in
+    /// makes every folder first) is removed all the same, and no page is said to be removed: it
+    /// stayed for good, through --clean and --clean-destination, and nginx answered 403 there.
+    @Test func aGoneAlbumsFolderWithoutItsPageIsRemoved() async throws {
+        let folder = try site(12)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
+        try FileManager.default.removeItem(at: folder.url.appending(path: "public/albums/artist-title-05/index.html"))
+        #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder.url).status == 0)
+        let run = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!folder.exists("public/albums/artist-title-05"))
+        #expect(!run.stderr.contains("removed the album page"), "\(run.stderr)")
+    }
+
     /// A title changed by hand moves the album's page: the note names the album and the command
     /// that gives it back its old address, rather than `gallery edit NUMBER --slug OLD`.
     @Test func aRenamedAlbumsNoteNamesTheCommandThatKeepsItsAddress() async throws {

@@ -64,11 +64,18 @@ extension BuildStep {
         // Outputs the commit moved aside, as a file now stands where their folder stood (or back).
         var removed = committed.removed.count
         state.summary.pagesRemoved += committed.removed.count { $0.hasSuffix(".html") }
-        /// Removes an output, and the folders it leaves empty.
+        // The outputs this build removed (a page a killed build never moved in is not one).
+        var unlinked = Set(committed.removed)
+        /// Removes an output, and the folders it leaves empty: also when the file is not there,
+        /// as a build killed while it moved files in leaves a page's folder without its page.
         func remove(_ path: String) {
-            guard unlink(root + "/" + path) == 0 else { return }
-            removed += 1
-            if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
+            if unlink(root + "/" + path) == 0 {
+                removed += 1
+                unlinked.insert(path)
+                if path.hasSuffix(".html") { state.summary.pagesRemoved += 1 }
+            } else if errno != ENOENT {
+                return
+            }
             var folder = PathText.parent(of: path)
             while !folder.isEmpty, rmdir(root + "/" + folder) == 0 {
                 folder = PathText.parent(of: folder)
@@ -77,7 +84,7 @@ extension BuildStep {
         for path in gone.sorted() { remove(path) }
         // An album page that goes breaks the links to it: named, as a title changed by hand in
         // the archive moves its album's page with nothing else to say so.
-        let pagesGone = gone.filter { Self.isAlbumPage($0) && !FileManager.default.fileExists(atPath: root + "/" + $0) }.sorted()
+        let pagesGone = gone.filter { Self.isAlbumPage($0) && unlinked.contains($0) }.sorted()
         let moved = Self.movedAlbumPage(pagesGone, state: state)
         state.movedAlbumPage = moved?.move
         if !pagesGone.isEmpty {
