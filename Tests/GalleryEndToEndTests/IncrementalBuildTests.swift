@@ -132,18 +132,24 @@ import Testing
 
     /// A build waits, saying so, while another holds the output folder (two at once used to
     /// share one staging folder and leave a mix of both); then it runs as usual.
-    @Test func aBuildWaitsForAnotherBuildOfTheSameFolder() async throws {
+    /// So does one with another cache (`--cache`), whose lock file is another: it removed the
+    /// first build's staging folder, which failed half-way.
+    @Test(arguments: [false, true])
+    func aBuildWaitsForAnotherBuildOfTheSameFolder(withAnotherCache: Bool) async throws {
         let folder = try site(6)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let builds = folder.url.appending(path: ".gallery-cache/builds")
         let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: builds.path).first { $0.hasSuffix(".lock") })
-        let held = open(builds.appending(path: lockName).path, O_RDWR | O_CLOEXEC)
+        // What the other build holds: the lock file of its cache, and the output folder.
+        let held = withAnotherCache
+            ? open(folder.url.appending(path: "public").path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            : open(builds.appending(path: lockName).path, O_RDWR | O_CLOEXEC)
         #expect(held >= 0)
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0, "no build holds it now")
         try folder.write("title = \"Waited\"\n[carousel]\nwindow = 2\nindex_page_size = 10\n", to: "gallery.toml")
         let process = Process()
         process.executableURL = GalleryBinary.url
-        process.arguments = ["build"]
+        process.arguments = ["build"] + (withAnotherCache ? ["--cache", "other-cache"] : [])
         process.currentDirectoryURL = folder.url
         let errors = Pipe()
         process.standardError = errors

@@ -134,7 +134,7 @@ extension BuildStep {
             state.report(.warning("the thumbnail cache \(SiteFolder.display(state.thumbnailCacheFolder)) cannot be written (\(why)), so every build makes the thumbnails again; make it writable, or remove it (it is made again)", path: SiteFolder.display(state.thumbnailCacheFolder)), to: observer)
         }
         let outputFolder = state.outputFolder
-        state.outputLock = OutputLock(manifest: manifestFile) {
+        state.outputLock = OutputLock(manifest: manifestFile, output: outputFolder) {
             observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
         }
         var digest: UInt64?
