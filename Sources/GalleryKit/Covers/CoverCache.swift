@@ -31,11 +31,19 @@ public actor CoverCache {
     private var failures: [String: Failure]
     private var dirty = false
     private var lastFlush = ContinuousClock.now
+    /// The URLs whose entry or failure this cache changed since the index was last written:
+    /// what it writes over the index on disk, which another build sharing the cache (`--cache`)
+    /// may have written meanwhile. Entries of other URLs are taken from the disk.
+    private var touched: Set<String> = []
+    /// The index file as last read or written here (inode, size, change time), to tell whether
+    /// another build wrote it since.
+    private var indexState: FileIdentity?
 
     /// Opens (or prepares to create) the cache in `folder`.
     public init(folder: URL, flushInterval: Duration = .seconds(1)) {
         self.folder = folder.standardizedFileURL
         self.flushInterval = flushInterval
+        self.indexState = FileIdentity(of: Self.indexFile(in: self.folder).path)
         (self.entries, self.failures) = Self.loadIndex(from: Self.indexFile(in: self.folder))
         Self.removeAbandonedTemporaryFiles(in: self.folder)
     }
@@ -63,6 +71,7 @@ public actor CoverCache {
         let file = objectFile(contentHash: entry.contentHash, kind: entry.kind)
         guard Self.fileSize(file.path) == entry.size else {
             entries[key] = nil
+            touched.insert(key)
             dirty = true
             return nil
         }
@@ -88,6 +97,7 @@ public actor CoverCache {
         let key = url.absoluteString
         guard failures[key]?.reason != reason else { return }
         failures[key] = Failure(reason: reason, since: Self.timestamp())
+        touched.insert(key)
         dirty = true
     }
 
@@ -135,6 +145,8 @@ public actor CoverCache {
     /// - Throws: ``CoverCacheError`` if the index cannot be written (the objects are then kept).
     public func removeAll(but urls: Set<String>) throws(CoverCacheError) -> Int {
         let (entryCount, failureCount) = (entries.count, failures.count)
+        touched.formUnion(entries.keys.filter { !urls.contains($0) })
+        touched.formUnion(failures.keys.filter { !urls.contains($0) })
         entries = entries.filter { urls.contains($0.key) }
         failures = failures.filter { urls.contains($0.key) }
         if entries.count != entryCount || failures.count != failureCount { dirty = true }
@@ -146,8 +158,30 @@ public actor CoverCache {
 
     /// Writes the index if it changed since it was last written.
     /// - Throws: ``CoverCacheError`` if it cannot be written.
+    ///
+    /// Under a lock (`index.lock`), the entries another build wrote to the index since this
+    /// cache read it (two sites sharing one cache) are taken in first, but for the URLs this
+    /// cache changed: two builds at once each wrote the index they had read, and the second
+    /// lost the first's covers.
     public func flush() throws(CoverCacheError) {
         guard dirty else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CoverCacheError(path: folder.path, reason: error.localizedDescription)
+        }
+        let lock = open(folder.appending(path: "index.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0 { while flock(lock, LOCK_EX) != 0, errno == EINTR {} }
+        let current = FileIdentity(of: indexFile.path)
+        if let current, current != indexState {
+            var (covers, failed) = Self.loadIndex(from: indexFile)
+            for key in touched {
+                covers[key] = entries[key]
+                failed[key] = failures[key]
+            }
+            (entries, failures) = (covers, failed)
+        }
         let index = Index(version: Index.currentVersion, covers: entries, failures: failures.isEmpty ? nil : failures)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
@@ -155,14 +189,11 @@ public actor CoverCache {
         do { data = try encoder.encode(index) } catch {
             throw CoverCacheError(path: indexFile.path, reason: "cannot encode the index: \(error)")
         }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CoverCacheError(path: folder.path, reason: error.localizedDescription)
-        }
         do throws(AtomicFile.WriteError) { try AtomicFile.write(data, to: indexFile) } catch {
             throw CoverCacheError(path: error.path, reason: error.reason)
         }
+        indexState = FileIdentity(of: indexFile.path)
+        touched = []
         dirty = false
         lastFlush = .now
     }
@@ -170,6 +201,7 @@ public actor CoverCache {
     private func record(_ entry: CoverCacheEntry) {
         entries[entry.url] = entry
         failures[entry.url] = nil
+        touched.insert(entry.url)
         dirty = true
         // A failed periodic write is tried again at the next change and at flush(), which reports it.
         if ContinuousClock.now - lastFlush >= flushInterval { try? flush() }
@@ -271,5 +303,21 @@ public actor CoverCache {
     /// Now, as ISO-8601 in UTC.
     static func timestamp() -> String {
         Date.now.ISO8601Format()
+    }
+}
+
+/// Which file is at a path, and whether it changed: its inode, size and change time.
+struct FileIdentity: Hashable, Sendable {
+    let inode: UInt64
+    let size: Int
+    let changed: Int
+
+    /// The identity of the file at `path`, or `nil` when there is none.
+    init?(of path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int(info.st_size)
+        changed = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
     }
 }

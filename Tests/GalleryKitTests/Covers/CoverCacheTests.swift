@@ -45,6 +45,34 @@ import Testing
         #expect(await CoverCache(folder: folder).cover(for: Self.other) == nil)
     }
 
+    /// Two builds sharing one cache (two sites, `--cache`) each read the index, and each wrote
+    /// the one it had: the second lost the first's covers, which an offline build then missed.
+    /// An index written meanwhile is taken in, but for what this cache changed itself.
+    @Test func twoCachesOnOneFolderKeepEachOthersCovers() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = CoverCache(folder: folder), second = CoverCache(folder: folder)
+        let third = URL(string: "https://covers.example/c.png") ?? url
+        let a = try await first.store(image, kind: .png, for: url)
+        try await first.flush()
+        let b = try await second.store(TestImages.png(seed: 4), kind: .png, for: Self.other)
+        await second.recordFailure(third, reason: "HTTP 404")
+        try await second.flush()
+        // The first changes the failed one; its own old view of it must not win back.
+        _ = try await first.store(TestImages.png(seed: 5), kind: .png, for: third)
+        try await first.flush()
+        let reader = CoverCache(folder: folder)
+        #expect(await reader.cover(for: url) == a)
+        #expect(await reader.cover(for: Self.other) == b)
+        #expect(await reader.cover(for: third) != nil)
+        #expect(await reader.lastFailure(for: third) == nil)
+        // What the other removed (a --gc) stays removed.
+        _ = try await second.removeAll(but: [Self.other.absoluteString, third.absoluteString])
+        await first.recordFailure(URL(string: "https://covers.example/d.png") ?? url, reason: "HTTP 500")
+        try await first.flush()
+        #expect(await CoverCache(folder: folder).cover(for: url) == nil)
+        #expect(await CoverCache(folder: folder).cover(for: Self.other) == b)
+    }
+
     @Test func identicalBytesFromTwoURLsAreStoredOnce() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = CoverCache(folder: folder)
