@@ -82,6 +82,33 @@ import Testing
         #expect(!run.stderr.contains("removed the album page"), "\(run.stderr)")
     }
 
+    /// A site folder moved or renamed with its cache (a CI workspace at another path) keeps its
+    /// build record: it lost it, rewrote every file, and left a deleted album's page published
+    /// with a warning.
+    @Test func aMovedSiteFolderKeepsItsRecord() async throws {
+        let scratch = try TemporaryFolder()
+        let original = try site(12), control = try site(12)
+        let first = scratch.url.appending(path: "workspace")
+        try FileManager.default.moveItem(at: original.url, to: first)
+        for folder in [first, control.url] {
+            #expect(try await GalleryBinary.run(["build", "-q"], in: folder).status == 0)
+        }
+        let moved = scratch.url.appending(path: "workspace@2")
+        try FileManager.default.moveItem(at: first, to: moved)
+        // The moved site does what one left in place does: no more.
+        var summaries: [[String: Any]] = []
+        for folder in [moved, control.url] {
+            #expect(try await GalleryBinary.run(["delete", "artist-title-05"], in: folder).status == 0)
+            let run = try await GalleryBinary.run(["build", "--log-format", "json"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            summaries.append(try #require(run.stdout.split(separator: "\n").last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }))
+        }
+        #expect(summaries[0]["warnings"] as? Int == 0, "\(summaries[0])")
+        #expect(summaries[0]["pages"] as? [String: Int] == summaries[1]["pages"] as? [String: Int], "\(summaries)")
+        #expect((summaries[0]["pages"] as? [String: Int])?["removed"] == 1, "\(summaries[0])")
+        #expect(!FileManager.default.fileExists(atPath: moved.appending(path: "public/albums/artist-title-05").path))
+    }
+
     /// A title changed by hand moves the album's page: the note names the album and the command
     /// that gives it back its old address, rather than `gallery edit NUMBER --slug OLD`.
     @Test func aRenamedAlbumsNoteNamesTheCommandThatKeepsItsAddress() async throws {

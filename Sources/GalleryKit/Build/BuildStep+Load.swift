@@ -121,6 +121,7 @@ extension BuildStep {
             state.report(.error("the cache folder \(SiteFolder.display(state.cacheFolder)) cannot be written (\(why)); name a writable one with --cache DIR or [build] cache", path: path), to: observer)
             return
         }
+        BuildManifest.adoptEarlierRecord(for: state.outputFolder, cache: state.cacheFolder)
         let manifestFile = BuildManifest.file(for: state.outputFolder, cache: state.cacheFolder)
         // Folders inside a writable cache that are not (a plain file in their place, a folder
         // made read-only): the manifests' was found only in the write step, with the output

@@ -151,6 +151,35 @@ import Testing
         #expect(BuildManifest.file(for: root.appending(path: "site/other"), cache: cache) != BuildManifest.file(for: direct, cache: cache))
     }
 
+    /// An output in the cache's folder is named by its path from there, so a site moved with its
+    /// cache keeps its record; one elsewhere by its whole path. The record a gallery before kept
+    /// under the whole path is moved to the new name once, with its segment maps and journal.
+    @Test func aRecordIsNamedFromTheCachesFolderAndAnEarlierOneIsAdopted() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "manifest-moved-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["a", "b"] { try FileManager.default.createDirectory(at: root.appending(path: "\(name)/public"), withIntermediateDirectories: true) }
+        let inA = BuildManifest.file(for: root.appending(path: "a/public"), cache: root.appending(path: "a/.gallery-cache"))
+        let inB = BuildManifest.file(for: root.appending(path: "b/public"), cache: root.appending(path: "b/.gallery-cache"))
+        #expect(inA.lastPathComponent == inB.lastPathComponent)
+        let outside = root.appending(path: "b/public")
+        #expect(BuildManifest.file(for: outside, cache: root.appending(path: "a/.gallery-cache")).lastPathComponent != inA.lastPathComponent)
+        // An earlier gallery's record, by the whole path.
+        let cache = root.appending(path: "a/.gallery-cache"), output = root.appending(path: "a/public")
+        let earlier = BuildManifest.earlierFile(for: output, cache: cache)
+        #expect(earlier != inA)
+        try FileManager.default.createDirectory(at: earlier.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for kind in ["manifest", "segments", "base-url"] { try Data(kind.utf8).write(to: earlier.deletingPathExtension().appendingPathExtension(kind)) }
+        BuildManifest.adoptEarlierRecord(for: output, cache: cache)
+        #expect(try String(contentsOf: inA, encoding: .utf8) == "manifest")
+        #expect(try String(contentsOf: inA.deletingPathExtension().appendingPathExtension("segments"), encoding: .utf8) == "segments")
+        #expect(try String(contentsOf: inA.deletingPathExtension().appendingPathExtension("base-url"), encoding: .utf8) == "base-url")
+        #expect(!FileManager.default.fileExists(atPath: earlier.path))
+        // Never over a record of its own.
+        try Data("older".utf8).write(to: earlier)
+        BuildManifest.adoptEarlierRecord(for: output, cache: cache)
+        #expect(try String(contentsOf: inA, encoding: .utf8) == "manifest")
+    }
+
     @Test func aMissingForeignOrDamagedFileGivesAnEmptyManifest() throws {
         let good = "gallery-manifest 1\na.html\t00000000000000ff\t12\t0000000000000001\n"
         #expect(BuildManifest.parse(Array(good.utf8))?.entries["a.html"] == .init(inputKey: 255, size: 12, outputHash: 1))
