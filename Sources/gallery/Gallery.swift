@@ -25,6 +25,10 @@ struct Gallery: AsyncParsableCommand {
         AllocatorTuning.apply()
         StandardStreams.reopenClosed()
         signal(SIGPIPE, SIG_IGN)
+        if let problem = unknownCommand(Array(CommandLine.arguments.dropFirst())) {
+            StandardStreams.error("error: \(problem)\n")
+            exit(withError: ExitCode.validationFailure)
+        }
         do {
             var command = try await asyncParseAsRoot(nil)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -39,5 +43,26 @@ struct Gallery: AsyncParsableCommand {
             StandardStreams.error("error: \(lost)\n")
             exit(withError: ExitCode.failure)
         }
+    }
+
+    /// What to say of a first word that names no command (`gallery biuld`, Hugo's `server`),
+    /// or `nil` when it names one, or is an option: ArgumentParser said "Unexpected argument",
+    /// or blamed the next option (`gallery bulid --clean`: "Unknown option '--clean'").
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        let names = Set(configuration.subcommands.map { $0._commandName })
+        var words = arguments[...]
+        // `gallery help biuld`.
+        if words.first == "help" { words = words.dropFirst() }
+        guard let word = words.first, !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        // Hugo's commands, as its flags are told.
+        let hugo = [
+            "server": "gallery server is Hugo's name: write gallery serve",
+            "new": "gallery new is Hugo's: gallery init DIR makes a new site; gallery add adds an album",
+            "version": "gallery version is Hugo's: write gallery --version",
+            "deploy": "gallery has no deploy: publish public/ as any static site (see the README's Publishing from CI)",
+        ]
+        if let advice = hugo[word] { return advice }
+        let hint = Spelling.nearest(word.lowercased(), among: names).map { "; did you mean '\($0)'?" } ?? "; gallery --help lists the commands"
+        return "'\(word)' is no gallery command\(hint)"
     }
 }

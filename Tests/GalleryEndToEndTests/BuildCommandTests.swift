@@ -319,6 +319,26 @@ import Testing
     /// Hugo's flags, as a script moved from Hugo passes them, get gallery's way (not "Unknown
     /// option", nor a wrong guess: --bind had "did you mean --site?"), and build nothing; they
     /// stay out of the help.
+    /// A slip in the command's name is told with the command meant, and Hugo's commands with
+    /// gallery's (`gallery biuld` said "Unexpected argument", `gallery bulid --clean` blamed
+    /// `--clean`, and `gallery help nosuch` printed the help with status 0).
+    @Test(arguments: [
+        (["biuld"], "error: 'biuld' is no gallery command; did you mean 'build'?\n"),
+        (["bulid", "--clean"], "error: 'bulid' is no gallery command; did you mean 'build'?\n"),
+        (["Serve"], "error: 'Serve' is no gallery command; did you mean 'serve'?\n"),
+        (["help", "nosuch"], "error: 'nosuch' is no gallery command; gallery --help lists the commands\n"),
+        (["server"], "error: gallery server is Hugo's name: write gallery serve\n"),
+        (["new", "site", "x"], "error: gallery new is Hugo's: gallery init DIR makes a new site; gallery add adds an album\n"),
+        (["version"], "error: gallery version is Hugo's: write gallery --version\n"),
+    ])
+    func anUnknownCommandIsToldWhatToWrite(arguments: [String], said: String) async throws {
+        let folder = try TemporaryFolder()
+        let run = try await GalleryBinary.run(arguments, in: folder.url)
+        #expect(run.status == 64)
+        #expect(run.stderr == said)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     @Test func hugosFlagsAreAnsweredWithGallerysWay() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         let cases: [([String], String)] = [

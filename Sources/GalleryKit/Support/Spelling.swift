@@ -1,9 +1,9 @@
 /// "Did you mean …?" for a name that is not known: template values and partials, `gallery.toml`
-/// keys, the archive's top-level keys.
-enum Spelling {
+/// keys, the archive's top-level keys, commands.
+public enum Spelling {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a slip
     /// (at most a third of the letters of the word's last path component, and at least one).
-    static func nearest(_ word: String, among candidates: Set<String>) -> String? {
+    public static func nearest(_ word: String, among candidates: Set<String>) -> String? {
         let limit = max(1, (word.split(separator: "/").last ?? Substring(word)).count / 3)
         // Lengths that differ by more than the limit are more edits apart than it: a key of
         // 3 MB (a hand-made archive) took 12 s and 530 MB to be compared letter by letter.
