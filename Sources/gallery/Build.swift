@@ -57,6 +57,14 @@ struct Build: AsyncParsableCommand {
     func validate() throws {
         if refresh && offline { throw ValidationError("--refresh and --offline contradict each other; choose one.") }
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; choose one.") }
+        // As `gallery check --base-url` and any option it cannot read: a usage error (64), before
+        // anything is done, not a failed build.
+        if let baseURL {
+            if baseURL.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("--base-url is empty (a variable that is not set?); give the site's address, such as https://example.org/albums/, or / for the top of any host, or leave the option out to use gallery.toml's base_url")
+            }
+            if let problem = SiteConfig.baseURLProblem(baseURL) { throw ValidationError("--base-url \(problem)") }
+        }
     }
 
     func run() async throws {

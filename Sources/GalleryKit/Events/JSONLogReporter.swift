@@ -57,7 +57,7 @@ public final class JSONLogReporter: BuildObserving {
             return object([("event", q("step_finished")), ("name", q(name)), ("seconds", number(seconds))])
         case .diagnostic(let diagnostic):
             return object([
-                ("event", q("diagnostic")), ("severity", q(diagnostic.severity.rawValue)), ("path", q(diagnostic.path)),
+                ("event", q("diagnostic")), ("severity", q(diagnostic.severity.rawValue)), ("path", diagnostic.path.isEmpty ? "null" : q(diagnostic.path)),
                 ("line", diagnostic.position.map { "\($0.line)" } ?? "null"),
                 ("column", diagnostic.position.map { "\($0.column)" } ?? "null"),
                 ("message", q(diagnostic.message)), ("template", diagnostic.template.map(q) ?? "null"),
