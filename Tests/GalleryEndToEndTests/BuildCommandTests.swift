@@ -502,7 +502,7 @@ import Testing
         try folder.write("x", to: "taken/file.txt")
         let run = try await GalleryBinary.run(["init", "taken"], in: folder.url)
         #expect(run.status != 0)
-        #expect(run.stderr.contains("taken: error: this folder already exists and is not empty (it holds file.txt); choose a new folder name, or one that holds only a repository's .git, README and licence"), "\(run.stderr)")
+        #expect(run.stderr.contains("taken: error: this folder already exists and is not empty (it holds file.txt); choose a new folder name, or one that holds only a repository's .git, .gitignore, .github, README and licence"), "\(run.stderr)")
         // An empty argument (a variable never set) is said to be empty, not taken for ".".
         let empty = try await GalleryBinary.run(["init", ""], in: folder.url)
         #expect(empty.status != 0)
@@ -526,13 +526,24 @@ import Testing
         #expect(try folder.read("repo/README.md") == "# My albums\n")
         #expect(try folder.read("repo/.git/HEAD") == "ref: refs/heads/main\n")
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url.appending(path: "repo")).status == 0)
-        // A .gitignore of its own would be written over: refused.
-        try folder.write("*.log\n", to: "other/.gitignore")
+        // GitHub's form offers a .gitignore, and a repository may hold workflows: its own
+        // .gitignore keeps its lines and gets the starter's it lacks (it was refused).
+        try folder.write("*.log\n/public/\n", to: "other/.gitignore")
+        try folder.write("on: push\n", to: "other/.github/workflows/ci.yml")
         try folder.write("ref: refs/heads/main\n", to: "other/.git/HEAD")
-        let refused = try await GalleryBinary.run(["init", "other"], in: folder.url)
+        let added = try await GalleryBinary.run(["init", "other"], in: folder.url)
+        #expect(added.status == 0, "\(added.stderr)")
+        let ignore = try folder.read("other/.gitignore")
+        #expect(ignore.hasPrefix("*.log\n/public/\n\n# gallery: "), "\(ignore)")
+        #expect(ignore.contains("\n/.gallery-cache/\n") && ignore.components(separatedBy: "/public/").count == 2, "\(ignore)")
+        #expect(try folder.read("other/.github/workflows/ci.yml") == "on: push\n")
+        // Anything else is still refused.
+        try folder.write("x\n", to: "third/notes.txt")
+        try folder.write("*.log\n", to: "third/.gitignore")
+        let refused = try await GalleryBinary.run(["init", "third"], in: folder.url)
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("(it holds .gitignore)"), "\(refused.stderr)")
-        #expect(try folder.read("other/.gitignore") == "*.log\n")
+        #expect(refused.stderr.contains("(it holds notes.txt)"), "\(refused.stderr)")
+        #expect(try folder.read("third/.gitignore") == "*.log\n")
     }
 
     @Test func sitemapListsEveryPageUnderTheBaseURL() async throws {

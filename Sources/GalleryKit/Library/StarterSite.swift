@@ -21,7 +21,7 @@ public enum StarterSite {
             let other = existing.filter { !Self.isRepositoryFile($0) }.sorted()
             if !other.isEmpty {
                 let named = other.prefix(3).joined(separator: ", ") + (other.count > 3 ? " and \(other.count - 3) more" : "")
-                throw Error(reason: "this folder already exists and is not empty (it holds \(named)); choose a new folder name, or one that holds only a repository's .git, README and licence")
+                throw Error(reason: "this folder already exists and is not empty (it holds \(named)); choose a new folder name, or one that holds only a repository's .git, .gitignore, .github, README and licence")
             }
         }
         var isDirectory: ObjCBool = false
@@ -37,7 +37,7 @@ public enum StarterSite {
                 try AtomicFile.write(data, to: target)
             }
             let ignore = folder.appending(path: gitignorePath)
-            try AtomicFile.write(Array(gitignore.utf8), to: ignore)
+            try AtomicFile.write(Array(Self.ignoreList(adding: try? String(contentsOf: ignore, encoding: .utf8)).utf8), to: ignore)
             for empty in ["templates", "assets"] {
                 try fileManager.createDirectory(at: folder.appending(path: empty, directoryHint: .isDirectory), withIntermediateDirectories: true)
             }
@@ -47,10 +47,22 @@ public enum StarterSite {
         return paths + [gitignorePath]
     }
 
+    /// The ignore list to write: the starter's, or, in a repository that has one (GitHub's
+    /// new-repository form offers a `.gitignore`), that one with the starter's lines it lacks
+    /// added at its end.
+    static func ignoreList(adding existing: String?) -> String {
+        guard let existing, !existing.isEmpty else { return gitignore }
+        let have = Set(existing.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+        let missing = gitignore.split(separator: "\n").filter { !$0.hasPrefix("#") && !have.contains(String($0)) }
+        guard !missing.isEmpty else { return existing }
+        return existing + (existing.hasSuffix("\n") ? "" : "\n") + "\n# gallery: the build's output and caches, the library commands' local state.\n" + missing.joined(separator: "\n") + "\n"
+    }
+
     /// Whether a file in the folder is a repository's own, which `init` leaves alone and writes
-    /// nothing over: its version control folder, README and licence.
+    /// nothing over: its version control folder, ignore list (added to), workflows, README and
+    /// licence.
     static func isRepositoryFile(_ name: String) -> Bool {
-        if [".git", ".hg", ".svn", ".gitattributes"].contains(name) { return true }
+        if [".git", ".hg", ".svn", ".gitattributes", ".gitignore", ".github"].contains(name) { return true }
         let stem = name.split(separator: ".").first.map { $0.uppercased() } ?? ""
         return ["README", "LICENSE", "LICENCE", "COPYING"].contains(stem)
     }
