@@ -264,6 +264,11 @@ import Testing
         try folder.write("x", to: "afile")
         let file = try await GalleryBinary.run(["build", "--site", "afile"], in: folder.url)
         #expect(file.stderr.contains("error: afile is a file, not a site folder; name the folder that holds content/albums.json"), "\(file.stderr)")
+        // Also where the output folder it would hold is one no build may write (a file in
+        // /etc): the output folder was blamed.
+        let system = try await GalleryBinary.run(["build", "--site", "/etc/hostname"], in: folder.url)
+        #expect(system.stderr.contains("error: /etc/hostname is a file, not a site folder"), "\(system.stderr)")
+        #expect(!system.stderr.contains("the output folder is inside"), "\(system.stderr)")
         // Run inside a site's content/, it names the site above.
         #expect(try await GalleryBinary.run(["init", "shop"], in: folder.url).status == 0)
         let inside = try await GalleryBinary.run(["build"], in: folder.url.appending(path: "shop/content"))

@@ -55,6 +55,13 @@ extension BuildStep {
         } catch {
             error.diagnostics.forEach { state.report($0, to: observer) }
         }
+        // A site folder that is a file, or is not there (`--site /etc/passwd`, a typo), is said
+        // first: the output folder it would hold was blamed instead.
+        var siteIsFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: site.root.path, isDirectory: &siteIsFolder) || !siteIsFolder.boolValue {
+            state.report(ArchiveStore(site: site).missing, to: observer)
+            return
+        }
         // The cache among the site's files first, then the output folder (among them, or in
         // the cache), then the cache in the output folder: each conflict told by its cause.
         let cacheFolder = state.cacheFolder
