@@ -17,6 +17,12 @@ enum ParseErrorHint {
     /// when it is one of the common mistakes; `message` as it is otherwise. `position` is where
     /// libxml2 reported it in the page `source`.
     static func hinted(_ message: String, at position: SourcePosition?, in source: [UInt8]) -> String {
+        // libxml2's "Input is not proper UTF-8, indicate encoding !\nBytes: 0xE9 0x3C…", which
+        // printed as one line with a literal \u{A} and said nothing of what to do.
+        if message.hasPrefix("Input is not proper UTF-8") {
+            let bytes = message.range(of: "Bytes: ").map { " (bytes " + message[$0.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines) + ")" } ?? ""
+            return "this is not UTF-8 text\(bytes); pages are UTF-8: save the file as UTF-8 (from Latin-1: iconv -f latin1 -t utf-8)"
+        }
         guard let hint = hint(for: message, at: position, in: source) else { return message }
         return message + "; " + hint
     }

@@ -19,6 +19,17 @@ import Testing
         #expect(first.path == "albums/a/index.html")
     }
 
+    /// A page that is not UTF-8 (a static page saved as Latin-1) is said so, with what to do:
+    /// libxml2's words printed with a literal `\u{A}` in them and no advice.
+    @Test func aPageThatIsNotUTF8IsToldToBeSavedAsUTF8() throws {
+        var page = Fixtures.page(["<p>caf\u{E9}</p>"])
+        // é as Latin-1's one byte, not UTF-8's two.
+        let at = try #require(page.firstIndex(of: 0xC3))
+        page.replaceSubrange(at...(at + 1), with: [0xE9])
+        let found = Fixtures.validator.validateXHTML(page, path: Fixtures.pagePath)
+        #expect(found.map(\.message) == ["this is not UTF-8 text (bytes 0xE9 0x3C 0x2F 0x70); pages are UTF-8: save the file as UTF-8 (from Latin-1: iconv -f latin1 -t utf-8)"])
+    }
+
     /// After a fatal error libxml2 reads on from wherever the mistake left it: a `<br>` left
     /// open used to give four errors, the later ones blaming `</body>`, `</html>` and the end.
     @Test func reportsOnlyTheFirstFatalErrorOfAPage() {
