@@ -74,7 +74,9 @@ private struct ArchiveDecoder {
             return []
         }
         guard case .number(let text) = version.value.value, let number = Int(text) else {
-            error("\"version\" must be the number \(AlbumArchive.currentVersion), not \(version.value.typeDescription)", at: version.value.position)
+            // A number, but not a whole one that fits (1.0, 1e400): "not a number" said of it.
+            let given = if case .number(let text) = version.value.value { text.clippedForMessage } else { version.value.typeDescription }
+            error("\"version\" must be the number \(AlbumArchive.currentVersion), not \(given)", at: version.value.position)
             return []
         }
         guard number == AlbumArchive.currentVersion else {
