@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import GalleryKit
+
 /// Incremental and deterministic builds, judged by what actually happens to the files: a file
 /// that is rewritten gets a new inode (gallery writes by rename), one left alone keeps its own.
 @Suite struct IncrementalBuildTests {
@@ -167,9 +169,11 @@ import Testing
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         let builds = folder.url.appending(path: ".gallery-cache/builds")
         let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: builds.path).first { $0.hasSuffix(".lock") })
-        // What the other build holds: the lock file of its cache, and the output folder.
+        // What the other build holds: the lock file of its cache, and the output folder's in
+        // the temporary folder.
+        let folderLock = FileManager.default.temporaryDirectory.appending(path: "gallery-locks/" + FastHash.hash(BuildManifest.realPath(folder.url.appending(path: "public"))).hex16 + ".lock")
         let held = withAnotherCache
-            ? open(folder.url.appending(path: "public").path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            ? open(folderLock.path, O_RDWR | O_CLOEXEC)
             : open(builds.appending(path: lockName).path, O_RDWR | O_CLOEXEC)
         #expect(held >= 0)
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0, "no build holds it now")
@@ -204,6 +208,40 @@ import Testing
         #expect(process.terminationStatus == 0, "\(stderr)")
         #expect(stderr.contains(note), "\(stderr)")
         #expect(try folder.read("public/index.html").contains("Waited"))
+    }
+
+    /// The output folder's lock is its own: a build into a sibling folder does not wait for it
+    /// (one on the parent made a new sibling wait for a whole build, saying the folder was being
+    /// written), and a folder whose parents are not made yet has one too.
+    @Test func anOutputFoldersLockIsItsOwn() async throws {
+        let folder = try site(6)
+        func lock(_ output: String) -> Int32 {
+            let file = FileManager.default.temporaryDirectory.appending(path: "gallery-locks/" + FastHash.hash(BuildManifest.realPath(folder.url.appending(path: output))).hex16 + ".lock")
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+            #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+            return descriptor
+        }
+        let held = lock("www/a")
+        defer { close(held) }
+        let sibling = try await GalleryBinary.run(["build", "--output", "www/b"], in: folder.url)
+        #expect(sibling.status == 0, "\(sibling.stderr)")
+        #expect(!sibling.stderr.contains("waiting"), "\(sibling.stderr)")
+        let deep = lock("deep/a/b")
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["build", "-q", "--output", "deep/a/b", "--cache", "deep-cache"]
+        process.currentDirectoryURL = folder.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .seconds(2))
+        #expect(process.isRunning, "it waits for the lock of a folder not made yet")
+        #expect(!folder.exists("deep/a/b/index.html"))
+        close(deep)
+        try await GalleryBinary.waitForExit(of: process)
+        #expect(process.terminationStatus == 0)
+        #expect(folder.exists("deep/a/b/index.html"))
     }
 
     /// One folder built through a link and then through its own path: the second build must not

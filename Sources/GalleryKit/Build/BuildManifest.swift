@@ -67,13 +67,16 @@ public struct BuildManifest: Sendable, Hashable {
     /// paths (`public`, and `site-link/public` through a link) has one manifest: with one each,
     /// the second build trusted its own stale record of files the first had since rewritten.
     ///
-    /// An output folder inside the folder that holds the cache (the site folder, for the
+    /// An output folder inside the folder that really holds the cache (the site folder, for the
     /// default `.gallery-cache`) is named by its path from there, so a site folder moved or
     /// renamed with its cache (a CI workspace at another path) keeps its record: named by the
     /// whole path, it lost it, rewrote every file, and left a deleted album's page published.
     public static func file(for output: URL, cache: URL) -> URL {
         let real = realPath(output)
-        let holder = realPath(cache.deletingLastPathComponent())
+        // Where the cache really is: a `.gallery-cache` that is a link to one cache shared by
+        // several sites is held by the shared folder's parent, not by each site (whose
+        // `./public` would be one record for all).
+        let holder = PathText.parent(of: realPath(cache))
         let key = real.hasPrefix(holder + "/") ? "." + real.dropFirst(holder.count) : Substring(real)
         return cache.appending(path: "builds/\(FastHash.hash(String(key)).hex16).manifest")
     }

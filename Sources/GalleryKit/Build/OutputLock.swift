@@ -10,10 +10,11 @@ import Glibc
 ///
 /// An advisory `flock` on a file beside the folder's manifest in the cache
 /// (`.gallery-cache/builds/HASH.lock`), taken before the manifest is read and held until the
-/// build ends; the kernel releases it when the process ends, even by `kill -9`. Then one on the
-/// output folder itself (its parent while it is not made yet), for a build of the same folder
-/// with another cache (`--cache`), which took another lock file and removed this build's
-/// staging folder.
+/// build ends; the kernel releases it when the process ends, even by `kill -9`. Then one on a
+/// file named by the output folder's real path in the temporary folder
+/// (`$TMPDIR/gallery-locks/HASH.lock`), for a build of the same folder with another cache
+/// (`--cache`), which took another lock file and removed this build's staging folder; other
+/// folders, siblings too, have locks of their own.
 final class OutputLock: Sendable {
     private let descriptor: Int32
     private let folderDescriptor: Int32
@@ -28,15 +29,24 @@ final class OutputLock: Sendable {
         guard descriptor >= 0 else { return nil }
         var waited = false
         guard Self.take(descriptor, waiting: { waited = true; waiting() }) else { close(descriptor); return nil }
-        let path = output.standardizedFileURL.path
-        var folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder < 0 { folder = open(PathText.parent(of: path).isEmpty ? "/" : PathText.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        folderDescriptor = folder
-        if folder >= 0, !Self.take(folder, waiting: { if !waited { waiting() } }) {
-            close(folder)
+        folderDescriptor = Self.openFolderLock(for: output)
+        if folderDescriptor >= 0, !Self.take(folderDescriptor, waiting: { if !waited { waiting() } }) {
+            close(folderDescriptor)
             close(descriptor)
             return nil
         }
+    }
+
+    /// The lock file of an output folder, shared by every user's builds (a group's web root),
+    /// opened; -1 when the temporary folder cannot hold one (the cache's lock still serves).
+    private static func openFolderLock(for output: URL) -> Int32 {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "gallery-locks").path
+        // Anyone may add a lock file there, and remove only their own (the sticky bit).
+        if mkdir(folder, 0o1777) == 0 { chmod(folder, 0o1777) }
+        let name = folder + "/" + FastHash.hash(BuildManifest.realPath(output)).hex16 + ".lock"
+        // Not through a link planted in its place; read-only when another user made it.
+        let writable = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        return writable >= 0 ? writable : open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     }
 
     /// Takes an exclusive lock on `descriptor`, calling `waiting` first when another holds it.

@@ -163,6 +163,12 @@ import Testing
         #expect(inA.lastPathComponent == inB.lastPathComponent)
         let outside = root.appending(path: "b/public")
         #expect(BuildManifest.file(for: outside, cache: root.appending(path: "a/.gallery-cache")).lastPathComponent != inA.lastPathComponent)
+        // Two sites whose .gallery-cache links to one shared cache keep a record each.
+        let shared = root.appending(path: "shared-cache")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        for name in ["a", "b"] { try FileManager.default.createSymbolicLink(at: root.appending(path: "\(name)/.linked-cache"), withDestinationURL: shared) }
+        #expect(BuildManifest.file(for: root.appending(path: "a/public"), cache: root.appending(path: "a/.linked-cache"))
+            != BuildManifest.file(for: root.appending(path: "b/public"), cache: root.appending(path: "b/.linked-cache")))
         // An earlier gallery's record, by the whole path.
         let cache = root.appending(path: "a/.gallery-cache"), output = root.appending(path: "a/public")
         let earlier = BuildManifest.earlierFile(for: output, cache: cache)
