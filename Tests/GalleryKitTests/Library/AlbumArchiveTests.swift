@@ -168,6 +168,9 @@ import Testing
             "content/albums.json:1:13: error: unknown archive version 2; this gallery reads version 1 (a newer gallery may have written it: upgrade gallery)",
         ])
         #expect(errors("{\"albums\": []}") == ["content/albums.json:1:1: error: the archive has no \"version\"; add \"version\": 1"])
+        // A number, but not a whole one: said as written ("not a number" was said of it).
+        #expect(errors("{\"version\": 1.0, \"albums\": []}") == ["content/albums.json:1:13: error: \"version\" must be the number 1, not 1.0"])
+        #expect(errors("{\"version\": \"1\", \"albums\": []}") == ["content/albums.json:1:13: error: \"version\" must be the number 1, not a string"])
         #expect(errors("[]") == ["content/albums.json:1:1: error: the archive must be an object {\"version\": 1, \"albums\": [...]}, not an array"])
         #expect(errors("  \n") == ["content/albums.json: error: the archive is empty; it should hold {\"version\": 1, \"albums\": [...]}"])
     }
