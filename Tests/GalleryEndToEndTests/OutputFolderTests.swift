@@ -150,6 +150,28 @@ import Testing
         #expect(!folder.exists("www/index.html"))
     }
 
+    /// Deeper in: covers, partials or a cover file that a link or a cover_url reaches in the
+    /// output folder are the site's own, and --clean-destination leaves them, saying so (it
+    /// removed them: the covers were lost, and the built-in partials stood in without a word).
+    @Test func cleanDestinationLeavesTheSitesOwnFilesReachedInTheOutput() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let site = folder.url.appending(path: "site")
+        try FileManager.default.createDirectory(at: site.appending(path: "public"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: site.appending(path: "content/covers"), to: site.appending(path: "public/originals"))
+        try FileManager.default.createSymbolicLink(atPath: site.appending(path: "content/covers").path, withDestinationPath: "../public/originals")
+        try folder.write("<p>{{album.title}}</p>\n", to: "site/public/mine/tile-note.mustache")
+        try FileManager.default.createDirectory(at: site.appending(path: "templates"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.appending(path: "templates/notes").path, withDestinationPath: "../public/mine")
+        try folder.write("a stray\n", to: "site/public/stray.txt")
+        let run = try await GalleryBinary.run(["build", "--site", "site", "--clean-destination"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!folder.exists("site/public/stray.txt"))
+        #expect(folder.files(under: "site/public/originals").count == 5)
+        #expect(folder.exists("site/public/mine/tile-note.mustache"))
+        #expect(run.stderr.contains("6 files here are the site's own (mine/tile-note.mustache, originals/"), "\(run.stderr)")
+    }
+
     /// The output's files and folders take their mode from the umask, as any tool's: under
     /// umask 002 a group-owned web root stays writable by the group (it was 644 and 755
     /// whatever the umask, and a teammate's next build failed).

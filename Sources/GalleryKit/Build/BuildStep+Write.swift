@@ -100,7 +100,15 @@ extension BuildStep {
         if mayHoldStrays {
             let strays = Self.filesNotMade(in: output, manifest: state.manifest)
             if state.options.cleanDestination {
-                for path in strays { remove(path) }
+                let own = Self.siteFiles(among: strays, in: root, state: state)
+                for path in strays where !own.contains(path) { remove(path) }
+                if !own.isEmpty {
+                    let named = own.sorted().prefix(3).joined(separator: ", ") + (own.count > 3 ? " and \(own.count - 3) more" : "")
+                    state.report(.warning(
+                        "\(own.count == 1 ? "a file" : "\(own.count) files") here \(own.count == 1 ? "is" : "are") the site's own (\(named)), reached through a symbolic link or a cover_url that leads into the output folder, so --clean-destination leaves \(own.count == 1 ? "it" : "them"); keep the site's files out of the output folder",
+                        path: SiteFolder.display(output)
+                    ), to: observer)
+                }
             } else if !strays.isEmpty {
                 let named = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? " and \(strays.count - 3) more" : "")
                 state.report(.warning(
@@ -188,6 +196,35 @@ extension BuildStep {
             if type != .typeDirectory, manifest.entries[path] == nil { strays.append(path) }
         }
         return strays.sorted()
+    }
+
+    /// The files among `strays` (paths in the output folder at `root`) that are the site's own:
+    /// where a symbolic link in `content/`, `templates/`, `assets/` or `static/` leads
+    /// (`content/covers -> ../public/covers`), or a local cover (`../public/orig/a.svg`).
+    /// --clean-destination removed them: the site's covers and partials were lost.
+    static func siteFiles(among strays: [String], in root: String, state: BuildState) -> Set<String> {
+        guard !strays.isEmpty else { return [] }
+        let site = state.options.site
+        // Where links lead (a file, or a folder and all in it), and the covers' files.
+        var linked: [String] = []
+        for folder in site.inputFolders {
+            guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isSymbolicLinkKey]) else { continue }
+            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true {
+                linked.append(BuildManifest.realPath(url))
+            }
+        }
+        var covers: Set<String> = []
+        for entry in state.catalogue.entries {
+            let cover = entry.album.coverURL
+            guard !cover.contains("://") || cover.hasPrefix("file://") else { continue }
+            let path = cover.hasPrefix("file://") ? URL(string: cover)?.path ?? "" : site.content.appending(path: cover).path
+            covers.insert(BuildManifest.realPath(URL(fileURLWithPath: path)))
+        }
+        let base = BuildManifest.realPath(URL(fileURLWithPath: root))
+        return Set(strays.filter { stray in
+            let real = BuildManifest.realPath(URL(fileURLWithPath: base + "/" + stray))
+            return covers.contains(real) || linked.contains { real == $0 || real.hasPrefix($0 + "/") }
+        })
     }
 
     /// Whether a folder exists and holds anything but hidden names.
