@@ -259,7 +259,10 @@ extension BuildStep {
         func slug(_ page: String) -> String { String(page.dropFirst("albums/".count).dropLast("/index.html".count)) }
         guard new.count == 1, let moved = new.first,
               before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage),
-              let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }) else { return nil }
+              let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }),
+              // Moved by a new title or artist, not pushed to `-2` by a slug given to another
+              // album (whose advice took it back to the other's address).
+              Catalogue.derivedSlug(for: state.catalogue.entries[index].album) == slug(moved) else { return nil }
         return (index, PageMove(from: String(gone[0].dropLast("index.html".count)), to: String(moved.dropLast("index.html".count))))
     }
 }

@@ -89,13 +89,13 @@ public struct Library: Sendable {
         }
     }
 
-    /// A warning for each album whose page a later album's own slug moved (`gallery add --slug`
+    /// A warning for each album whose page another album's own slug moved (`gallery add --slug`
     /// refuses such a slug; an archive edited by hand got it without a word), at that slug.
     static func displacementWarnings(_ catalogue: Catalogue, path: String) -> [Diagnostic] {
         catalogue.displaced.map { moved in
             let taker = catalogue.entries[moved.by], lost = catalogue.entries[moved.index]
             return .warning(
-                "album \(moved.by + 1), \(LibraryChange.name(taker.album)), has the slug \"\(taker.slug)\", which album \(moved.index + 1), \(LibraryChange.name(lost.album)), has from its artist and title, so that album's page moves to albums/\(lost.slug)/; give album \(moved.by + 1) another slug, unless the move is meant",
+                "album \(moved.by + 1), \(LibraryChange.name(taker.album)), has the slug \"\(taker.slug)\", which album \(moved.index + 1), \(LibraryChange.name(lost.album)), has from its artist and title, so that album's page is albums/\(lost.slug)/ instead; give album \(moved.by + 1) another slug, unless that is meant",
                 path: path, at: taker.position
             )
         }

@@ -13,18 +13,19 @@ public struct Catalogue: Sendable, Hashable {
         public var position: SourcePosition?
     }
 
-    /// An album whose derived slug a later album's own slug took, so its page moved to `-2`:
-    /// an album added at the end by hand, with a slug copied from another.
+    /// An album whose derived slug another album's own slug took, so its page is at `-2`: an
+    /// album added by hand with a slug copied from another (at the end, or at the top of a
+    /// newest-first archive).
     public struct Displacement: Sendable, Hashable {
         /// The album that lost its derived slug, from 0.
         public var index: Int
-        /// The later album whose own slug it is.
+        /// The album whose own slug it is.
         public var by: Int
     }
 
     /// The albums in archive order.
     public let entries: [Entry]
-    /// Albums whose derived slug a later album's own slug took, in archive order.
+    /// Albums whose derived slug another album's own slug took, in archive order.
     public let displaced: [Displacement]
 
     /// Resolves slugs for albums whose explicit slugs are already known to be valid and unique.
@@ -53,7 +54,7 @@ public struct Catalogue: Sendable, Hashable {
             while takenSlugs?.contains(slug) == true {
                 if suffix == 2 {
                     if owners == nil { owners = Dictionary(albums.enumerated().compactMap { index, album in album.slug.map { ($0, index) } }) { first, _ in first } }
-                    if let owner = owners?[base], owner > index { displaced.append(Displacement(index: index, by: owner)) }
+                    if let owner = owners?[base] { displaced.append(Displacement(index: index, by: owner)) }
                 }
                 slug = "\(base)-\(suffix)"
                 suffix += 1
