@@ -51,6 +51,8 @@ public struct AssetBundle: Sendable {
               let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         let base = folder.standardizedFileURL.path
         var files: [OutputFile] = []
+        // Every file that cannot be published, said at once (not one a build).
+        var problems: [Diagnostic] = []
         for case let url as URL in walker {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), links.allows(url, isFolder: isFolder.boolValue, kind: "static file"), !isFolder.boolValue else { continue }
@@ -59,13 +61,15 @@ public struct AssetBundle: Sendable {
             // The build's record of its outputs is a line each: a name with a line break was
             // published, and never removed again.
             if hasControlCharacter(path) {
-                throw ArchiveError([.error("this static file's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url))])
+                problems.append(.error("this static file's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url)))
+                continue
             }
             switch staticFile(url, as: path) {
             case .success(let file): files.append(file)
-            case .failure(let problem): throw ArchiveError([.error(problem.reason, path: SiteFolder.display(url))])
+            case .failure(let problem): problems.append(.error(problem.reason, path: SiteFolder.display(url)))
             }
         }
+        if !problems.isEmpty { throw ArchiveError(problems.sorted { $0.path < $1.path }) }
         return files.sorted { $0.path < $1.path }
     }
 
