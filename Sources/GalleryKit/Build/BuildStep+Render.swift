@@ -235,7 +235,7 @@ extension BuildStep {
     static func splice(_ file: GeneratedFile, _ segments: GeneratedFile.Segments, maps: SegmentMaps, ledger: OutputLedger, validator: PageValidator) -> (bytes: [UInt8], head: Int, lengths: [UInt32])? {
         guard let map = maps.maps[file.path], map.context == segments.context,
               let entry = ledger.previous.entries[file.path], entry.outputHash == map.outputHash,
-              let old = ledger.contents(file.path), old.count == entry.size, FastHash.hash(old) == entry.outputHash,
+              let old = ledger.contents(file.path), old.count == entry.size, FastHash.contentHash(old) == entry.outputHash,
               let spliced = segments.file.splice(old: old, map: map, keys: segments.keys) else { return nil }
         let findings: [Diagnostic] = switch file.check {
         case .svg: validator.validateSVG(spliced.remade, path: file.path)

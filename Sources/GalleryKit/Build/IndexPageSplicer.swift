@@ -52,7 +52,7 @@ struct IndexPageSplicer: Sendable {
         var previousMap: FragmentMap?
         var old: [UInt8] = []
         if let map = maps[path], map.context == context, let entry = ledger.previous.entries[path], entry.outputHash == map.outputHash,
-           let bytes = ledger.contents(path), bytes.count == entry.size, FastHash.hash(bytes) == entry.outputHash {
+           let bytes = ledger.contents(path), bytes.count == entry.size, FastHash.contentHash(bytes) == entry.outputHash {
             previousMap = map
             old = bytes
         }

@@ -201,6 +201,34 @@ import Testing
 
     /// Tiles inside a comment were never checked as markup: a tile made again that ends the
     /// comment early makes the copied tiles after it markup, which the check must then read.
+    /// An index page and data file over a mebibyte (the whole strip of thousands of albums)
+    /// are spliced too: their record's hash is taken in pieces (``FastHash/contentHash(_:)``),
+    /// and the check of the file in place took it whole, so every edit rendered them whole
+    /// (0.15 s became 0.31 s at 10,000 albums).
+    @Test func filesOverAMebibyteAreSplicedToo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "splice-large-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try StarterSite.write(into: folder)
+        let long = String(repeating: "x", count: 300)
+        func archive(_ retitled: Int?) -> String {
+            let albums = (0..<1_300).map { index in
+                "{\"title\": \"\(index == retitled ? "Retitled" : "Title \(index)") \(long)\", \"artist\": \"Artist \(long)\", \"genre\": \"Pop\", \"year\": 2000, \"cover_url\": \"covers/best-of-bowie.svg\", \"slug\": \"album-\(index)\"}"
+            }
+            return "{\"version\": 1, \"albums\": [\n" + albums.joined(separator: ",\n") + "\n]}\n"
+        }
+        try archive(nil).write(to: folder.appending(path: "content/albums.json"), atomically: true, encoding: .utf8)
+        try "[carousel]\nwindow = 1\nindex_page_size = 5000\n".write(to: folder.appending(path: "gallery.toml"), atomically: true, encoding: .utf8)
+        let site = SiteFolder(root: folder)
+        let first = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(first.summary.succeeded, "\(first.diagnostics.prefix(3))")
+        let index = try Data(contentsOf: folder.appending(path: "public/index.html"))
+        #expect(index.count > FastHash.pieceSize, "the index page must be over a mebibyte: \(index.count)")
+        try archive(650).write(to: folder.appending(path: "content/albums.json"), atomically: true, encoding: .utf8)
+        let second = await BuildPipeline().run(BuildOptions(site: site))
+        #expect(second.summary.succeeded, "\(second.diagnostics.prefix(3))")
+        #expect(second.spliced.contains("index.html"), "\(second.spliced)")
+    }
+
     @Test func copiedTilesAfterATileThatEndsTheirCommentAreChecked() async throws {
         let folder = try await Self.site(templates: [
             "partials/tile.mustache": #"<img src="{{src}}"/><b a="-{{genre}}>"/>"#,
