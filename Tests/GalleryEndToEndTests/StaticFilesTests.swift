@@ -164,12 +164,12 @@ import Testing
     @Test func aStaticFileNamedWithALineBreakIsRefused() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         try site.write("x\n", to: "static/new\nline.txt")
-        try site.write("x\n", to: "static/a\ttab.txt")
+        try site.write("x\n", to: "static/old\rline.txt")
         let run = try await GalleryBinary.run(["build"], in: site.url)
         #expect(run.status != 0)
-        #expect(run.stderr.contains("line.txt: error: this static file's name holds a line break, a tab or another control character, which no address should; rename it"), "\(run.stderr)")
+        #expect(run.stderr.contains("line.txt: error: this static file's name holds a line break, which no address should; rename it"), "\(run.stderr)")
         // Both at once, not one a build.
-        #expect(run.stderr.contains("tab.txt: error: this static file's name holds"), "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "this static file's name holds a line break").count == 3, "\(run.stderr)")
         #expect(!site.exists("public/index.html"))
     }
 

@@ -60,8 +60,8 @@ public struct AssetBundle: Sendable {
             if EditorLeftovers.contains(url.lastPathComponent) { continue }
             // The build's record of its outputs is a line each: a name with a line break was
             // published, and never removed again.
-            if hasControlCharacter(path) {
-                problems.append(.error("this static file's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url)))
+            if hasLineBreak(path) {
+                problems.append(.error("this static file's name holds a line break, which no address should; rename it", path: SiteFolder.display(url)))
                 continue
             }
             switch staticFile(url, as: path) {
@@ -73,9 +73,10 @@ public struct AssetBundle: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// Whether a file's name holds a control character (a line break, a tab).
-    static func hasControlCharacter(_ name: String) -> Bool {
-        name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    /// Whether a file's name holds a line break, which the build's record of its outputs (a
+    /// line each) cannot hold; a tab it can.
+    static func hasLineBreak(_ name: String) -> Bool {
+        name.utf8.contains { $0 == 0x0A || $0 == 0x0D }
     }
 
     /// Why a static file cannot be published.
@@ -135,8 +136,8 @@ public struct AssetBundle: Sendable {
                       links.allows(url, isFolder: isFolder.boolValue, kind: "asset"), !isFolder.boolValue else { continue }
                 let name = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !EditorLeftovers.contains(url.lastPathComponent) else { continue }
-                if Self.hasControlCharacter(name) {
-                    throw ArchiveError([.error("this asset's name holds a line break, a tab or another control character, which no address should; rename it", path: SiteFolder.display(url))])
+                if Self.hasLineBreak(name) {
+                    throw ArchiveError([.error("this asset's name holds a line break, which no address should; rename it", path: SiteFolder.display(url))])
                 }
                 do {
                     sources[name] = try Data(contentsOf: url)
