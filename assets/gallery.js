@@ -169,16 +169,13 @@
   }
   // A tile goes in its album's place in the list, before the first tile of a later album
   // (the keys of tiles, whole numbers, come in ascending order), so a screen reader reads the
-  // albums in order however the strip has scrolled. It comes unselected (a tile the page came
-  // with may have been the selected one), unless it is.
+  // albums in order however the strip has scrolled. A tile the page came with may bring back
+  // a selection it had: marking the current album again takes it off.
   function insert(i, tile) {
     var next = null;
     for (var key in tiles) if (key > i && tiles[key]) { next = tiles[key]; break; }
-    tile.classList.remove("current");
-    tile.querySelector("a").removeAttribute("aria-current");
-    tile.querySelector("a").tabIndex = -1;
     strip.insertBefore(tiles[i] = tile, next);
-    if (i === current) mark(i);
+    if (i === current || tile.classList.contains("current")) mark(current);
   }
 
   // One tab stop in the strip, the selected tile, and the focus goes with the selection when

@@ -142,9 +142,10 @@ def strip_is_the_designers(driver, selected, holding):
 
 def tiles_the_script_draws_are_the_designers(driver):
     """Scrolled to the end, back to the start and on: the tiles the script draws from the data
-    files (beyond the index page's 20, and the page's own, taken away and drawn again) have the
-    designer's figure, caption, price and star, each with its album's words; a tile's caption
-    stays its own album's when another is selected; one tile carries the selection."""
+    files (beyond the index page's 20) have the designer's figure, caption, price and star, each
+    with its album's words, and the page's own, taken away, are put back as the page had them;
+    a tile's caption stays its own album's when another is selected; one tile carries the
+    selection."""
     open_fresh(driver)
     settled_on(driver, 0)
     mark_the_pages_tiles(driver)
@@ -153,9 +154,12 @@ def tiles_the_script_draws_are_the_designers(driver):
     press(driver, Keys.END, last)
     drawn = strip_is_the_designers(driver, last, range(last - 8, last + 1))
     assert set(range(PAGE_SIZE, last + 1)) & set(drawn), f"the script drew none of the tiles beyond the page's (drew {drawn})"
+    first_in_strip = "return !!document.querySelector('#carousel .tile[data-index=\"0\"]');"
+    assert not driver.execute_script(first_in_strip), "the page's first tile was not taken away at the end"
     press(driver, Keys.HOME, 0)
-    drawn = strip_is_the_designers(driver, 0, range(0, 8))
-    assert 0 in drawn, f"the page's first tile was not drawn again by the script (drawn: {drawn})"
+    strip_is_the_designers(driver, 0, range(0, 8))
+    own = driver.execute_script("var t = document.querySelector('#carousel .tile[data-index=\"0\"]'); return !!(t && t.fromPage);")
+    assert own, "the page's first tile was not put back as the page had it"
     for index in (1, 2):
         press(driver, Keys.ARROW_RIGHT, index)
         strip_is_the_designers(driver, index, range(0, 8))

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// The page-weight budget: the stylesheet under 11 KB and the script under 15 KB, uncompressed
+/// The page-weight budget: the stylesheet under 11 KB and the script under 16 KB, uncompressed
 /// (the script passed 10 KB when it learnt the site's words, `[text]`, 11 KB when it met
-/// WCAG 2.2 AA's order, focus and status findings, and 14 KB when an album page began taking in
+/// WCAG 2.2 AA's order, focus and status findings, 14 KB when an album page began taking in
 /// the selected album's own page, for what a template writes of its album, and a far jump kept
-/// the focus), and no page over 200 KB of HTML, even the fullest index page and with long album
-/// text.
+/// the focus, and 15 KB when a data file that failed was asked for again and the page's own
+/// tiles were put back without one), and no page over 200 KB of HTML, even the fullest index
+/// page and with long album text.
 @Suite struct PageWeightTests {
     @Test func everyPageAndAssetStaysWithinItsBudget() async throws {
         // A full index page (index_page_size albums, 300 by default) and more pages, with
@@ -30,7 +31,7 @@ import Testing
         #expect(assets.count == 2)
         for asset in assets {
             let bytes = try Data(contentsOf: site.url.appending(path: "public/\(asset)")).count
-            #expect(bytes < (asset.hasSuffix(".js") ? 15_000 : 11_000), "\(asset) is \(bytes) bytes")
+            #expect(bytes < (asset.hasSuffix(".js") ? 16_000 : 11_000), "\(asset) is \(bytes) bytes")
         }
     }
 }
