@@ -120,13 +120,17 @@ public enum AtomicFile {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
         var failure: String?
-        let copied = FileBytes.pieces(of: input) { piece in
-            if failure == nil, !writeAll(descriptor, piece.assumingMemoryBound(to: UInt8.self)) { failure = systemError() }
+        // A write that fails (a full disk) stops the copy at that piece.
+        let copied = try? FileBytes.pieces(of: input) { piece in
+            guard writeAll(descriptor, piece.assumingMemoryBound(to: UInt8.self)) else {
+                failure = systemError()
+                throw WriteError(path: path, reason: failure ?? "")
+            }
         }
-        let readFailure = copied == nil ? systemError() : nil
+        let readFailure = copied == nil && failure == nil ? systemError() : nil
         if close(descriptor) != 0, failure == nil { failure = systemError() }
         if let failure { throw WriteError(path: path, reason: failure) }
-        guard let copied else { throw WriteError(path: source, reason: "it cannot be read: \(readFailure ?? "")") }
+        guard let copied = copied ?? nil else { throw WriteError(path: source, reason: "it cannot be read: \(readFailure ?? "")") }
         if let hash, copied.hash != hash {
             throw WriteError(path: source, reason: "it changed while the build copied it; run the build again once it is saved")
         }

@@ -78,6 +78,11 @@ import Testing
         }
         #expect(error?.path == source.path)
         #expect(error?.reason.contains("it changed while the build copied it") == true, "\(String(describing: error))")
+        // A write that fails (a full disk) is named by the copy's path and its reason.
+        let full = #expect(throws: AtomicFile.WriteError.self) {
+            try AtomicFile.copyInPlace(from: source.path, to: "/dev/full")
+        }
+        #expect(full?.path == "/dev/full" && full?.reason == String(cString: strerror(ENOSPC)), "\(String(describing: full))")
         let missing = #expect(throws: AtomicFile.WriteError.self) {
             try AtomicFile.copyInPlace(from: folder.appending(path: "none").path, to: folder.appending(path: "copy").path)
         }
