@@ -37,13 +37,13 @@ public actor CoverCache {
     private var touched: Set<String> = []
     /// The index file as last read or written here (inode, size, change time), to tell whether
     /// another build wrote it since.
-    private var indexState: FileIdentity?
+    private var indexState: FileStamp?
 
     /// Opens (or prepares to create) the cache in `folder`.
     public init(folder: URL, flushInterval: Duration = .seconds(1)) {
         self.folder = folder.standardizedFileURL
         self.flushInterval = flushInterval
-        self.indexState = FileIdentity(of: Self.indexFile(in: self.folder).path)
+        self.indexState = FileStamp.of(Self.indexFile(in: self.folder).path)
         (self.entries, self.failures) = Self.loadIndex(from: Self.indexFile(in: self.folder))
         Self.removeAbandonedTemporaryFiles(in: self.folder)
     }
@@ -173,7 +173,7 @@ public actor CoverCache {
         let lock = open(folder.appending(path: "index.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         defer { if lock >= 0 { close(lock) } }
         if lock >= 0 { while flock(lock, LOCK_EX) != 0, errno == EINTR {} }
-        let current = FileIdentity(of: indexFile.path)
+        let current = FileStamp.of(indexFile.path)
         if let current, current != indexState {
             var (covers, failed) = Self.loadIndex(from: indexFile)
             for key in touched {
@@ -192,7 +192,7 @@ public actor CoverCache {
         do throws(AtomicFile.WriteError) { try AtomicFile.write(data, to: indexFile) } catch {
             throw CoverCacheError(path: error.path, reason: error.reason)
         }
-        indexState = FileIdentity(of: indexFile.path)
+        indexState = FileStamp.of(indexFile.path)
         touched = []
         dirty = false
         lastFlush = .now
@@ -306,18 +306,3 @@ public actor CoverCache {
     }
 }
 
-/// Which file is at a path, and whether it changed: its inode, size and change time.
-struct FileIdentity: Hashable, Sendable {
-    let inode: UInt64
-    let size: Int
-    let changed: Int
-
-    /// The identity of the file at `path`, or `nil` when there is none.
-    init?(of path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
-        size = Int(info.st_size)
-        changed = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
-    }
-}
