@@ -173,6 +173,29 @@ import Testing
         #expect(!site.exists("public/index.html"))
     }
 
+    /// A static file or asset whose name is not UTF-8 (Latin-1, from an old archive) was left
+    /// unpublished without a word: Foundation's walk never sees it. Each is named, with a warning
+    /// and what to do; the build goes on, and the other files are published.
+    @Test func aFileNamedInLatin1IsNamedNotLeftOutSilently() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")])
+        try site.write("ok\n", to: "static/sub/ok.txt")
+        let latin1 = [UInt8]("caf".utf8) + [0xE9] + [UInt8](".txt".utf8)
+        for folder in ["static", "static/sub", "assets"] {
+            try FileManager.default.createDirectory(at: site.url.appending(path: folder), withIntermediateDirectories: true)
+            let bytes = Array(site.url.appending(path: folder).path.utf8) + [0x2F] + latin1 + [0]
+            let fd = bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+            #expect(fd >= 0, "\(folder)")
+            close(fd)
+        }
+        let run = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = "name is not UTF-8 text, so it is not published; rename it"
+        #expect(run.stderr.contains("static/caf\u{FFFD}.txt: warning: this static file's \(said)"), "\(run.stderr)")
+        #expect(run.stderr.contains("static/sub/caf\u{FFFD}.txt: warning: this static file's \(said)"), "\(run.stderr)")
+        #expect(run.stderr.contains("assets/caf\u{FFFD}.txt: warning: this asset's \(said)"), "\(run.stderr)")
+        #expect(site.exists("public/sub/ok.txt"))
+    }
+
     /// A file of assets/ with the name a built-in asset is published under (a copy of
     /// public/assets/ put back into assets/) replaced the site's script on every page, without
     /// a word; static/assets/ had the same refused already.

@@ -45,10 +45,10 @@ public struct AssetBundle: Sendable {
         return Data((lines.joined(separator: "\n") + "\n").utf8)
     }
 
-    /// The files of `static/`, each at its own path, in path order.
+    /// The files of `static/` (walked as `folder`, where a linked `static/` leads), each at its
+    /// own path, in path order.
     static func staticFiles(in folder: URL?, links: inout LinkRule) throws(ArchiveError) -> [OutputFile] {
-        guard let folder = folder.flatMap({ links.folderToWalk($0, kind: "static/") }),
-              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         let base = folder.standardizedFileURL.path
         var files: [OutputFile] = []
         // Every file that cannot be published, said at once (not one a build).
@@ -71,6 +71,15 @@ public struct AssetBundle: Sendable {
         }
         if !problems.isEmpty { throw ArchiveError(problems.sorted { $0.path < $1.path }) }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// A warning for each file under `walked` (the folder `folder` as walked) whose name is not
+    /// UTF-8, which the walk above never sees: such a file was left unpublished without a word.
+    static func undecodable(in folder: URL?, walked: URL?, kind: String, skipHidden: Bool = false) -> [Diagnostic] {
+        guard let folder, let walked else { return [] }
+        return UndecodableNames.find(in: walked.standardizedFileURL.path, shown: SiteFolder.display(folder), skipHidden: skipHidden).map {
+            .warning("this \(kind)'s name is not UTF-8 text, so it is not published; rename it (convmv -f latin1 -t utf8 -r --notest renames a folder's Latin-1 names)", path: $0)
+        }
     }
 
     /// Whether a file's name holds a line break, which the build's record of its outputs (a
@@ -125,7 +134,8 @@ public struct AssetBundle: Sendable {
                 builtin.insert(name)
             }
         }
-        if let walked = folder.flatMap({ links.folderToWalk($0, kind: "assets/") }),
+        let walkedAssets = folder.flatMap { links.folderToWalk($0, kind: "assets/") }
+        if let walked = walkedAssets,
            let walker = FileManager.default.enumerator(at: walked, includingPropertiesForKeys: nil) {
             let base = walked.standardizedFileURL.path
             for case let url as URL in walker {
@@ -180,8 +190,11 @@ public struct AssetBundle: Sendable {
             }
         }
         self.stylesheets = stylesheets
-        let statics = try Self.staticFiles(in: staticFolder, links: &links)
+        let walkedStatic = staticFolder.flatMap { links.folderToWalk($0, kind: "static/") }
+        let statics = try Self.staticFiles(in: walkedStatic, links: &links)
         self.warnings = links.warnings
+            + Self.undecodable(in: folder, walked: walkedAssets, kind: "asset", skipHidden: true)
+            + Self.undecodable(in: staticFolder, walked: walkedStatic, kind: "static file")
         files += statics
         let staticPaths = statics.map(\.path)
         self.staticPaths = staticPaths
