@@ -28,9 +28,9 @@ final class OutputLock: Sendable {
         descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         var waited = false
-        guard Self.take(descriptor, waiting: { waited = true; waiting() }) else { close(descriptor); return nil }
+        guard FileLock.exclusive(descriptor, waiting: { waited = true; waiting() }) else { close(descriptor); return nil }
         folderDescriptor = Self.openFolderLock(for: output)
-        if folderDescriptor >= 0, !Self.take(folderDescriptor, waiting: { if !waited { waiting() } }) {
+        if folderDescriptor >= 0, !FileLock.exclusive(folderDescriptor, waiting: { if !waited { waiting() } }) {
             close(folderDescriptor)
             close(descriptor)
             return nil
@@ -47,16 +47,6 @@ final class OutputLock: Sendable {
         // Not through a link planted in its place; read-only when another user made it.
         let writable = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
         return writable >= 0 ? writable : open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    }
-
-    /// Takes an exclusive lock on `descriptor`, calling `waiting` first when another holds it.
-    private static func take(_ descriptor: Int32, waiting: () -> Void) -> Bool {
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-        waiting()
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { return false }
-        }
-        return true
     }
 
     deinit {

@@ -172,7 +172,7 @@ public actor CoverCache {
         }
         let lock = open(folder.appending(path: "index.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         defer { if lock >= 0 { close(lock) } }
-        if lock >= 0 { while flock(lock, LOCK_EX) != 0, errno == EINTR {} }
+        if lock >= 0 { _ = FileLock.exclusive(lock) }
         let current = FileStamp.of(indexFile.path)
         if let current, current != indexState {
             var (covers, failed) = Self.loadIndex(from: indexFile)

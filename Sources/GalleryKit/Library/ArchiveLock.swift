@@ -37,10 +37,8 @@ public struct ArchiveLock: Sendable {
     public func withLock<T>(waiting: () -> Void = {}, _ body: () throws -> T) throws -> T {
         let descriptor = try openLockFile()
         defer { close(descriptor) }
-        let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-        if !taken, errno == EWOULDBLOCK { waiting() }
-        while !taken, flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw AtomicFile.WriteError(path: url.path, reason: AtomicFile.systemError()) }
+        guard FileLock.exclusive(descriptor, waiting: waiting) else {
+            throw AtomicFile.WriteError(path: url.path, reason: AtomicFile.systemError())
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
