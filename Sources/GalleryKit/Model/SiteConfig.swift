@@ -128,8 +128,11 @@ extension SiteConfig {
         var url = text.trimmingCharacters(in: .whitespaces)
         // A scheme is case-insensitive, but `HTTPS://` was taken for a path in places (no
         // canonical links) and for a URL in others (the sitemap): written as browsers show it.
-        if let scheme = url.range(of: "://"), url[..<scheme.lowerBound].lowercased() != url[..<scheme.lowerBound] {
-            url = url[..<scheme.lowerBound].lowercased() + url[scheme.lowerBound...]
+        // So is a host: `https://Music.Example.ORG/` was published so in canonical links and the
+        // sitemap, and lowercased for the analytics' domain.
+        if let scheme = url.range(of: "://") {
+            let host = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            url = url[..<scheme.lowerBound].lowercased() + "://" + host.lowercased() + url[host.endIndex...]
         }
         while url.hasSuffix("//"), !url.hasSuffix("://") { url.removeLast() }
         return url.hasSuffix("/") ? url : url + "/"
@@ -152,14 +155,35 @@ extension SiteConfig {
             guard !host.isEmpty else { return "\"\(text)\" has no host; \(advice)" }
             // Every canonical link, link preview and the sitemap would publish them.
             if host.contains("@") { return "\"\(text)\" has a user name or password (before @), which every page would publish; give the address without it" }
+            if let problem = portProblem(host, text: text) { return problem }
             let path = url[scheme.upperBound...].dropFirst(host.count)
-            return pageProblem(path, text: text)
+            return emptySegmentProblem(path, text: text) ?? pageProblem(path, text: text)
         }
         if url.isEmpty || url.hasPrefix("/") {
             if url.hasPrefix("//") { return "\"\(text)\" starts with //; \(advice)" }
-            return queryOrFragment(url, text: text, advice: advice) ?? pageProblem(Substring(url), text: text)
+            return queryOrFragment(url, text: text, advice: advice) ?? emptySegmentProblem(Substring(url), text: text) ?? pageProblem(Substring(url), text: text)
         }
         return "\"\(text)\" is neither a URL nor a path that starts with /; \(advice)"
+    }
+
+    /// A port after the host (`:8080`) must be one: `:8080x` or `:99999` was published in every
+    /// canonical link and the sitemap. (An IPv6 host's own colons are inside its brackets.)
+    private static func portProblem(_ host: Substring, text: String) -> String? {
+        let afterAddress = host.hasPrefix("[") ? host.drop { $0 != "]" }.dropFirst() : host
+        guard let colon = afterAddress.lastIndex(of: ":") else { return nil }
+        let port = afterAddress[afterAddress.index(after: colon)...]
+        if port.isEmpty || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && Int(port).map(CoverLocator.ports.contains) == true) { return nil }
+        return "\"\(text)\" names port \(port), which does not exist (ports run from 1 to 65535); give a port in that range, or none (\(host[..<colon]))"
+    }
+
+    /// A path with an empty segment (`https://host//repo/`, `/repo//x/`) is a link elsewhere:
+    /// `//repo/` at the start of a path names the host `repo`, so 404.html's links led off the
+    /// site. (Slashes doubled at the end are taken away.)
+    private static func emptySegmentProblem(_ path: Substring, text: String) -> String? {
+        var trimmed = path
+        while trimmed.hasSuffix("//") { trimmed.removeLast() }
+        guard trimmed.contains("//") else { return nil }
+        return "\"\(text)\" has an empty path segment (//), which browsers keep, so every link would lead elsewhere; write \(text.replacingOccurrences(of: String(path), with: ReferenceResolver.collapsingSlashes(String(path))))"
     }
 
     /// A base URL is a folder: one that ends in a page's name (`…/catalogue/index.html`) would

@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func aBaseURLMustBeAnHTTPAddressOrAPath() throws {
-        for good in ["/", "", "/albums/", "/albums", "/html/", "/v1.2/", "https://example.org", "http://127.0.0.1:8080/x/", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
+        for good in ["/", "", "/albums/", "/albums", "/html/", "/v1.2/", "https://example.org", "http://127.0.0.1:8080/x/", "http://[::1]:8080/", "http://[::1]/", "https://example.org//", "HTTPS://Example.org/a b".replacingOccurrences(of: " ", with: "")] {
             #expect(SiteConfig.baseURLProblem(good) == nil, "\(good)")
             let (config, _) = try SiteConfig.parse(toml: "base_url = \"\(good)\"\n", path: "gallery.toml")
             #expect(config.baseURL == SiteConfig.normalizedBaseURL(good))
@@ -211,6 +211,13 @@ import Testing
             ("https://label.github.io/catalogue/index.html", "ends in a page (.html), not a folder; give the folder the site is published in, such as https://label.github.io/catalogue/"),
             ("/index.php", "ends in a page (.php), not a folder; give the folder the site is published in, such as /"),
             ("https://user:pw@example.org/", "has a user name or password (before @), which every page would publish; give the address without it"),
+            // `//repo/` at the start of a path names a host: 404.html's links led off the site.
+            ("https://user.github.io//repo/", "has an empty path segment (//), which browsers keep, so every link would lead elsewhere; write https://user.github.io/repo/"),
+            ("/repo//x/", "has an empty path segment (//), which browsers keep, so every link would lead elsewhere; write /repo/x/"),
+            ("http://h:8080x/", "names port 8080x, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
+            ("http://h:99999/", "names port 99999, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
+            ("http://h:0/", "names port 0, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
+            ("http://[::1]:-1/", "names port -1, which does not exist (ports run from 1 to 65535); give a port in that range, or none ([::1])"),
         ]
         for (url, problem) in bad {
             do {
@@ -218,7 +225,7 @@ import Testing
                 Issue.record("\(url) was accepted")
             } catch {
                 // A page's name has advice of its own: the folder to give.
-                let advice = problem.contains("give the folder") || problem.contains("without it") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
+                let advice = problem.contains("give the folder") || problem.contains("without it") || problem.contains("; give a port") || problem.contains("; write ") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
                 #expect(error.diagnostics.map(\.description) == [
                     "gallery.toml:2:1: error: base_url \"\(url)\" \(problem)\(advice)",
                 ])
@@ -227,8 +234,11 @@ import Testing
     }
 
     /// `HTTPS://` is `https://`: it was a path to the canonical links and a URL to the sitemap.
-    @Test func aBaseURLsSchemeIsWrittenInLowerCase() throws {
-        #expect(SiteConfig.normalizedBaseURL("HTTPS://Example.org/Sub") == "https://Example.org/Sub/")
+    /// The host is written in lower case too (the canonical links kept `Music.Example.ORG`,
+    /// the analytics' domain did not); the path keeps its case.
+    @Test func aBaseURLsSchemeAndHostAreWrittenInLowerCase() throws {
+        #expect(SiteConfig.normalizedBaseURL("HTTPS://Example.ORG:8080/Sub") == "https://example.org:8080/Sub/")
+        #expect(SiteConfig.normalizedBaseURL("/Sub/") == "/Sub/")
         let (config, _) = try SiteConfig.parse(toml: "base_url = \"HTTPS://example.org/Sub/\"\n", path: "gallery.toml")
         #expect(config.hasAbsoluteBaseURL)
         #expect(config.baseURL == "https://example.org/Sub/")
