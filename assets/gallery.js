@@ -75,14 +75,16 @@
     return [first, Math.max(first, Math.min(count, Math.ceil((x + width - start) / stride)))];
   }
 
-  // Albums come from data/albums-K.json, chunkSize each, fetched once. A fetch that fails (a
+  // Albums come from data/albums-K.json, chunkSize each, fetched once, and asked of the server
+  // each time (a 304 when unchanged): its name stays from build to build, and a copy the browser
+  // kept from before a deploy put another album under this page's tiles. A fetch that fails (a
   // dropped connection, a busy server) is forgotten after a while, longer each time (2 s, 4 s…
   // a minute), and then what waits on it is asked for again: the tiles in view, the selection.
   var failures = {};
   function album(i) {
     var k = Math.floor(i / chunkSize);
     if (!chunks[k]) {
-      chunks[k] = fetch(new URL("data/albums-" + k + ".json", root)).then(function (response) {
+      chunks[k] = fetch(new URL("data/albums-" + k + ".json", root), { cache: "no-cache" }).then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.json();
       }).then(function (chunk) { failures[k] = 0; return chunk.albums; });

@@ -219,6 +219,33 @@ def a_failed_data_file_is_asked_for_again(driver):
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
 
 
+# Notes how each album data file is asked for: whether the browser may answer from its cache.
+NOTE_DATA_CACHE = """
+(function () {
+  var real = window.fetch, modes = window.__dataCache = [];
+  window.fetch = function (url, init) {
+    if (/\\/data\\/albums-\\d+\\.json/.test(String(url))) modes.push(new Request(url, init).cache);
+    return real.apply(this, arguments);
+  };
+})();
+"""
+
+
+def data_files_are_asked_of_the_server(driver):
+    """The album data files keep their names from build to build (data/albums-K.json), so each
+    is asked of the server every time (a 304 when unchanged): a copy kept from before a deploy
+    (GitHub Pages sends max-age=600; nginx lets browsers guess) put another album under this
+    page's tiles, and the heading and address followed it."""
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NOTE_DATA_CACHE})
+    try:
+        press_from_the_first(driver, [(Keys.END, len(ALBUMS) - 1)])
+        modes = driver.execute_script("return window.__dataCache;")
+        assert modes, "no data file was asked for: the check proves nothing"
+        assert all(mode == "no-cache" for mode in modes), f"data files asked for with cache modes {modes}"
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
 # Fails every fetch but the album data files': the album pages the script would take the rest
 # of a page from, so what it writes itself is all there is.
 ONLY_DATA = """
@@ -686,6 +713,7 @@ def main():
     driver = chromium()
     checks = [click_selects_and_centres, scroll_end_snaps_to_the_formula, a_new_width_keeps_the_selection,
               the_strip_stays_at_either_end, keys_move_between_albums, a_failed_data_file_is_asked_for_again,
+              data_files_are_asked_of_the_server,
               album_page_follows_the_selection, the_title_follows_an_album_of_two_spaces, placeholder_albums_keep_the_page_still,
               right_to_left_titles_read_right_to_left, own_fields_follow_the_selection, the_script_writes_the_sites_words,
               focus_follows_the_selection,

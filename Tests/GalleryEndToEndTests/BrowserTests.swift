@@ -69,7 +69,7 @@ import Testing
         let site = try site()
         let server = try await ServeProcess(in: site.url)
         let artifacts = Self.package.appending(path: ".build/browser-artifacts", directoryHint: .isDirectory)
-        try await expectBrowserChecks("carousel.py", [server.url, artifacts.path], count: 24)
+        try await expectBrowserChecks("carousel.py", [server.url, artifacts.path], count: 25)
         for width in [320, 1280] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appending(path: "index-\(width).png").path))
         }
