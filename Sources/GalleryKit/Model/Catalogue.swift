@@ -39,6 +39,8 @@ public struct Catalogue: Sendable, Hashable {
         // Which album gave each slug of its own, made at the first clash (rare).
         var owners: [String: Int]?
         var displaced: [Displacement] = []
+        // For each derived slug taken, the suffix its next twin is to try first.
+        var nextSuffix: [String: Int] = [:]
         var entries: [Entry] = []
         entries.reserveCapacity(albums.count)
         for (index, album) in albums.enumerated() {
@@ -49,15 +51,19 @@ public struct Catalogue: Sendable, Hashable {
             if takenSlugs == nil { takenSlugs = Set(albums.compactMap(\.slug)) }
             let base = Self.derivedSlug(for: album)
             var slug = base
-            var suffix = 2
             // Optional chaining mutates the set in place; a local copy would copy it each time.
-            while takenSlugs?.contains(slug) == true {
-                if suffix == 2 {
-                    if owners == nil { owners = Dictionary(albums.enumerated().compactMap { index, album in album.slug.map { ($0, index) } }) { first, _ in first } }
-                    if let owner = owners?[base] { displaced.append(Displacement(index: index, by: owner)) }
-                }
-                slug = "\(base)-\(suffix)"
-                suffix += 1
+            if takenSlugs?.contains(base) == true {
+                if owners == nil { owners = Dictionary(albums.enumerated().compactMap { index, album in album.slug.map { ($0, index) } }) { first, _ in first } }
+                if let owner = owners?[base] { displaced.append(Displacement(index: index, by: owner)) }
+                // Taken slugs are never freed, so the next twin starts where the last one's search
+                // ended: 10,000 albums of one title and artist tried 50 million slugs (43 s for
+                // `gallery list` of 20,000).
+                var suffix = nextSuffix[base] ?? 2
+                repeat {
+                    slug = "\(base)-\(suffix)"
+                    suffix += 1
+                } while takenSlugs?.contains(slug) == true
+                nextSuffix[base] = suffix
             }
             takenSlugs?.insert(slug)
             entries.append(Entry(album: album, slug: slug, index: index, position: positions.indices.contains(index) ? positions[index] : nil))
