@@ -64,7 +64,7 @@ public enum LibraryChange: Sendable, Hashable, Codable {
             "deleted album \(index + 1), \(Self.name(album))"
                 // Named by page, not number: in `delete 5 1` the number would be one the album
                 // had only between the two deletes.
-                + (pinned ?? []).map { "; its namesake at \(SitePlan.albumFolder(slug: $0.album.slug ?? "")) keeps that page as its own slug" }.joined()
+                + Self.pinnedSummary(pinned ?? [])
         case .edited(let index, let before, let after) where before == after:
             "album \(index + 1), \(Self.name(after)), already has these values; nothing was changed"
         case .edited(let index, _, let after): "edited album \(index + 1), \(Self.name(after))"
@@ -75,6 +75,17 @@ public enum LibraryChange: Sendable, Hashable, Codable {
         case .batch(let changes):
             changes.map(\.summary).joined(separator: "; ")
         }
+    }
+
+    /// What a delete says of the namesakes after the deleted album that keep their pages as
+    /// their own slugs: each by page, or, past three, how many and the first and last page (a
+    /// delete among 10,000 twins printed a line of 700 KB).
+    static func pinnedSummary(_ pinned: [Placed]) -> String {
+        let pages = pinned.map { SitePlan.albumFolder(slug: $0.album.slug ?? "") }
+        guard pages.count > 3, let first = pages.first, let last = pages.last else {
+            return pages.map { "; its namesake at \($0) keeps that page as its own slug" }.joined()
+        }
+        return "; its \(pages.count) namesakes after it keep their pages (\(first) … \(last)) as their own slugs"
     }
 
     /// `"Title" by Artist`, for a line of a terminal: line breaks as spaces, control and

@@ -20,8 +20,14 @@ extension LibraryEditor {
         // Read once, and only when a note needs the other albums.
         let archive = before.map(Self.identity) != Self.identity(album) || addressMayMove ? try? load() : nil
         if before.map(Self.identity) != Self.identity(album), let archive {
-            for (other, twin) in archive.albums.enumerated() where other != index && Self.identity(twin) == Self.identity(album) {
-                notes.append("album \(other + 1) is also \(LibraryChange.name(twin)); if album \(number) is one too many, `gallery undo` takes the change back")
+            let twins = archive.albums.indices.filter { $0 != index && Self.identity(archive.albums[$0]) == Self.identity(album) }
+            // One line for many: 10,000 twins of a shop's "Greatest Hits" were 10,000 lines.
+            if twins.count > 3 {
+                notes.append("\(twins.count) albums (\(AlbumNumbers.ranges(twins))) are also \(LibraryChange.name(archive.albums[twins[0]])); if album \(number) is one too many, `gallery undo` takes the change back")
+            } else {
+                for other in twins {
+                    notes.append("album \(other + 1) is also \(LibraryChange.name(archive.albums[other])); if album \(number) is one too many, `gallery undo` takes the change back")
+                }
             }
         }
         // A new title or artist gives a derived slug a new page address, and so does a new slug

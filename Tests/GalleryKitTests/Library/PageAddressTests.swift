@@ -59,6 +59,10 @@ import Testing
         #expect(change.summary == "deleted album 1, \"Sun\" by Sting; its namesake at albums/sting-sun-2/ keeps that page as its own slug; its namesake at albums/sting-sun-3/ keeps that page as its own slug")
         // Undo gives the twins back their derived slugs: the archive is as it was.
         #expect(try archive.undoing(change).albums == twins)
+        // Past three namesakes, one clause: how many, the first page and the last (a delete
+        // among 10,000 twins printed a line of 700 KB).
+        let many = Array(repeating: Self.album("Sun"), count: 6)
+        #expect(AlbumArchive(albums: many).deleting(at: 1).1.summary == "deleted album 2, \"Sun\" by Sting; its 4 namesakes after it keep their pages (albums/sting-sun-3/ … albums/sting-sun-6/) as their own slugs")
         // A delete that moves nobody pins nothing: the last twin, or an album with no twin.
         #expect(AlbumArchive(albums: twins).deleting(at: 3).1 == .deleted(index: 3, album: twins[3]))
         #expect(AlbumArchive(albums: twins).deleting(at: 1).1 == .deleted(index: 1, album: twins[1]))
