@@ -125,6 +125,23 @@ import Testing
         #expect(system.stderr.contains("/etc: error: the output folder is the system folder /etc"), "\(system.stderr)")
     }
 
+    /// The home folder is the user's whatever HOME says: with HOME unset (cron, `env -i`) or
+    /// another's (`sudo` keeping the caller's), a build wrote into `~/.ssh`, and made it.
+    @Test func theHomeFolderIsKnownWithoutHOME() async throws {
+        let folder = try TemporaryFolder()
+        #expect(try await GalleryBinary.run(["init", "site"], in: folder.url).status == 0)
+        let home = try #require(getpwuid(geteuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } })
+        let hidden = URL(fileURLWithPath: home).appending(path: ".gallery-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: hidden) }
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        for setting in ["unset HOME", "HOME=\"$PWD\"; export HOME"] {
+            let run = try await GalleryBinary.run(["-c", "\(setting); \"$0\" build --site site --output \"$1\"", GalleryBinary.url.path, hidden.appending(path: "out").path], in: folder.url, binary: shell)
+            #expect(run.status != 0, "\(setting)")
+            #expect(run.stderr.contains("error: the output folder is inside \(hidden.lastPathComponent) in your home folder (settings, keys and profiles)"), "\(setting): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: hidden.path), "\(setting)")
+        }
+    }
+
     /// A folder of the site, or its archive, that is a symbolic link into the output folder
     /// (`static -> public/mystatic`; an archive linked to the published `www/albums.json`) was
     /// overwritten by the build's own files, or removed by --clean-destination.

@@ -82,14 +82,14 @@ public struct SiteFolder: Sendable, Hashable {
         // The path as given too, links not followed: /lib/x is /usr/lib/x, and /etc/x is
         // /private/etc/x on macOS.
         let given = output.standardizedFileURL.path
-        // An empty HOME would be the current folder.
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.hasPrefix("/") ? Self.resolved(URL(fileURLWithPath: $0)) : nil }
+        let homes = Self.homeFolders()
         let theirs = "among whose files a build writes its own (and `gallery build --clean-destination` would remove the rest)"
-        if path == home || Self.systemFolders.contains(path) || Self.systemFolders.contains(given) {
+        if homes.contains(path) || Self.systemFolders.contains(path) || Self.systemFolders.contains(given) {
             let folder = Self.systemFolders.contains(given) ? given : path
-            return "the output folder is \(path == home ? "your home folder" : "the system folder \(folder)"), \(theirs)"
+            return "the output folder is \(homes.contains(path) ? "your home folder" : "the system folder \(folder)"), \(theirs)"
         }
-        if let home, path.hasPrefix(home + "/."), let hidden = path.dropFirst(home.count + 1).split(separator: "/").first {
+        for home in homes where path.hasPrefix(home + "/.") {
+            guard let hidden = path.dropFirst(home.count + 1).split(separator: "/").first else { continue }
             // The hidden folders hold settings, keys and profiles (~/.local/share/keyrings, a
             // browser's): no output there, but for the site's own folders when the site itself
             // is in one (a CI agent's workspace, ~/.jenkins/workspace/site/public) and the
@@ -121,6 +121,22 @@ public struct SiteFolder: Sendable, Hashable {
             return "the output folder holds \(name) (a symbolic link leads there), which the build would overwrite with its own files or --clean-destination remove; move \(name) out of the output folder"
         }
         return nil
+    }
+
+    /// The user's home folder as `HOME` names it and as the system's user database does, links
+    /// resolved: with HOME unset or another's (cron, systemd, `env -i`, `sudo` keeping the
+    /// caller's), a build wrote into `~/.ssh`, and made it.
+    static func homeFolders() -> [String] {
+        var homes: [String] = []
+        // An empty HOME would be the current folder.
+        if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") {
+            homes.append(resolved(URL(fileURLWithPath: home)))
+        }
+        if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/"), home != "/" { homes.append(resolved(URL(fileURLWithPath: home))) }
+        }
+        return homes.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 
     /// The hidden folders of a home folder that hold keys and settings, in which no site is built
