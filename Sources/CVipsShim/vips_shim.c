@@ -86,6 +86,14 @@ static char load_error[512];
 /* The file libvips was loaded from (set once, while loading). */
 static char library_file[1024];
 
+const char *gallery_vips_load_advice(const char *reason) {
+    if (reason == NULL || strstr(reason, "No such file") != NULL) return "install it (apt-get install libvips42)";
+    /* Under `ulimit -v` or a container's memory limit the library is there, but cannot be mapped. */
+    if (strstr(reason, "failed to map segment") != NULL || strstr(reason, "Cannot allocate memory") != NULL)
+        return "the process is out of memory or address space (a ulimit -v, or a container's memory limit): raise the limit";
+    return "reinstall it (apt-get install --reinstall libvips42)";
+}
+
 /* Opens libvips: $GALLERY_LIBVIPS if set, else the soname these headers were written for. */
 static int load_vips(void) {
     char soname[64];
@@ -99,8 +107,8 @@ static int load_vips(void) {
             snprintf(load_error, sizeof load_error, "cannot load libvips from GALLERY_LIBVIPS (%s): %s; point it at a libvips.so, or unset it to use the system's",
                      name, reason != NULL ? reason : "unknown error");
         } else {
-            snprintf(load_error, sizeof load_error, "cannot load libvips (%s): %s; install it (apt-get install libvips42)",
-                     name, reason != NULL ? reason : "unknown error");
+            snprintf(load_error, sizeof load_error, "cannot load libvips (%s): %s; %s",
+                     name, reason != NULL ? reason : "unknown error", gallery_vips_load_advice(reason));
         }
         return -1;
     }

@@ -67,6 +67,10 @@ void gallery_vips_thread_shutdown(void);
 /// after reading. Free it with gallery_vips_free().
 char *gallery_vips_error(void);
 
+/// What to do when the system's libvips could not be loaded for `reason` (dlerror()'s text):
+/// install it when it is missing, raise the limit when it could not be mapped (`ulimit -v`).
+const char *gallery_vips_load_advice(const char *reason);
+
 /// Frees a buffer the shim handed out.
 void gallery_vips_free(void *pointer);
 

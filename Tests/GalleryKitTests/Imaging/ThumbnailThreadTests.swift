@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Testing
 @testable import GalleryKit
@@ -11,6 +12,16 @@ import Testing
         #expect(Thumbnailer.libraryProblem == nil)
         #expect(Thumbnailer.libraryVersion >= 80000)
         #expect(Thumbnailer.runsVectorCode == (Thumbnailer.libraryVersion >= 81500))
+    }
+
+    /// A libvips that cannot be loaded is installed only when it is missing: under `ulimit -v`
+    /// it is there but cannot be mapped, and "install it" sent the user looking for a package
+    /// they had. (dlerror()'s own words, as glibc writes them.)
+    @Test func aLibvipsThatCannotBeMappedIsNotToldToBeInstalled() {
+        let advice = { (reason: String) in String(cString: gallery_vips_load_advice(reason)) }
+        #expect(advice("libvips.so.42: cannot open shared object file: No such file or directory") == "install it (apt-get install libvips42)")
+        #expect(advice("libcrypto.so.3: failed to map segment from shared object") == "the process is out of memory or address space (a ulimit -v, or a container's memory limit): raise the limit")
+        #expect(advice("libvips.so.42: cannot allocate memory in static TLS block").hasPrefix("reinstall it"))
     }
 
     /// Many small covers on four threads: with orc on, 3,000 such covers crashed the process every
