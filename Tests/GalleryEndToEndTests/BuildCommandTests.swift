@@ -575,6 +575,19 @@ import Testing
         #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
     }
 
+    /// A base URL written as people read it (`/música/`) is published percent-encoded: its raw
+    /// path was in the sitemap, which the protocol forbids, and `gallery serve` compared it with
+    /// the encoded path browsers ask for, so it served nothing.
+    @Test func aBasePathInOtherLettersIsPublishedEncoded() async throws {
+        let site = try Fixture.site([Fixture.album("A", "B")], config: "base_url = \"https://example.org/música/\"\n")
+        let build = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        let locations = try nodes(try xml(site, "public/sitemap.xml"), "//*[local-name()='loc']").map { $0.stringValue ?? "" }
+        #expect(locations == ["https://example.org/m%C3%BAsica/", "https://example.org/m%C3%BAsica/albums/b-a/"])
+        #expect(try site.read("public/404.html").contains("href=\"/m%C3%BAsica/assets/gallery."))
+        #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
+    }
+
     @Test func aBaseURLThatIsNoAddressIsRefusedFromTheCommandLineToo() async throws {
         let site = try Fixture.site([Fixture.album("A", "B")])
         // A usage error (64), as `gallery check --base-url` gives, before anything is done: it

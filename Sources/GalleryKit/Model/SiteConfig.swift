@@ -135,7 +135,26 @@ extension SiteConfig {
             url = url[..<scheme.lowerBound].lowercased() + "://" + host.lowercased() + url[host.endIndex...]
         }
         while url.hasSuffix("//"), !url.hasSuffix("://") { url.removeLast() }
-        return url.hasSuffix("/") ? url : url + "/"
+        return percentEncoded(url.hasSuffix("/") ? url : url + "/")
+    }
+
+    /// A URL with its non-ASCII characters, and the ASCII ones no URL may hold as they are
+    /// (`"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`), percent-encoded as browsers send them
+    /// (UTF-8, upper-case hex); `%` is kept, so a path already encoded stays as it is. A
+    /// `/música/` was published raw in the sitemap, which the protocol forbids, and `gallery
+    /// serve` compared it with the encoded path browsers ask for, so it served nothing.
+    static func percentEncoded(_ url: String) -> String {
+        let kept = Set("!$&'()*+,-./:;=?@_~%#[]".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in url.utf8 {
+            if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || kept.contains(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// What is wrong with a base URL as given, or `nil` when it is one: an absolute `http(s)` URL
@@ -156,6 +175,9 @@ extension SiteConfig {
             // Every canonical link, link preview and the sitemap would publish them.
             if host.contains("@") { return "\"\(text)\" has a user name or password (before @), which every page would publish; give the address without it" }
             if let problem = portProblem(host, text: text) { return problem }
+            // A browser turns `bücher.example` into its ASCII form (xn--bcher-kva.example); the
+            // sitemap and canonical links must hold that form, which gallery does not compute.
+            if !host.allSatisfy(\.isASCII) { return "\"\(text)\" has a host that is not ASCII (\(host)); give its ASCII form, which begins xn-- (`idn2 bücher.example` prints it)" }
             let path = url[scheme.upperBound...].dropFirst(host.count)
             return emptySegmentProblem(path, text: text) ?? pageProblem(path, text: text)
         }

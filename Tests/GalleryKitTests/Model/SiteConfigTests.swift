@@ -217,6 +217,7 @@ import Testing
             ("http://h:8080x/", "names port 8080x, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
             ("http://h:99999/", "names port 99999, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
             ("http://h:0/", "names port 0, which does not exist (ports run from 1 to 65535); give a port in that range, or none (h)"),
+            ("https://bücher.example/", "has a host that is not ASCII (bücher.example); give its ASCII form, which begins xn-- (`idn2 bücher.example` prints it)"),
             ("http://[::1]:-1/", "names port -1, which does not exist (ports run from 1 to 65535); give a port in that range, or none ([::1])"),
         ]
         for (url, problem) in bad {
@@ -225,7 +226,7 @@ import Testing
                 Issue.record("\(url) was accepted")
             } catch {
                 // A page's name has advice of its own: the folder to give.
-                let advice = problem.contains("give the folder") || problem.contains("without it") || problem.contains("; give a port") || problem.contains("; write ") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
+                let advice = problem.contains("give the folder") || problem.contains("without it") || problem.contains("; give a port") || problem.contains("; write ") || problem.contains("xn--") ? "" : "; give the site's address, such as https://example.org/albums/, or a path that starts with /, such as /albums/"
                 #expect(error.diagnostics.map(\.description) == [
                     "gallery.toml:2:1: error: base_url \"\(url)\" \(problem)\(advice)",
                 ])
@@ -239,6 +240,14 @@ import Testing
     @Test func aBaseURLsSchemeAndHostAreWrittenInLowerCase() throws {
         #expect(SiteConfig.normalizedBaseURL("HTTPS://Example.ORG:8080/Sub") == "https://example.org:8080/Sub/")
         #expect(SiteConfig.normalizedBaseURL("/Sub/") == "/Sub/")
+        // Non-ASCII, and what no URL holds as it is, percent-encoded as browsers send it (the
+        // sitemap protocol asks it; `gallery serve` compared the raw path with the encoded one);
+        // what is encoded already stays.
+        #expect(SiteConfig.normalizedBaseURL("https://example.org/música/") == "https://example.org/m%C3%BAsica/")
+        #expect(SiteConfig.normalizedBaseURL("/süb/a{b}/") == "/s%C3%BCb/a%7Bb%7D/")
+        #expect(SiteConfig.normalizedBaseURL("/m%C3%BAsica/") == "/m%C3%BAsica/")
+        let (encoded, _) = try SiteConfig.parse(toml: "base_url = \"https://example.org/süb/\"\n", path: "gallery.toml")
+        #expect(encoded.basePath == "/s%C3%BCb/")
         let (config, _) = try SiteConfig.parse(toml: "base_url = \"HTTPS://example.org/Sub/\"\n", path: "gallery.toml")
         #expect(config.hasAbsoluteBaseURL)
         #expect(config.baseURL == "https://example.org/Sub/")
