@@ -28,6 +28,10 @@ public struct BuildOptions: Sendable {
     /// (`--clean-destination`, Hugo's `--cleanDestinationDir`): pages of albums deleted while no
     /// manifest recorded them, files put there by hand. Hidden names (`.git/`) are kept.
     public var cleanDestination = false
+    /// The most URLs a sitemap file lists before the sitemap is split into parts: the protocol's
+    /// 50,000 (``Sitemap/maximumURLs``); lower only in tests, which would otherwise need a site
+    /// of that size.
+    var sitemapLimit = Sitemap.maximumURLs
 
     /// Options for building a site folder.
     public init(site: SiteFolder, output: URL? = nil, strict: Bool = false, clean: Bool = false, baseURL: String? = nil) {

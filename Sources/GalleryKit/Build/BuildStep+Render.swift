@@ -24,7 +24,10 @@ extension BuildStep {
         state.staged = staging
         let pages = plan.pages
         let pagePaths = pages.map(plan.path(of:))
-        let chunks = DataFile.chunkPaths(count: plan.catalogue.count)
+        let sitemapLimit = state.options.sitemapLimit
+        // The data files and the sitemap's parts (a site of over 50,000 pages), made from a
+        // range of the albums each.
+        let chunks = DataFile.chunkPaths(count: plan.catalogue.count) + Sitemap.partPaths(plan: plan, limit: sitemapLimit)
         // The validator's index of every output path, made beside the keys (at 10k albums each
         // is a few milliseconds that an edit would otherwise wait for in turn).
         let filePaths = state.files.map(\.path)
@@ -63,9 +66,12 @@ extension BuildStep {
                 file: DataFile.segmented(plan: plan, images: images),
                 context: keys.context(forGenerated: 2, withParams: true), keys: keys.albumsWithParams
             )),
-            GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL) },
+            GeneratedFile(path: SiteFiles.sitemap, key: keys.sitemap, check: .wellFormed) { Sitemap.render(plan: plan, baseURL: baseURL, limit: sitemapLimit) },
         ]
-        for (k, path) in chunks.enumerated() {
+        for (k, path) in Sitemap.partPaths(plan: plan, limit: sitemapLimit).enumerated() {
+            generated.append(GeneratedFile(path: path, key: FastHash.combine([keys.sitemap, UInt64(k + 1)]), check: .wellFormed) { Sitemap.renderPart(k, plan: plan, baseURL: baseURL, limit: sitemapLimit) })
+        }
+        for (k, path) in DataFile.chunkPaths(count: plan.catalogue.count).enumerated() {
             let range = DataFile.chunkRange(k, count: plan.catalogue.count)
             generated.append(GeneratedFile(path: path, key: keys.key(forGenerated: 4, albums: range, withParams: true), check: nil) { DataFile.renderChunk(k, plan: plan, images: images) })
         }
