@@ -80,6 +80,7 @@ struct Build: AsyncParsableCommand {
         options.cleanDestination = cleanDestination
         options.cache = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
+        StopSignals.removeStagingBeforeStopping()
         let state = await BuildPipeline().run(options, observer: observer)
         // The process ends now: the albums, plan and manifest are left to the system rather than
         // freed object by object (about 5 ms of every build of 10k albums).

@@ -21,7 +21,7 @@ public final class StagingArea: Sendable {
 
     /// The staging folder.
     public let folder: URL
-    private let root: String
+    let root: String
     /// Whether the staging folder is inside the output folder (which existed when it was made).
     private let inside: Bool
     private let staged = Mutex<Set<String>>([])
@@ -40,6 +40,7 @@ public final class StagingArea: Sendable {
         // What a build from before the staging folder moved inside left beside the output.
         if inside { try? FileManager.default.removeItem(at: output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).staging")) }
         try Self.makeFolders(root)
+        _ = noteUnderWay(committing: false)
     }
 
     /// Stores the bytes of an output path (`albums/x/index.html`). Safe to call from many tasks.
@@ -58,6 +59,9 @@ public final class StagingArea: Sendable {
     }
 
     private func prepare(_ path: String) throws -> String {
+        if Self.stopping.load(ordering: .acquiring) {
+            throw AtomicFile.WriteError(path: root + "/" + path, reason: "the build is stopping", refusedBeforeWriting: true)
+        }
         staged.withLock { _ = $0.insert(path) }
         if let slash = path.lastIndex(of: "/") {
             try Self.makeFolders(root + "/" + path[..<slash])
@@ -90,12 +94,18 @@ public final class StagingArea: Sendable {
     public func commit(into output: URL, replacing gone: Set<String> = []) throws -> (moved: Int, removed: [String]) {
         let paths = self.paths
         let outputPath = output.standardizedFileURL.path
+        guard noteUnderWay(committing: true) else {
+            throw AtomicFile.WriteError(path: output.path, reason: "the build was stopped before its files were moved in", refusedBeforeWriting: true)
+        }
         if !inside {
             try Self.makeFolders(String(outputPath[..<(outputPath.lastIndex(of: "/") ?? outputPath.endIndex)]))
             // Only where nothing is: rename(2) would also replace an empty folder, with its owner
             // and mode, made for the site beforehand.
             var info = stat()
-            if lstat(outputPath, &info) != 0, errno == ENOENT, rename(root, outputPath) == 0 { return (paths.count, []) }
+            if lstat(outputPath, &info) != 0, errno == ENOENT, rename(root, outputPath) == 0 {
+                noteGone()
+                return (paths.count, [])
+            }
         }
         var folders: Set<Substring> = []
         for path in paths {
@@ -215,5 +225,6 @@ public final class StagingArea: Sendable {
     /// Deletes the staging folder and whatever is in it.
     public func discard() {
         try? FileManager.default.removeItem(at: folder)
+        noteGone()
     }
 }

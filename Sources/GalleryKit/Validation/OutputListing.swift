@@ -41,8 +41,16 @@ struct OutputListing {
         let fileManager = FileManager.default
         let folder = relative.isEmpty ? root : root + "/" + relative
         for name in try fileManager.contentsOfDirectory(atPath: folder).sorted() {
-            // What a killed build staged is no part of the site; the next build clears it.
-            if relative.isEmpty, name == StagingArea.insideName { continue }
+            // What a killed build staged is no part of the site, and the next build clears it;
+            // but a deploy before that publishes it (an upload of the folder takes dot files).
+            if relative.isEmpty, name == StagingArea.insideName {
+                var left = 0
+                if let walker = FileManager.default.enumerator(atPath: folder + "/" + name) {
+                    while walker.nextObject() != nil { if walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular { left += 1 } }
+                }
+                diagnostics.append(.error("a build of this folder was stopped (killed, or still running) and left its staging folder, holding \(left) file\(left == 1 ? "" : "s"), which a deploy of this folder would publish; run gallery build again, which clears it, or remove it", path: display(name)))
+                continue
+            }
             let entry = relative.isEmpty ? name : relative + "/" + name
             let full = root + "/" + entry
             let type = try fileManager.attributesOfItem(atPath: full)[.type] as? FileAttributeType

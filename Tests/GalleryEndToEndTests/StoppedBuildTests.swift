@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// A build stopped by a signal (Ctrl-C, `kill`, a CI job cancelled) removes its staging folder
+/// inside the output, which was left full of pages that a deploy before the next build
+/// published; it says so in one line, and ends as the signal asks.
+@Suite struct StoppedBuildTests {
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aStoppedBuildLeavesNoStagedPages(signal: Int32) async throws {
+        // Enough albums that rendering takes a while, even on a fast machine.
+        let site = try Fixture.site((1...1500).map { Fixture.album("Title \($0)", "Artist \($0 % 40)") })
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let index = try site.read("public/index.html")
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["build", "--clean", "-q"]
+        process.currentDirectoryURL = site.url
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Stopped once pages are being staged.
+        let staging = site.url.appending(path: "public/.gallery-staging/albums")
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: staging.path) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(process.isRunning, "the build ended before it could be stopped")
+        kill(process.processIdentifier, signal)
+        try await GalleryBinary.waitForExit(of: process)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(process.terminationReason) \(process.terminationStatus): \(said)")
+        let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? ""
+        #expect(said == "\nstopped by \(name); the output folder was not changed\n", "\(said)")
+        #expect(!site.exists("public/.gallery-staging"))
+        #expect(try site.read("public/index.html") == index)
+        #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
+    }
+}
