@@ -86,6 +86,11 @@ extension BuildStep {
         var announced: Set<String> = []
         var reportedJobs: Set<Int> = []
         var finalImages: [TileImage] = []
+        // The albums of each cover that could not be thumbnailed, in the order first met: one
+        // finding per cover, as for a cover that could not be had (1,000 albums of one damaged
+        // JPEG were 1,000 warnings).
+        var failed: [(job: Int, url: String, albums: [Int])] = []
+        var failedAt: [Int: Int] = [:]
         for (albumIndex, result) in state.covers.enumerated() {
             guard case .success(let cover) = result, let index = job[cover.contentHash] else {
                 finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
@@ -109,8 +114,20 @@ extension BuildStep {
             if announced.insert(url).inserted {
                 observer.receive(.cover(.failed(url: url, reason: error.description)))
             }
-            let entry = state.catalogue.entries[albumIndex]
-            let message = "album \(albumIndex + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: cover '\(url)': \(error.description)"
+            if let at = failedAt[index] {
+                failed[at].albums.append(albumIndex)
+            } else {
+                failedAt[index] = failed.count
+                failed.append((index, url, [albumIndex]))
+            }
+        }
+        for (job, url, albums) in failed {
+            guard case .failure(let error) = results[job] else { continue }
+            let entry = state.catalogue.entries[albums[0]]
+            let cause = "cover '\(url)': \(error.description)"
+            let message = albums.count == 1
+                ? "album \(albums[0] + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: \(cause)"
+                : Self.sharedFailure(albums, catalogue: state.catalogue, cause: cause)
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
         }
         state.images = finalImages
