@@ -380,7 +380,7 @@ private struct AlbumName: CustomStringConvertible {
 
     var description: String {
         // A title too long to be one (see AlbumRules.maxTextLength) is shown by its start.
-        title.map { "album \(number) (\"\($0.prefix(81).count > 80 ? $0.prefix(60) + "…" : $0)\")" } ?? "album \(number)"
+        title.map { "album \(number) (\"\($0.clippedForMessage)\")" } ?? "album \(number)"
     }
 }
 

@@ -21,6 +21,21 @@ import Testing
         #expect(paramProblem > 0 && paramProblem < 300)
         #expect("é".clippedForMessage == "é" && String(repeating: "é", count: 80).clippedForMessage.count == 80)
         #expect(String(repeating: "é", count: 81).clippedForMessage == String(repeating: "é", count: 60) + "…")
+        // One character of two million combining accents was quoted whole: a message of 4 MB.
+        let accents = "e" + String(repeating: "\u{0301}", count: 2_000_000)
+        #expect(accents.count == 1)
+        #expect(accents.clippedForMessage.unicodeScalars.count == 241)
+        #expect(accents.clippedForMessage.hasSuffix("…"))
+        // Text of a few marks to a letter stays whole.
+        let decomposed = String(repeating: "e\u{0301}", count: 80)
+        #expect(decomposed.clippedForMessage == decomposed)
+        let json = #"{"version": 1, "albums": [{"title": "\#(accents)", "artist": "A", "genre": "G", "year": 2000, "cover_url": "c.svg"}]}"#
+        do {
+            _ = try AlbumArchive.decode(Array(json.utf8), path: "albums.json")
+            Issue.record("a title of two million characters was accepted")
+        } catch {
+            #expect(error.diagnostics.allSatisfy { $0.description.utf8.count < 2_000 }, "\(error.diagnostics.map(\.description.utf8.count)) bytes")
+        }
     }
 
     /// A param's text is at most 20,000 characters, in an archive, an import or an edit: a 50 MB
