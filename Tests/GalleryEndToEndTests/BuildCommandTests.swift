@@ -125,6 +125,12 @@ import Testing
         #expect(build.stderr == "gallery.toml:3:1: warning: [carousel] initial_album is album 4, which is on index page 2 (page/2/index.html), not on the home page, which opens on album 1; raise index_page_size to 4 or more, or choose an album from 1 to 2\n")
         #expect(site.exists("public/page/2/index.html") && site.exists("public/page/3/index.html"))
         #expect(!site.exists("public/page/4/index.html"))
+        // A number past the last album is taken as the last, and the warning says what was written.
+        try site.write("[carousel]\nindex_page_size = 2\ninitial_album = 99\n", to: "gallery.toml")
+        let past = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(past.stderr == "gallery.toml:3:1: warning: [carousel] initial_album is 99, past the last album, so album 5, which is on index page 3 (page/3/index.html), not on the home page, which opens on album 1; raise index_page_size to 5 or more, or choose an album from 1 to 2\n", "\(past.stderr)")
+        try site.write("[carousel]\nindex_page_size = 2\ninitial_album = 4\n", to: "gallery.toml")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let second = try xml(site, "public/page/2/index.html")
         #expect(try values(second, Self.tile + "/@data-index") == ["2", "3"])
         #expect(try values(second, "//*[local-name()='a'][@aria-current='true']/@href") == ["../../albums/a-t3/"])
@@ -573,6 +579,19 @@ import Testing
         let path = try #require(URL(string: baseURL)?.path(percentEncoded: true))
         #expect(try site.read("public/404.html").contains("href=\"\(path)assets/gallery."))
         #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
+    }
+
+    /// A strip wider than browsers lay out (Firefox 17,895,697 px) had its tiles past that drawn
+    /// on top of each other at its end, without a word: a warning names the first such album.
+    /// (Wide tiles and padding make it a strip of 900 albums, not of 150,000.)
+    @Test func aStripWiderThanBrowsersLayOutIsWarnedOf() async throws {
+        let site = try Fixture.site((1...900).map { Fixture.album("T\($0)", "A") }, config: "[carousel]\npadding = 10000\ndimension = 1024\noffset = 0\n")
+        let build = try await GalleryBinary.run(["build", "-q"], in: site.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        // Tile i's right edge is 10000 + 21024·i + 1024; past 17,895,697 from i = 851 on.
+        #expect(build.stderr.contains("gallery.toml:3:1: warning: [carousel] the strip is 18921600 px wide, more than browsers lay out (Firefox 17895697 px, Chrome 33554428 px): from album 852 on, tiles are drawn on top of each other at the strip's end; make the tiles smaller ([carousel] dimension and padding)"), "\(build.stderr)")
+        try site.write("[carousel]\npadding = 10\n", to: "gallery.toml")
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).stderr == "")
     }
 
     /// A base URL written as people read it (`/música/`) is published percent-encoded: its raw

@@ -173,11 +173,37 @@ extension BuildStep {
         if let plan = state.plan, plan.indexPageCount > 1, !plan.albums(onIndexPage: 1).contains(plan.initialIndex) {
             let site = state.options.site
             let page = (1...plan.indexPageCount).first { plan.albums(onIndexPage: $0).contains(plan.initialIndex) } ?? 1
+            // A number past the last album was taken as the last: say what was written.
+            var given = "album \(plan.initialIndex + 1)"
+            if case .number(let number) = state.config.carousel.initialAlbum, number != plan.initialIndex + 1 {
+                given = "\(number), past the last album, so album \(plan.initialIndex + 1)"
+            }
             state.report(.warning(
-                "[carousel] initial_album is album \(plan.initialIndex + 1), which is on index page \(page) (\(plan.path(of: .index(number: page)))), not on the home page, which opens on album 1; raise index_page_size to \(plan.initialIndex + 1) or more, or choose an album from 1 to \(plan.albums(onIndexPage: 1).upperBound)",
+                "[carousel] initial_album is \(given), which is on index page \(page) (\(plan.path(of: .index(number: page)))), not on the home page, which opens on album 1; raise index_page_size to \(plan.initialIndex + 1) or more, or choose an album from 1 to \(plan.albums(onIndexPage: 1).upperBound)",
                 path: site.display(site.configFile), at: SiteConfig.position(of: "initial_album", in: "carousel", site: site)
             ), to: observer)
         }
+        if let plan = state.plan { Self.reportStripTooWide(plan, state: &state, observer: observer) }
     }
 
+    /// The widest strip every browser lays out: Firefox counts lengths in 1/60 px in 32 bits
+    /// (17,895,697 px); Chrome stops at 33,554,428 px.
+    static let widestStrip = 17_895_697
+
+    /// A warning when the strip is wider than a browser can lay out: past that width the tiles
+    /// are all drawn at the strip's end, on top of each other, and an album page's own tile is
+    /// not where the page centres (album pages place their tiles at their true positions, so
+    /// paging the index does not help). 149,000 albums of the default tiles; 36,000 of 1024 px.
+    static func reportStripTooWide(_ plan: SitePlan, state: inout BuildState, observer: any BuildObserving) {
+        let layout = plan.layout
+        guard layout.contentWidth > widestStrip else { return }
+        // The first tile whose right edge, offset + padding + i·stride + dimension, passes it.
+        let tile = layout.frame(at: 0)
+        let first = min(layout.count - 1, max(0, (widestStrip - tile.x - tile.width) / layout.stride + 1))
+        let site = state.options.site
+        state.report(.warning(
+            "[carousel] the strip is \(layout.contentWidth) px wide, more than browsers lay out (Firefox \(widestStrip) px, Chrome 33554428 px): from album \(first + 1) on, tiles are drawn on top of each other at the strip's end; make the tiles smaller ([carousel] dimension and padding)",
+            path: site.display(site.configFile), at: SiteConfig.position(of: "dimension", in: "carousel", site: site)
+        ), to: observer)
+    }
 }
