@@ -91,6 +91,9 @@ struct Check: ParsableCommand {
         if !diagnostics.isEmpty {
             if !quiet {
                 StandardStreams.error("\(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") in \(display)\n")
+                if let base = Self.likelyBasePath(diagnostics, folder: folder) {
+                    StandardStreams.error("note: every broken link leads into \(base), which \(display) does not hold; if the site was built for that path (published at \(base), as a GitHub project site is), check it with `gallery check --base-path \(base)`\n")
+                }
                 // Outside a site, nothing says which files its static/ folder published as they
                 // are (a search console's token page is no XHTML), nor its base path.
                 if !Library(site: site).store.exists {
@@ -104,6 +107,26 @@ struct Check: ParsableCommand {
             let base = builtFor.map { " (built for \($0), as the last build said)" } ?? ""
             StandardStreams.output("checked \(display)\(base): \(report.pages) page\(report.pages == 1 ? "" : "s") and \(report.files - report.pages) other file\(report.files - report.pages == 1 ? "" : "s"), no findings\n")
         }
+    }
+
+    /// The first folder that every broken link leads into, when `folder` has no such folder: a
+    /// site built for `/repo/` and checked as if at `/` (a copy of the published folder, with no
+    /// record of its build), whose every root-relative link misses, and the advice to run the
+    /// check in the site did not help.
+    static func likelyBasePath(_ diagnostics: [Diagnostic], folder: URL) -> String? {
+        let marker = "(no such file in the output: "
+        var segments: Set<Substring> = []
+        var count = 0
+        for diagnostic in diagnostics where diagnostic.message.hasPrefix("broken ") {
+            guard let start = diagnostic.message.range(of: marker) else { return nil }
+            let resolved = diagnostic.message[start.upperBound...]
+            guard let slash = resolved.firstIndex(of: "/") else { return nil }
+            segments.insert(resolved[..<slash])
+            count += 1
+        }
+        guard count >= 3, segments.count == 1, let segment = segments.first, !segment.isEmpty,
+              !FileManager.default.fileExists(atPath: folder.appending(path: String(segment)).path) else { return nil }
+        return "/" + segment + "/"
     }
 
     /// The nearest folder above `folder` (up to four levels) that holds an `index.html`: the

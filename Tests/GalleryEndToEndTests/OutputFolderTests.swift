@@ -307,6 +307,9 @@ import Testing
         let wrong = try await GalleryBinary.run(["check", "docs", "--base-path", "/"], in: site.url)
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("docs/404.html:"), "\(wrong.stderr)")
+        // Every broken link leads into /music/, which the folder does not hold: the base path to
+        // give is said (a deployed copy checked with no record of its build found only errors).
+        #expect(wrong.stderr.contains("note: every broken link leads into /music/, which docs does not hold; if the site was built for that path (published at /music/, as a GitHub project site is), check it with `gallery check --base-path /music/`"), "\(wrong.stderr)")
         let given = try await GalleryBinary.run(["check", "docs", "--base-url", "https://example.org/music"], in: site.url)
         #expect(given.status == 0, "\(given.stderr)")
         // A base that `gallery build` would refuse is refused here too.
