@@ -19,12 +19,12 @@ import Testing
 
     /// Runs a step's `run:` script as Actions' bash does, in `site`, with Pages' base URL of a
     /// project site.
-    func runStep(_ script: String, in site: URL, output: URL? = nil) async throws -> GalleryBinary.Run {
+    func runStep(_ script: String, in site: URL, output: URL? = nil, baseURL: String = "https://someone.github.io/albums") async throws -> GalleryBinary.Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-euo", "pipefail", "-c", script]
         process.currentDirectoryURL = site
-        process.environment = ["BASE_URL": "https://someone.github.io/albums", "PATH": "/usr/bin:/bin", "GITHUB_OUTPUT": output?.path ?? "/dev/null"]
+        process.environment = ["BASE_URL": baseURL, "PATH": "/usr/bin:/bin", "GITHUB_OUTPUT": output?.path ?? "/dev/null"]
         return try await GalleryBinary.captured(process)
     }
 
@@ -117,6 +117,11 @@ import Testing
         #expect(plain.stdout.hasPrefix("checked public (built for https://someone.github.io/albums/, as the last build said): "), "\(plain.stdout)")
         // A base path given still wins.
         #expect(try await GalleryBinary.run(["check", "--base-path", "/"], in: site).status != 0)
+        // No base URL from Pages (Pages not set to deploy from Actions) fails the step, rather
+        // than building for / with a 404 page broken under the project's path.
+        let unset = try await runStep(script, in: site, baseURL: "")
+        #expect(unset.status != 0)
+        #expect(unset.stderr.contains("configure-pages gave no base URL"), "\(unset.stderr)")
         // A failed build fails the step and says why in the job's log, not only in the file.
         try folder.write("[thumbnails]\nquality = 800\n", to: "site/gallery.toml")
         let failed = try await runStep(script, in: site)
