@@ -45,6 +45,9 @@ extension BuildStep {
             if case .libraryMissing(let why) = error.reason {
                 throw BuildFailure(step: "make thumbnails", reason: "cannot make thumbnails: \(why)")
             }
+            if case .systemLimit = error.reason {
+                throw BuildFailure(step: "make thumbnails", reason: "cannot make thumbnails: \(error.description)")
+            }
         }
 
         var images: [TileImage?] = Array(repeating: nil, count: covers.count)

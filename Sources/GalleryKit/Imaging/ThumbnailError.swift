@@ -17,6 +17,18 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         /// libvips could not be loaded or started: nothing about this cover, so the build fails
         /// rather than showing placeholders for every album.
         case libraryMissing(String)
+        /// The system refused libvips a thread or memory (`ulimit -u`, a container's pids or
+        /// memory limit): nothing about this cover either, so the build fails rather than
+        /// publish placeholders for covers said to be damaged.
+        case systemLimit(String)
+    }
+
+    /// A decoder's failure: ``Reason/systemLimit(_:)`` when libvips's message says a thread or
+    /// memory was refused (GLib: "Error creating thread: Resource temporarily unavailable"),
+    /// else ``Reason/corrupt(_:)``.
+    static func decoding(_ message: String) -> ThumbnailError {
+        let refused = ["Error creating thread", "Resource temporarily unavailable", "Cannot allocate memory", "out of memory"]
+        return ThumbnailError(refused.contains { message.localizedCaseInsensitiveContains($0) } ? .systemLimit(message) : .corrupt(message))
     }
 
     /// What was wrong.
@@ -43,6 +55,8 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
             "the thumbnail could not be encoded (\(message))"
         case .libraryMissing(let message):
             message
+        case .systemLimit(let message):
+            "the system refused libvips a thread or memory (\(message)); raise the limit (ulimit -u and ulimit -v, or a container's pids and memory limits) and build again"
         }
     }
 

@@ -104,7 +104,7 @@ public struct Thumbnailer: Sendable {
         switch status {
         case 0: return (Int(width), Int(height))
         case -2: throw ThumbnailError(.unsupported)
-        default: throw ThumbnailError(.corrupt(lastError(or: "its header cannot be read: cut short, or failing its checksum")))
+        default: throw ThumbnailError.decoding(lastError(or: "its header cannot be read: cut short, or failing its checksum"))
         }
     }
 
@@ -223,7 +223,7 @@ public struct Thumbnailer: Sendable {
         guard status == 0 else {
             let message = lastError()
             if !jpegWarningsPass, try wholeDespiteWarnings(bytes, message) { return try encodeChain(bytes, as: chain, jpegWarningsPass: true) }
-            throw ThumbnailError(.corrupt(message))
+            throw ThumbnailError.decoding(message)
         }
         return zip(outputs, lengths).map { output, length in
             output.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
@@ -244,7 +244,7 @@ public struct Thumbnailer: Sendable {
         guard status == 0, let output else {
             let message = lastError()
             if !jpegWarningsPass, try wholeDespiteWarnings(bytes, message) { return try encode(bytes, as: spec, jpegWarningsPass: true) }
-            throw ThumbnailError(.corrupt(message))
+            throw ThumbnailError.decoding(message)
         }
         defer { gallery_vips_free(output) }
         return Array(UnsafeRawBufferPointer(start: output, count: length))
@@ -330,7 +330,7 @@ public struct Thumbnailer: Sendable {
         let status = bytes.withUnsafeBytes { buffer in
             gallery_vips_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), &red, &green, &blue, &alpha)
         }
-        guard status == 0 else { throw ThumbnailError(.corrupt(lastError())) }
+        guard status == 0 else { throw ThumbnailError.decoding(lastError()) }
         return (Int(red), Int(green), Int(blue), Int(alpha))
     }
 

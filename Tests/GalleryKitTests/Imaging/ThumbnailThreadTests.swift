@@ -24,6 +24,17 @@ import Testing
         #expect(advice("libvips.so.42: cannot allocate memory in static TLS block").hasPrefix("reinstall it"))
     }
 
+    /// Under `ulimit -u` (a container's pids limit) GLib cannot start libvips's threads: that
+    /// was called a damaged cover, and the site published with placeholders. It fails the build
+    /// instead, saying what to raise; a cover's own damage is still the cover's.
+    @Test func aRefusedThreadIsNoDamagedCover() {
+        let refused = ThumbnailError.decoding("glib: Error creating thread: Resource temporarily unavailable")
+        #expect(refused.reason == .systemLimit("glib: Error creating thread: Resource temporarily unavailable"))
+        #expect(refused.description.hasPrefix("the system refused libvips a thread or memory (glib: Error creating thread"))
+        #expect(refused.description.hasSuffix("raise the limit (ulimit -u and ulimit -v, or a container's pids and memory limits) and build again"))
+        #expect(ThumbnailError.decoding("pngload: libpng read error").reason == .corrupt("pngload: libpng read error"))
+    }
+
     /// Many small covers on four threads: with orc on, 3,000 such covers crashed the process every
     /// time and this many about one time in five; each building and disposing of libvips's resize
     /// operations many times a second.
