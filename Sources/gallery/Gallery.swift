@@ -25,7 +25,7 @@ struct Gallery: AsyncParsableCommand {
         AllocatorTuning.apply()
         StandardStreams.reopenClosed()
         signal(SIGPIPE, SIG_IGN)
-        if let problem = unknownCommand(Array(CommandLine.arguments.dropFirst())) {
+        if let problem = unknownCommand(Array(CommandLine.arguments.dropFirst())) ?? undecodablePath(Array(CommandLine.arguments.dropFirst())) {
             StandardStreams.error("error: \(problem)\n")
             exit(withError: ExitCode.validationFailure)
         }
@@ -43,6 +43,24 @@ struct Gallery: AsyncParsableCommand {
             StandardStreams.error("error: \(lost)\n")
             exit(withError: ExitCode.failure)
         }
+    }
+
+    /// What to say when a path is not UTF-8 (a folder from a Latin-1 disk or archive): Swift
+    /// reads its bytes as U+FFFD, so `gallery build --site caf\xe9` looked for another folder,
+    /// said the site did not exist, and `gallery init` made a folder of another name. The same
+    /// for the current folder's path. `add` and `edit` say it of their fields themselves.
+    static func undecodablePath(_ arguments: [String]) -> String? {
+        let advice = "gallery reads it as UTF-8, and would take another name for it; rename it to UTF-8 (convmv -f latin1 -t utf8 --notest NAME)"
+        if !["add", "edit"].contains(arguments.first ?? ""),
+           let bytes = AlbumFieldOptions.processArguments().dropFirst().first(where: { String(validating: $0, as: UTF8.self) == nil }) {
+            return "'\(String(decoding: bytes, as: UTF8.self))' is not UTF-8 text; \(advice)"
+        }
+        let asksForHelp = arguments.isEmpty || arguments.contains { ["-h", "--help", "--version", "help"].contains($0) }
+        guard !asksForHelp, let folder = getcwd(nil, 0) else { return nil }
+        defer { free(folder) }
+        let bytes = Array(UnsafeBufferPointer(start: folder, count: strlen(folder))).map { UInt8(bitPattern: $0) }
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        return "the current folder's path (\(String(decoding: bytes, as: UTF8.self))) is not UTF-8 text; \(advice), or run gallery from another folder with --site"
     }
 
     /// What to say of a first word that names no command (`gallery biuld`, Hugo's `server`),
