@@ -12,7 +12,7 @@ extension SiteConfig {
     public static func load(from site: SiteFolder, contents: [UInt8]?) throws(ArchiveError) -> (config: SiteConfig, warnings: [Diagnostic]) {
         guard let contents else {
             guard FileManager.default.fileExists(atPath: site.configFile.path) else { return (SiteConfig(), []) }
-            throw ArchiveError([.error("cannot read gallery.toml; check that it is a readable file", path: site.display(site.configFile))])
+            throw ArchiveError([.error("cannot read gallery.toml: \(ReadFailure.reason(readingFileAt: site.configFile.path))", path: site.display(site.configFile))])
         }
         guard let text = String(validating: contents, as: UTF8.self) else {
             let problem = TextEncodingProblem.find(in: contents)

@@ -47,8 +47,12 @@ import Testing
             _ = try SiteConfig.load(from: site)
         } throws: { error in
             let messages = (error as? ArchiveError)?.diagnostics.map(\.description) ?? []
-            return messages.count == 1 && messages[0].hasSuffix("/gallery.toml: error: cannot read gallery.toml; check that it is a readable file")
+            return messages.count == 1 && messages[0].hasSuffix("/gallery.toml: error: cannot read gallery.toml: it is a folder, not a file")
         }
+        // Out of descriptors (a preview with many connections open), the system's reason and
+        // what to do, not Foundation's "NSCocoaErrorDomain error 256", as Foundation reports it.
+        let emfile = NSError(domain: NSCocoaErrorDomain, code: 256, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EMFILE))])
+        #expect(ReadFailure.reason(emfile) == "Too many open files (too many files are open at once; raise the limit with ulimit -n, or close some)")
         try FileManager.default.removeItem(at: site.configFile)
         try Data([0xFF, 0xFE, 0x00]).write(to: site.configFile)
         #expect(throws: ArchiveError.self) { try SiteConfig.load(from: site) }
