@@ -37,6 +37,17 @@ struct Gallery: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            // Help and the version (a clean exit with text) are written as any output is, so a
+            // full disk under `gallery --help > help.txt` is an error, not an empty file and 0.
+            if exitCode(for: error) == .success {
+                let text = fullMessage(for: error)
+                if !text.isEmpty { StandardStreams.output(text + "\n") }
+                if let lost = StandardStreams.lostOutput {
+                    StandardStreams.error("error: \(lost)\n")
+                    exit(withError: ExitCode.failure)
+                }
+                exit(withError: ExitCode.success)
+            }
             exit(withError: error)
         }
         if let lost = StandardStreams.lostOutput {

@@ -91,6 +91,14 @@ import Testing
         #expect(try folder.read("site/public/index.html").contains("Synth-pop"), "the site is built all the same")
         let check = try await GalleryBinary.run(["-c", "\"$0\" check site/public > /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash)
         #expect(check.status == 1, "\(check.stderr)")
+        // Help and the version too: they exited 0 with the text lost. Written once, as before.
+        for asked in ["--help", "--version", "build --help"] {
+            let lost = try await GalleryBinary.run(["-c", "\"$0\" \(asked) > /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash)
+            #expect(lost.status == 1, "\(asked): \(lost.stderr)")
+            let shown = try await GalleryBinary.run(["-c", "\"$0\" \(asked)", GalleryBinary.url.path], in: folder.url, binary: bash)
+            let once = asked == "--version" ? shown.stdout.split(separator: "\n").count == 1 : shown.stdout.components(separatedBy: "USAGE:").count == 2
+            #expect(shown.status == 0 && once, "\(asked): \(shown.stdout)")
+        }
         // Standard error's own loss has nowhere to be told, and fails nothing.
         #expect(try await GalleryBinary.run(["-c", "\"$0\" build --site site 2> /dev/full", GalleryBinary.url.path], in: folder.url, binary: bash).status == 0)
     }

@@ -41,8 +41,11 @@ final class OutputLock: Sendable {
     /// opened; -1 when the temporary folder cannot hold one (the cache's lock still serves).
     private static func openFolderLock(for output: URL) -> Int32 {
         let folder = FileManager.default.temporaryDirectory.appending(path: "gallery-locks").path
-        // Anyone may add a lock file there, and remove only their own (the sticky bit).
-        if mkdir(folder, 0o1777) == 0 { chmod(folder, 0o1777) }
+        // Anyone may add a lock file there, and remove only their own (the sticky bit). A folder
+        // an older gallery made 0755 is opened up by whoever owns it (the others cannot).
+        _ = mkdir(folder, 0o1777)
+        var info = stat()
+        if lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o7777 != 0o1777 { chmod(folder, 0o1777) }
         let name = folder + "/" + FastHash.hash(BuildManifest.realPath(output)).hex16 + ".lock"
         // Not through a link planted in its place; read-only when another user made it.
         let writable = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)

@@ -241,6 +241,8 @@ public struct SiteFolder: Sendable, Hashable {
     public static func display(_ url: URL) -> String {
         let path = url.standardizedFileURL.path
         let current = FileManager.default.currentDirectoryPath
+        // A current folder that was deleted has no path: every path is shown whole.
+        guard !current.isEmpty else { return path }
         if path == current { return "." }
         if path.hasPrefix(current + "/") { return String(path.dropFirst(current.count + 1)) }
         return path
