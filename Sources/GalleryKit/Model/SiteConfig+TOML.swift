@@ -300,7 +300,16 @@ struct TOMLReader {
 
     mutating func int(_ value: any TOMLValueConvertible, key: String, section: String, in range: ClosedRange<Int>) -> Int? {
         guard let number = value.int else {
-            error("[\(section)] \(key) must be a whole number", key: key, section: section)
+            // Said what it is instead, and how to write it: `1.0` and `"10"` read as numbers.
+            let instead: String
+            if let double = value.double {
+                instead = double == double.rounded() && abs(double) < 1e15 ? ", not \(double); write \(Int(double)), without the point" : ", not \(double)"
+            } else if let text = value.string {
+                instead = Int(text.trimmingSpaces()) != nil ? ", not the text \"\(text.clippedForMessage)\"; write \(text.trimmingSpaces()), without quotes" : ", not the text \"\(text.clippedForMessage)\""
+            } else {
+                instead = ""
+            }
+            error("[\(section)] \(key) must be a whole number\(instead)", key: key, section: section)
             return nil
         }
         guard range.contains(number) else {

@@ -173,14 +173,18 @@ import Testing
 
     @Test func badValuesAreErrorsWithTheirLine() {
         do {
-            _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\n", path: "gallery.toml")
+            _ = try SiteConfig.parse(toml: "title = 3\n\n[carousel]\n  padding = -1\ndimension = \"big\"\nwindow = 1.0\noffset = \"10\"\nindex_page_size = 2.5\n", path: "gallery.toml")
             Issue.record("expected an error")
         } catch {
-            // In the order of the file's lines.
+            // In the order of the file's lines; a number written as text or with a point is
+            // told how to write it.
             #expect(error.diagnostics.map(\.description) == [
                 "gallery.toml:1:1: error: title must be a string in quotes",
                 "gallery.toml:4:3: error: [carousel] padding is -1; it must be from 0 to 10000",
-                "gallery.toml:5:1: error: [carousel] dimension must be a whole number",
+                "gallery.toml:5:1: error: [carousel] dimension must be a whole number, not the text \"big\"",
+                "gallery.toml:6:1: error: [carousel] window must be a whole number, not 1.0; write 1, without the point",
+                "gallery.toml:7:1: error: [carousel] offset must be a whole number, not the text \"10\"; write 10, without quotes",
+                "gallery.toml:8:1: error: [carousel] index_page_size must be a whole number, not 2.5",
             ])
         }
     }
