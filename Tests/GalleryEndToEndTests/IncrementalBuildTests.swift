@@ -122,6 +122,12 @@ import Testing
         let run = try await GalleryBinary.run(["build"], in: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("public: note: removed the album page albums/artist-title-05/, as no album has its address any more; links to it now find the 404 page (album 6 moved to albums/artist-retitled/ with its new title or artist; `gallery edit 6 --slug artist-title-05` gives it back its old address)\n"), "\(run.stderr)")
+        // A slug of its own moves it too (`gallery edit 6 --slug …`), and the note says so: it
+        // gave the advice for any album instead.
+        albums[5] = Fixture.album("Retitled", "Artist", slug: "own-slug")
+        try folder.write(Fixture.archive(albums), to: "content/albums.json")
+        let slugged = try await GalleryBinary.run(["build"], in: folder.url)
+        #expect(slugged.stderr.contains("(album 6 moved to albums/own-slug/ with its new slug; `gallery edit 6 --slug artist-retitled` gives it back its old address)\n"), "\(slugged.stderr)")
     }
 
     /// A build that stops half-way through moving its files into place (killed, a disk full, a

@@ -241,7 +241,9 @@ extension BuildStep {
         guard state.manifest.entries.keys.contains(where: { isAlbumPage($0) && state.previousManifest.entries[$0] == nil }) else { return "" }
         if let (index, move) = moved {
             let slug = move.from.dropFirst("albums/".count).dropLast()
-            return " (album \(index + 1) moved to \(move.to) with its new title or artist; `gallery edit \(index + 1) --slug \(slug)` gives it back its old address)"
+            // A slug of its own moved it (`gallery edit 1 --slug bowie`), else its name did.
+            let cause = state.catalogue.entries[index].album.slug != nil ? "slug" : "title or artist"
+            return " (album \(index + 1) moved to \(move.to) with its new \(cause); `gallery edit \(index + 1) --slug \(slug)` gives it back its old address)"
         }
         return " (an album whose title or artist changes moves to a new address unless it keeps its slug: gallery edit NUMBER --slug OLD)"
     }
@@ -260,9 +262,9 @@ extension BuildStep {
         guard new.count == 1, let moved = new.first,
               before.keys.count(where: isAlbumPage) == state.manifest.entries.keys.count(where: isAlbumPage),
               let index = state.catalogue.entries.firstIndex(where: { $0.slug == slug(moved) }),
-              // Moved by a new title or artist, not pushed to `-2` by a slug given to another
-              // album (whose advice took it back to the other's address).
-              Catalogue.derivedSlug(for: state.catalogue.entries[index].album) == slug(moved) else { return nil }
+              // Moved by a new title or artist, or a slug of its own, not pushed to `-2` by a slug
+              // given to another album (whose advice took it back to the other's address).
+              [state.catalogue.entries[index].album.slug, Catalogue.derivedSlug(for: state.catalogue.entries[index].album)].contains(slug(moved)) else { return nil }
         return (index, PageMove(from: String(gone[0].dropLast("index.html".count)), to: String(moved.dropLast("index.html".count))))
     }
 }
