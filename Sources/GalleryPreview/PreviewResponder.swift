@@ -7,10 +7,10 @@ import Hummingbird
 /// before a request gets here: see ``LiveReloadSocket``.)
 ///
 /// HTML pages get the reload script (and, after a failed rebuild, the error overlay) as they are
-/// sent. Every file carries a strong ETag of the bytes sent, so a browser's `If-None-Match`
-/// gets `304 Not Modified` until the file, or the overlay, changes. A file that is not a page
-/// can also be asked for in part (`Range: bytes=…`, see ``RangeRequest``), which is how a
-/// browser seeks in audio and video from `static/`.
+/// sent. Every file carries a strong ETag (of the bytes sent, or of a large file's identity),
+/// so a browser's `If-None-Match` gets `304 Not Modified` until the file, or the overlay,
+/// changes. A file that is not a page can also be asked for in part (`Range: bytes=…`, see
+/// ``RangeRequest``), which is how a browser seeks in audio and video from `static/`.
 public struct PreviewResponder: HTTPResponder {
     /// The request context: Hummingbird's basic one; the preview needs nothing more.
     public typealias Context = BasicRequestContext
@@ -138,30 +138,48 @@ public struct PreviewResponder: HTTPResponder {
     /// added to them change with the build, so a part of one could be joined with a part of
     /// another build's page; and a browser never asks for a page in parts.
     ///
-    /// The whole file is read even for a small part of it, as for a whole response: the ETag is
-    /// a hash of all its bytes.
+    /// A file over a mebibyte that is not a page (a video) is a ``LargeFile``: only the bytes
+    /// sent are read, as they are sent, and its ETag is of its identity. Others are read whole,
+    /// with an ETag of their bytes (a page's as decorated).
     static func file(_ path: String, status: HTTPResponse.Status, _ snapshot: PreviewState.Snapshot, range: [String] = [], ifRange: [String] = []) throws -> (response: Response, tag: String) {
         let type = ContentType.forPath(path)
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let isPage = ContentType.isHTML(type)
-        if isPage { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
-        let tag = entityTag(bytes)
-        var headers: HTTPFields = [.contentType: type, .eTag: tag, .cacheControl: "no-cache", .acceptRanges: isPage ? "none" : "bytes"]
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-cache", .acceptRanges: isPage ? "none" : "bytes"]
         // A browser shows an .svgz only when told it is gzipped, as web servers tell it.
         if path.lowercased().hasSuffix(".svgz") { headers[.contentEncoding] = "gzip" }
-        let asked = isPage || status != .ok ? RangeRequest.whole : RangeRequest(range: range, ifRange: ifRange, size: bytes.count, tag: tag)
+        let asked = { (size: Int, tag: String) in
+            isPage || status != .ok ? RangeRequest.whole : RangeRequest(range: range, ifRange: ifRange, size: size, tag: tag)
+        }
+        if !isPage, let file = LargeFile(path: path) {
+            let response = answer(asked(file.size, file.tag), size: file.size, tag: file.tag, status: status, headers: headers, body: file.body)
+            return (response, file.tag)
+        }
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if isPage { bytes = PageDecorator.decorate(bytes, build: snapshot.build, failure: snapshot.failure) }
+        let tag = entityTag(bytes)
+        let response = answer(asked(bytes.count, tag), size: bytes.count, tag: tag, status: status, headers: headers) { [bytes] part in
+            ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[part]))
+        }
+        return (response, tag)
+    }
+
+    /// The answer to what a request `asked` of a file of `size` bytes whose ETag is `tag`: the
+    /// whole file with `status`, a part of it, or 416; `body` gives the bytes in a range.
+    static func answer(_ asked: RangeRequest, size: Int, tag: String, status: HTTPResponse.Status, headers: HTTPFields, body: (Range<Int>) -> ResponseBody) -> Response {
+        var headers = headers
+        headers[.eTag] = tag
         switch asked {
         case .whole:
-            return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))), tag)
+            return Response(status: status, headers: headers, body: body(0..<size))
         case .part(let part):
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(bytes.count)"
-            return (Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[part]))), tag)
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            return Response(status: .partialContent, headers: headers, body: body(part.lowerBound..<(part.upperBound + 1)))
         case .unsatisfiable:
-            var response = Self.text(Self.unsatisfiable(size: bytes.count), status: .rangeNotSatisfiable)
-            response.headers[.contentRange] = "bytes */\(bytes.count)"
+            var response = Self.text(Self.unsatisfiable(size: size), status: .rangeNotSatisfiable)
+            response.headers[.contentRange] = "bytes */\(size)"
             response.headers[.acceptRanges] = "bytes"
             response.headers[.cacheControl] = "no-cache"
-            return (response, tag)
+            return response
         }
     }
 

@@ -94,6 +94,37 @@ final class RawHTTPConnection {
         return condition(receivedBytes)
     }
 
+    /// Reads until the server closes or `timeout` seconds pass, at most `pace` bytes every 100 ms
+    /// when given (a slow client), keeping only the first 64 KB (a large body need not be held):
+    /// how many bytes came in all, and whether the server closed.
+    func drain(timeout: Double = 60, pace: Int? = nil) async throws -> (count: Int, closed: Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var count = receivedBytes.count
+        var allowance = pace ?? Int.max
+        while Date() < deadline {
+            if allowance == 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                allowance = pace ?? Int.max
+                continue
+            }
+            let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, min($0.count, allowance), receiveFlags) }
+            if got == 0 { return (count, true) }
+            if got < 0 {
+                if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return (count, true) }
+                try await Task.sleep(for: .milliseconds(10))
+                continue
+            }
+            count += got
+            if pace != nil { allowance -= got }
+            if receivedBytes.count < 65536 {
+                receivedBytes += buffer[..<min(got, 65536 - receivedBytes.count)]
+                received = String(decoding: receivedBytes, as: UTF8.self)
+            }
+        }
+        return (count, false)
+    }
+
     /// Waits for the text to arrive.
     func waitFor(_ text: String, timeout: Double = 20) async throws -> Bool {
         try await read(timeout: timeout) { $0.contains(text) }
