@@ -39,8 +39,9 @@ public struct PreviewServer: Sendable {
         /// (`--poll`, for file systems that send none, such as some network mounts).
         public var poll: Duration?
         /// How long a connection may wait to send its first request's head, and then each next
-        /// request, before the server closes it (`--idle-timeout`). Browsers open connections
-        /// in case they need them and reconnect at once when one is closed.
+        /// request, or leave its answer unread, before the server closes it (`--idle-timeout`).
+        /// Browsers open connections in case they need them and reconnect at once when one is
+        /// closed.
         public var idleTimeout: Duration
 
         /// The idle timeout unless one is given: nginx's `keepalive_timeout` is 75 s.
@@ -145,7 +146,10 @@ public struct PreviewServer: Sendable {
             server: HTTPServerBuilder { responder in
                 AnsweringMalformedRequests(firstRequestDeadline: idleTimeout, inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
-                    configuration: .init(http1: .init(idleTimeout: idleTimeout), ws: LiveReloadSocket.configuration)
+                    configuration: .init(
+                        http1: .init(additionalChannelHandlers: [HTTP1Handlers { [IdleConnectionTimeout(timeout: idleTimeout)] }], idleTimeout: nil),
+                        ws: LiveReloadSocket.configuration
+                    )
                 ) { request, _, _ in
                     LiveReloadSocket.upgrade(request, hub: hub, origin: RequestOrigin(listeningOn: address))
                 })

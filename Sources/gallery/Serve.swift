@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Poll the site's files at this interval (such as 700ms or 2s) instead of listening for file events: for file systems that send none, such as some network or container mounts.", valueName: "INTERVAL"))
     var poll: String?
 
-    @Option(name: .long, help: ArgumentHelp("Close a connection that sends no request for this long (such as 60s, the default, or 500ms).", valueName: "INTERVAL"))
+    @Option(name: .long, help: ArgumentHelp("Close a connection that sends no request, or stops reading its answer, for this long (such as 60s, the default, or 500ms).", valueName: "INTERVAL"))
     var idleTimeout: String?
 
     @Flag(name: [.short, .long], help: "Print only warnings and errors.")

@@ -31,10 +31,14 @@ final class RawHTTPConnection {
     /// Everything received so far.
     private(set) var receivedBytes: [UInt8] = []
 
-    /// Connects to 127.0.0.1:port.
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:port; with `receiveBuffer`, the kernel holds at most about that
+    /// many bytes the test has not read yet (a slow client's window stays small).
+    init(port: Int, receiveBuffer: Int? = nil) throws {
         socket = openSocket(AF_INET, streamSocket, 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// How long `gallery serve` keeps a connection: while bytes move either way, and no longer than
+/// the client asked for.
+@Suite(.serialized) struct ServeConnectionTests {
+    /// A site with 8 MiB of text in a page and in a video in `static/`: more than the kernel
+    /// takes into its buffers for a slow client, so most of either waits in the server.
+    func site() throws -> TemporaryFolder {
+        let folder = try Fixture.site([Fixture.album("Blue", "Joni Mitchell", year: 1971)])
+        let text = "<!DOCTYPE html>\n<html><head><title>Liner notes</title></head><body><p>" + String(repeating: "a", count: Self.size - 100)
+        try folder.write(text + "</p></body></html>\n", to: "static/notes.html")
+        try Data(repeating: 0x41, count: Self.size).write(to: folder.url.appending(path: "static/take.mp4"))
+        return folder
+    }
+
+    static let size = 8 << 20
+
+    /// The length of an answer's head, in what a connection received.
+    func headLength(_ connection: RawHTTPConnection) throws -> Int {
+        try #require(connection.receivedBytes.firstRange(of: Array("\r\n\r\n".utf8))).upperBound
+    }
+
+    /// The idle timeout counted from the moment the answer was handed to the socket: a client
+    /// taking it in slowly (a download at 600 KB/s, a paused `<video>`) was cut that long after
+    /// it began, its bytes still flowing. At 2.5 MB/s, 8 MiB take over 3 s, six times the
+    /// timeout. (A page is sent from memory whole, a video a piece at a time.)
+    @Test(arguments: ["/notes.html", "/take.mp4"])
+    func aSlowDownloadIsNotCutWhileItsBytesFlow(_ path: String) async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url, arguments: ["--idle-timeout", "500ms"])
+        let download = try RawHTTPConnection(port: server.port, receiveBuffer: 16 * 1024)
+        download.send("GET", path)
+        let got = try await download.drain(timeout: 60, pace: 256 * 1024)
+        let length = try #require(RawResponse.parse(download.receivedBytes).headers["content-length"].flatMap { Int($0) })
+        #expect(got.closed)
+        #expect(got.count - (try headLength(download)) == length, "cut after \(got.count) bytes")
+    }
+
+    /// A client that stops reading its answer for good is still closed: no byte moves.
+    @Test func aClientThatStopsReadingIsClosedAfterTheTimeout() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url, arguments: ["--idle-timeout", "500ms"])
+        let stalled = try RawHTTPConnection(port: server.port, receiveBuffer: 16 * 1024)
+        stalled.send("GET", "/notes.html")
+        try await Task.sleep(for: .seconds(3))
+        let got = try await stalled.drain(timeout: 20)
+        #expect(got.closed)
+        #expect(got.count - (try headLength(stalled)) < Self.size, "the whole page came: the connection was kept")
+    }
+}
