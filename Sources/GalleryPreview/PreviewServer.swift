@@ -147,7 +147,7 @@ public struct PreviewServer: Sendable {
                 AnsweringMalformedRequests(firstRequestDeadline: idleTimeout, inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
                     configuration: .init(
-                        http1: .init(additionalChannelHandlers: [HTTP1Handlers { [IdleConnectionTimeout(timeout: idleTimeout)] }], idleTimeout: nil),
+                        http1: .init(additionalChannelHandlers: [HTTP1Handlers { [IdleConnectionTimeout(timeout: idleTimeout), ConnectionClose()] }], idleTimeout: nil),
                         ws: LiveReloadSocket.configuration
                     )
                 ) { request, _, _ in

@@ -48,4 +48,46 @@ import Testing
         #expect(got.closed)
         #expect(got.count - (try headLength(stalled)) < Self.size, "the whole page came: the connection was kept")
     }
+
+    /// An HTTP/1.0 request without `keep-alive` was answered and its connection then held open
+    /// for the idle timeout, with no `Connection: close` to say otherwise: an HTTP/1.0 client
+    /// that reads to the end of the connection waited a minute. RFC 9112 §9.3 and §9.6: such a
+    /// connection is closed after the answer, as is one whose request says `close` in any case.
+    @Test func aRequestThatDoesNotKeepTheConnectionIsAnsweredAndClosed() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        let requests = [
+            "GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n",
+            "HEAD /take.mp4 HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: TE, close\r\nTE: trailers\r\n\r\n",
+        ]
+        for request in requests {
+            let connection = try RawHTTPConnection(port: server.port)
+            let start = Date()
+            connection.sendRaw(request)
+            let got = try await connection.drain(timeout: 20)
+            #expect(got.closed && Date().timeIntervalSince(start) < 5, "\(request.debugDescription) was kept open")
+            let response = try RawResponse.parse(connection.receivedBytes)
+            #expect(response.status == 200, "\(request.debugDescription)")
+            #expect(response.headers["connection"]?.lowercased() == "close", "\(request.debugDescription)")
+        }
+    }
+
+    /// HTTP/1.1 by default, and HTTP/1.0 that asks for `keep-alive`, keep the connection for the
+    /// next request.
+    @Test func aKeptConnectionServesTheNextRequest() async throws {
+        let folder = try site()
+        let server = try await ServeProcess(in: folder.url)
+        for (version, connectionField) in [("HTTP/1.1", ""), ("HTTP/1.0", "Connection: keep-alive\r\n")] {
+            let connection = try RawHTTPConnection(port: server.port)
+            for round in 1...2 {
+                connection.sendRaw("HEAD /take.mp4 \(version)\r\nHost: 127.0.0.1\r\n\(connectionField)\r\n")
+                let answered = try await connection.read(timeout: 20) { $0.components(separatedBy: "\r\n\r\n").count > round }
+                #expect(answered, "\(version): no answer \(round): \(connection.received)")
+            }
+            #expect(!connection.received.lowercased().contains("connection: close"), "\(connection.received)")
+        }
+    }
 }
