@@ -38,7 +38,9 @@ public struct PreviewBuilder: Sendable {
     /// - Returns: The build's final state.
     @discardableResult
     public mutating func build() async -> BuildState {
+        state.isBuilding = true
         let result = await BuildPipeline().run(options, observer: observer)
+        state.isBuilding = false
         onBuilt?(result)
         let summary = result.summary
         if summary.succeeded {

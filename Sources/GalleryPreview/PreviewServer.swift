@@ -80,7 +80,9 @@ public struct PreviewServer: Sendable {
     public var giveUpWaiting: (@Sendable () -> Void)?
     /// Called when Ctrl-C (or SIGTERM) comes again while the server is stopping, waiting for a
     /// rebuild under way (a big site's takes seconds): `gallery serve` exits at once then, as
-    /// a second Ctrl-C does in most servers. `nil` ignores it.
+    /// a second Ctrl-C does in most servers. `nil` ignores it, and so does a server with no
+    /// rebuild under way, whose stop ends by itself soon (GNU `timeout` signals the server and
+    /// its process group, which is two signals at once).
     public var stopNow: (@Sendable () -> Void)?
 
     /// A server.
@@ -181,7 +183,7 @@ public struct PreviewServer: Sendable {
         var watcher = SiteWatcher(builder: builder, changes: changes, baseline: 0, firstBuild: firstBuild)
         watcher.reportChange = reportChange
         let group = ServiceGroup(
-            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening, isStopping: isStopping, stopNow: stopNow)],
+            services: [server, watcher, hub, ShutdownNotice(log: status, isListening: isListening, isStopping: isStopping, isBuilding: { state.isBuilding }, stopNow: stopNow)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -245,6 +247,8 @@ struct ShutdownNotice: Service {
     let isListening: Flag
     /// Set as the server begins to stop, so a first build that ends afterwards announces nothing.
     let isStopping: Flag
+    /// Whether a build is under way, which a second Ctrl-C cuts short.
+    let isBuilding: @Sendable () -> Bool
     /// What a second Ctrl-C does (see ``PreviewServer/stopNow``).
     let stopNow: (@Sendable () -> Void)?
 
@@ -256,12 +260,14 @@ struct ShutdownNotice: Service {
         if isListening.isSet { log("serve: stopping") }
         // Outlives this service, which must return for the others to stop.
         if let again, let stopNow {
+            let isBuilding = self.isBuilding
             Task.detached {
-                // The first is the signal that began the stop.
+                // The first is the signal that began the stop. One that comes with no build
+                // under way changes nothing: the stop ends by itself, with status 0.
                 var count = 0
                 for await _ in again {
                     count += 1
-                    if count >= 2 {
+                    if count >= 2, isBuilding() {
                         stopNow()
                         return
                     }

@@ -47,6 +47,15 @@ public final class PreviewState: Sendable {
     /// Open once the first build is done, good or not.
     public let firstBuild = BuildGate()
 
+    private let building = Mutex(false)
+
+    /// Whether a build is under way: only then does a second Ctrl-C stop the server at once,
+    /// rather than let it stop as the first one asked.
+    public var isBuilding: Bool {
+        get { building.withLock { $0 } }
+        set { building.withLock { $0 = newValue } }
+    }
+
     /// A state with no build yet.
     public init() {
         value = Mutex(Snapshot())
