@@ -59,6 +59,9 @@ public struct PreviewResponder: HTTPResponder {
         if path == PageDecorator.livePath {
             return Self.text("426 Upgrade Required: this is gallery serve's live-reload WebSocket.\n", status: .upgradeRequired)
         }
+        if RequestPath.hasMalformedEscape(path) {
+            return Self.text("400 Bad Request: bad percent-escape in the path: a % must be followed by two hexadecimal digits (a % in a file's name is sent as %25).\n", status: .badRequest)
+        }
         if state.snapshot.output == nil { await state.firstBuild.wait() }
         await state.waitForOutput()
         let snapshot = state.snapshot

@@ -31,6 +31,27 @@ public struct RequestPath: Sendable, Hashable {
         self.isFolder = segments.isEmpty || raw.hasSuffix("/")
     }
 
+    /// Whether a raw request path has a `%` that is not followed by two hexadecimal digits
+    /// (`/100%.txt`, `/%zz`): no name can be read from it, which is the client's mistake (a `%`
+    /// in a name is sent as `%25`), not a way out of the site.
+    public static func hasMalformedEscape(_ raw: some StringProtocol) -> Bool {
+        let bytes = Array(raw.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return true }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
     /// The path relative to the served folder, `/`-separated.
     public var relative: String { segments.joined(separator: "/") }
 

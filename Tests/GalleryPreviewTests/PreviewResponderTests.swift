@@ -106,6 +106,14 @@ import Testing
         #expect(missing.headers[.eTag] == PreviewResponder.entityTag(PageDecorator.decorate(Array(notFoundPage.utf8))))
     }
 
+    @Test func aBadPercentEscapeIsABadRequest() async throws {
+        try Data("full".utf8).write(to: output.appending(path: "100%.txt"))
+        for path in ["/100%.txt", "/%zz", "/%"] {
+            #expect(try await get(path).status == .badRequest, "\(path)")
+        }
+        #expect(try await get("/100%25.txt").status == .ok)
+    }
+
     @Test func traversalIsForbiddenAndFoldersAreRedirected() async throws {
         #expect(try await get("/../secret.txt").status == .forbidden)
         #expect(try await get("/%2e%2e/secret.txt").status == .forbidden)

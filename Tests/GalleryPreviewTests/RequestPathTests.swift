@@ -21,4 +21,15 @@ import Testing
     func refusesTraversalAndOddSpellings(_ raw: String) {
         #expect(RequestPath(raw) == nil)
     }
+
+    /// A `%` without two hexadecimal digits after it is a malformed request, told apart from a
+    /// way out of the site.
+    @Test func tellsABadPercentEscapeApart() {
+        for raw in ["/100%.txt", "/%zz", "/%", "/a%2", "/%g0", "/a%2/b"] {
+            #expect(RequestPath.hasMalformedEscape(raw), "\(raw)")
+        }
+        for raw in ["/100%25.txt", "/%2e%2e/secret", "/a%2Fb", "/%c0%ae", "/plain", "/%aF"] {
+            #expect(!RequestPath.hasMalformedEscape(raw), "\(raw)")
+        }
+    }
 }
