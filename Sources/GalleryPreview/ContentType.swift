@@ -65,6 +65,16 @@ public enum ContentType {
         "heif": "image/heif",
         "eot": "application/vnd.ms-fontobject",
         "gz": "application/gzip",
+        // What a music site ships besides: playlists, which a player opens only when they come
+        // as playlists (as octet-stream they were downloaded), MIDI, WebM audio, and the XSLT
+        // stylesheet of a styled feed, which browsers apply only when it is sent as text/xsl.
+        "m3u": "audio/x-mpegurl",
+        "m3u8": "application/vnd.apple.mpegurl",
+        "pls": "audio/x-scpls",
+        "mid": "audio/midi",
+        "midi": "audio/midi",
+        "weba": "audio/webm",
+        "xsl": "text/xsl",
     ]
 
     /// The type for a file path: by its extension; `text/plain` for a name without one (`CNAME`,

@@ -33,6 +33,14 @@ import Testing
         ("fonts/a.eot", "application/vnd.ms-fontobject"),
         ("press/kit.tar.gz", "application/gzip"),
         ("archive.tar.xz", "application/octet-stream"),
+        ("audio/set.m3u", "audio/x-mpegurl"),
+        ("stream/live.M3U8", "application/vnd.apple.mpegurl"),
+        ("radio.pls", "audio/x-scpls"),
+        ("demo.mid", "audio/midi"),
+        ("demo.midi", "audio/midi"),
+        ("audio/take.weba", "audio/webm"),
+        ("feed.xsl", "text/xsl"),
+        ("audio/take.flac", "audio/flac"),
     ])
     func typesByExtension(_ path: String, _ type: String) {
         #expect(ContentType.forPath(path) == type)
