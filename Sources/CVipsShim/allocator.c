@@ -15,3 +15,9 @@ void gallery_tune_allocator(void) {
     mallopt(M_TOP_PAD, 64 << 20);
 #endif
 }
+
+void gallery_release_freed_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}

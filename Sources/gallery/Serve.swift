@@ -96,6 +96,15 @@ struct Serve: AsyncParsableCommand {
             StandardStreams.error("serve: closed the connections that sent no request\n")
             Foundation.exit(0)
         }
+        // The allocator keeps up to 256 MB of freed memory for a build's next large blocks
+        // (AllocatorTuning); a server that runs for hours gives it back every few seconds.
+        let releasing = Task.detached(priority: .background) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                AllocatorTuning.releaseFreed()
+            }
+        }
+        defer { releasing.cancel() }
         do {
             try await server.run()
         } catch let error as ListenError {

@@ -99,6 +99,10 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
 /// sets a glibc.malloc value.
 void gallery_tune_allocator(void);
 
+/// Gives the system back the freed memory glibc keeps (see gallery_tune_allocator): for a
+/// process that runs on, as the preview server does, after a large file or a rebuild.
+void gallery_release_freed_memory(void);
+
 /// Names the calling thread (at most 15 bytes are kept), as `top -H` and /proc show it.
 void gallery_name_thread(const char *name);
 
