@@ -58,7 +58,7 @@ public struct ArchiveStore: Sendable {
             data = try Data(contentsOf: url)
         } catch {
             if !exists { throw ArchiveError([missing]) }
-            throw ArchiveError([.error("cannot read the archive: \(ReadFailure.reason(error))", path: displayPath)])
+            throw ArchiveError([.error("cannot read the archive: \(ReadFailure.reason(error, path: url.path))", path: displayPath)])
         }
         return Array(data)
     }

@@ -7,12 +7,15 @@ import Foundation
 enum ReadFailure {
     /// The system's reason under `error` (`Too many open files`), with what to do when it is a
     /// limit; Foundation's description when there is none.
-    static func reason(_ error: any Error) -> String {
+    /// With `path`, a failure that carries no system reason (a failed open, for which
+    /// Foundation keeps none) is asked of the file again, as ``reason(readingFileAt:)`` does.
+    static func reason(_ error: any Error, path: String? = nil) -> String {
         let ns = error as NSError
         let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
         let code = [underlying, ns].lazy.compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }.map { Int32($0.code) }
-        guard let code else { return ns.localizedDescription }
-        return reason(errno: code)
+        if let code { return reason(errno: code) }
+        if let path { return reason(readingFileAt: path) }
+        return ns.localizedDescription
     }
 
     /// Why the file at `path`, which a read just failed on, cannot be read: the system's
