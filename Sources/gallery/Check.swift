@@ -109,24 +109,28 @@ struct Check: ParsableCommand {
         }
     }
 
-    /// The first folder that every broken link leads into, when `folder` has no such folder: a
-    /// site built for `/repo/` and checked as if at `/` (a copy of the published folder, with no
-    /// record of its build), whose every root-relative link misses, and the advice to run the
-    /// check in the site did not help.
+    /// The folders every broken link leads into (`/org/repo/`), as the links write them (a
+    /// space as `%20`), when `folder` has nothing at the first of them: a site built for that
+    /// path and checked as if at `/` (a copy of the published folder, with no record of its
+    /// build), whose every root-relative link misses, and the advice to run the check in the
+    /// site did not help.
     static func likelyBasePath(_ diagnostics: [Diagnostic], folder: URL) -> String? {
-        let marker = "(no such file in the output: "
-        var segments: Set<Substring> = []
+        var common: [Substring]?
         var count = 0
         for diagnostic in diagnostics where diagnostic.message.hasPrefix("broken ") {
-            guard let start = diagnostic.message.range(of: marker) else { return nil }
-            let resolved = diagnostic.message[start.upperBound...]
-            guard let slash = resolved.firstIndex(of: "/") else { return nil }
-            segments.insert(resolved[..<slash])
+            // `broken link to '/repo/assets/x.css' (no such file …)`: the reference as written.
+            guard let open = diagnostic.message.range(of: " '/"),
+                  let close = diagnostic.message[open.upperBound...].firstIndex(of: "'") else { return nil }
+            let reference = diagnostic.message[open.upperBound..<close].prefix { $0 != "?" && $0 != "#" }
+            // Its folders: all but what follows the last slash.
+            let folders = reference.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            common = common.map { Array(zip($0, folders).prefix { $0 == $1 }.map(\.0)) } ?? Array(folders)
             count += 1
         }
-        guard count >= 3, segments.count == 1, let segment = segments.first, !segment.isEmpty,
-              !FileManager.default.fileExists(atPath: folder.appending(path: String(segment)).path) else { return nil }
-        return "/" + segment + "/"
+        guard count >= 3, let common, let first = common.first, !first.isEmpty,
+              let decoded = String(first).removingPercentEncoding,
+              !FileManager.default.fileExists(atPath: folder.appending(path: decoded).path) else { return nil }
+        return "/" + common.joined(separator: "/") + "/"
     }
 
     /// The nearest folder above `folder` (up to four levels) that holds an `index.html`: the

@@ -310,6 +310,12 @@ import Testing
         // Every broken link leads into /music/, which the folder does not hold: the base path to
         // give is said (a deployed copy checked with no record of its build found only errors).
         #expect(wrong.stderr.contains("note: every broken link leads into /music/, which docs does not hold; if the site was built for that path (published at /music/, as a GitHub project site is), check it with `gallery check --base-path /music/`"), "\(wrong.stderr)")
+        // A path of two folders, with a space: the whole of it, as the links write it.
+        #expect(try await GalleryBinary.run(["build", "-q", "--base-url", "/org/my%20repo/"], in: site.url).status == 0)
+        let nested = try await GalleryBinary.run(["check", "docs", "--base-path", "/"], in: site.url)
+        #expect(nested.stderr.contains("check it with `gallery check --base-path /org/my%20repo/`"), "\(nested.stderr)")
+        #expect(try await GalleryBinary.run(["check", "docs", "--base-path", "/org/my%20repo/"], in: site.url).status == 0)
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
         let given = try await GalleryBinary.run(["check", "docs", "--base-url", "https://example.org/music"], in: site.url)
         #expect(given.status == 0, "\(given.stderr)")
         // A base that `gallery build` would refuse is refused here too.
