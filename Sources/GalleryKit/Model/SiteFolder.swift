@@ -127,14 +127,19 @@ public struct SiteFolder: Sendable, Hashable {
     /// resolved: with HOME unset or another's (cron, systemd, `env -i`, `sudo` keeping the
     /// caller's), a build wrote into `~/.ssh`, and made it.
     static func homeFolders() -> [String] {
+        let database = getpwuid(geteuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+        return homeFolders(environment: ProcessInfo.processInfo.environment["HOME"], database: database)
+    }
+
+    /// The home folders for `HOME` as `environment` gives it and the user database's entry:
+    /// the latter only when it is a person's (`/home/…`, `/root`), not a service account's
+    /// (www-data's is /var/www, a web root its deploy hooks build into).
+    static func homeFolders(environment: String?, database: String?) -> [String] {
         var homes: [String] = []
         // An empty HOME would be the current folder.
-        if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") {
+        if let home = environment, home.hasPrefix("/") { homes.append(resolved(URL(fileURLWithPath: home))) }
+        if let home = database, home.hasPrefix("/home/") || home == "/root" || home.hasPrefix("/Users/") {
             homes.append(resolved(URL(fileURLWithPath: home)))
-        }
-        if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
-            let home = String(cString: directory)
-            if home.hasPrefix("/"), home != "/" { homes.append(resolved(URL(fileURLWithPath: home))) }
         }
         return homes.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }

@@ -36,6 +36,16 @@ import Testing
         #expect(SiteFolder.systemFolder(holding: path) == nil, "\(path)")
     }
 
+    /// The user database's home counts when HOME is unset or another's, but only a person's:
+    /// www-data's is /var/www, the web root its deploy hooks build into.
+    @Test func theUserDatabasesHomeIsAPersons() {
+        #expect(SiteFolder.homeFolders(environment: nil, database: "/home/ada") == ["/home/ada"])
+        #expect(SiteFolder.homeFolders(environment: nil, database: "/root") == ["/root"])
+        #expect(SiteFolder.homeFolders(environment: "/tmp", database: "/home/ada") == ["/tmp", "/home/ada"])
+        #expect(SiteFolder.homeFolders(environment: nil, database: "/var/www").isEmpty)
+        #expect(SiteFolder.homeFolders(environment: "", database: "/nonexistent").isEmpty)
+    }
+
     @Test func theHiddenFoldersOfTheHomeFolderAreNoOutput() throws {
         let home = try #require(ProcessInfo.processInfo.environment["HOME"])
         let site = SiteFolder(root: URL(fileURLWithPath: "/tmp/gallery-site-\(UUID().uuidString)"))
