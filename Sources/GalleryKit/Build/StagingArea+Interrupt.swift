@@ -34,6 +34,11 @@ extension StagingArea {
     /// Whether the process is stopping: nothing more is staged.
     static let stopping = Atomic<Bool>(false)
 
+    /// Whether a signal is stopping the process: a build that failed for it (its files refused
+    /// staging or moving in) is to wait for the handler to end the process, rather than end it
+    /// first with status 1 and no word (the handler has sent its output to /dev/null).
+    public static var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
     /// Notes that this build's staging folder exists (`true`: its files are being moved in);
     /// `false` when it was abandoned meanwhile, and must not be moved in.
     func noteUnderWay(committing: Bool) -> Bool {
