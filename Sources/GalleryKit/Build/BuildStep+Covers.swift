@@ -196,7 +196,8 @@ extension BuildStep {
     /// paging the index does not help). 149,000 albums of the default tiles; 36,000 of 1024 px.
     static func reportStripTooWide(_ plan: SitePlan, state: inout BuildState, observer: any BuildObserving) {
         let layout = plan.layout
-        guard layout.contentWidth > widestStrip else { return }
+        // A tile past it, not only the space after the last tile (which browsers cut harmlessly).
+        guard layout.count > 0, layout.frame(at: layout.count - 1).x + layout.frame(at: layout.count - 1).width > widestStrip else { return }
         // The first tile whose right edge, offset + padding + i·stride + dimension, passes it.
         let tile = layout.frame(at: 0)
         let first = min(layout.count - 1, max(0, (widestStrip - tile.x - tile.width) / layout.stride + 1))
