@@ -254,6 +254,9 @@ import Testing
         #expect(SiteConfig.normalizedBaseURL("https://example.org/música/") == "https://example.org/m%C3%BAsica/")
         #expect(SiteConfig.normalizedBaseURL("/süb/a{b}/") == "/s%C3%BCb/a%7Bb%7D/")
         #expect(SiteConfig.normalizedBaseURL("/m%C3%BAsica/") == "/m%C3%BAsica/")
+        // A % that begins no escape is one itself: as written, every link was a broken escape.
+        #expect(SiteConfig.normalizedBaseURL("/50%off/") == "/50%25off/")
+        #expect(SiteConfig.normalizedBaseURL("/a%2/") == "/a%252/")
         let (encoded, _) = try SiteConfig.parse(toml: "base_url = \"https://example.org/süb/\"\n", path: "gallery.toml")
         #expect(encoded.basePath == "/s%C3%BCb/")
         let (config, _) = try SiteConfig.parse(toml: "base_url = \"HTTPS://example.org/Sub/\"\n", path: "gallery.toml")
