@@ -129,6 +129,46 @@ final class RawHTTPConnection {
         return (count, false)
     }
 
+    /// ``drain(timeout:pace:)`` on a thread of its own, sleeping with `usleep`: a reader on the
+    /// test run's few shared threads is stalled for seconds while other tests block them, and a
+    /// server rightly takes a reader that stalls past its idle timeout for one that left.
+    func drainOnAThread(timeout: Double, pace: Int) async -> (count: Int, closed: Bool) {
+        nonisolated(unsafe) let connection = self
+        return await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: connection.drainBlocking(timeout: timeout, pace: pace))
+            }.start()
+        }
+    }
+
+    private func drainBlocking(timeout: Double, pace: Int) -> (count: Int, closed: Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var count = receivedBytes.count
+        var allowance = pace
+        while Date() < deadline {
+            if allowance == 0 {
+                usleep(100_000)
+                allowance = pace
+                continue
+            }
+            let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, min($0.count, allowance), receiveFlags) }
+            if got == 0 { return (count, true) }
+            if got < 0 {
+                if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return (count, true) }
+                usleep(10_000)
+                continue
+            }
+            count += got
+            allowance -= got
+            if receivedBytes.count < 65536 {
+                receivedBytes += buffer[..<min(got, 65536 - receivedBytes.count)]
+                received = String(decoding: receivedBytes, as: UTF8.self)
+            }
+        }
+        return (count, false)
+    }
+
     /// Waits for the text to arrive.
     func waitFor(_ text: String, timeout: Double = 20) async throws -> Bool {
         try await read(timeout: timeout) { $0.contains(text) }
