@@ -102,37 +102,13 @@ final class RawHTTPConnection {
     /// when given (a slow client), keeping only the first 64 KB (a large body need not be held):
     /// how many bytes came in all, and whether the server closed.
     func drain(timeout: Double = 60, pace: Int? = nil) async throws -> (count: Int, closed: Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var count = receivedBytes.count
-        var allowance = pace ?? Int.max
-        while Date() < deadline {
-            if allowance == 0 {
-                try await Task.sleep(for: .milliseconds(100))
-                allowance = pace ?? Int.max
-                continue
-            }
-            let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, min($0.count, allowance), receiveFlags) }
-            if got == 0 { return (count, true) }
-            if got < 0 {
-                if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return (count, true) }
-                try await Task.sleep(for: .milliseconds(10))
-                continue
-            }
-            count += got
-            if pace != nil { allowance -= got }
-            if receivedBytes.count < 65536 {
-                receivedBytes += buffer[..<min(got, 65536 - receivedBytes.count)]
-                received = String(decoding: receivedBytes, as: UTF8.self)
-            }
-        }
-        return (count, false)
+        await drainOnAThread(timeout: timeout, pace: pace)
     }
 
-    /// ``drain(timeout:pace:)`` on a thread of its own, sleeping with `usleep`: a reader on the
-    /// test run's few shared threads is stalled for seconds while other tests block them, and a
-    /// server rightly takes a reader that stalls past its idle timeout for one that left.
-    func drainOnAThread(timeout: Double, pace: Int) async -> (count: Int, closed: Bool) {
+    /// Reads on a thread of its own, sleeping with `usleep`: a reader on the test run's few
+    /// shared threads is stalled for seconds while other tests block them, and a server rightly
+    /// takes a reader that stalls past its idle timeout for one that left.
+    private func drainOnAThread(timeout: Double, pace: Int?) async -> (count: Int, closed: Bool) {
         nonisolated(unsafe) let connection = self
         return await withCheckedContinuation { continuation in
             Thread {
@@ -141,15 +117,15 @@ final class RawHTTPConnection {
         }
     }
 
-    private func drainBlocking(timeout: Double, pace: Int) -> (count: Int, closed: Bool) {
+    private func drainBlocking(timeout: Double, pace: Int?) -> (count: Int, closed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
         var count = receivedBytes.count
-        var allowance = pace
+        var allowance = pace ?? Int.max
         while Date() < deadline {
             if allowance == 0 {
                 usleep(100_000)
-                allowance = pace
+                allowance = pace ?? Int.max
                 continue
             }
             let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, min($0.count, allowance), receiveFlags) }
@@ -160,7 +136,7 @@ final class RawHTTPConnection {
                 continue
             }
             count += got
-            allowance -= got
+            if pace != nil { allowance -= got }
             if receivedBytes.count < 65536 {
                 receivedBytes += buffer[..<min(got, 65536 - receivedBytes.count)]
                 received = String(decoding: receivedBytes, as: UTF8.self)

@@ -34,7 +34,7 @@ import Testing
         let server = try await ServeProcess(in: folder.url, arguments: ["--idle-timeout", "8s"])
         let download = try RawHTTPConnection(port: server.port, receiveBuffer: 16 * 1024)
         download.send("GET", path)
-        let got = await download.drainOnAThread(timeout: 90, pace: 64 * 1024)
+        let got = try await download.drain(timeout: 90, pace: 64 * 1024)
         let length = try #require(RawResponse.parse(download.receivedBytes).headers["content-length"].flatMap { Int($0) })
         #expect(got.closed)
         #expect(got.count - (try headLength(download)) == length, "cut after \(got.count) bytes")
