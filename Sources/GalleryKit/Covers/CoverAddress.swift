@@ -98,11 +98,16 @@ enum CoverAddress: Equatable, Sendable {
         return nil
     }
 
-    /// ``refusal(for:rule:)`` on a thread of its own: resolving a name blocks, and the
-    /// cooperative pool has a thread a core.
+    /// ``refusal(for:rule:)``, resolving a name on a thread of its own: resolving blocks, and
+    /// the cooperative pool has a thread a core. A numeric address needs no resolving.
     static func refusalResolvingElsewhere(for url: URL, rule: PrivateHosts) async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: refusal(for: url, rule: rule)) }
+        if let host = url.host(percentEncoded: false), CoverAddress(numeric: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil {
+            return refusal(for: url, rule: rule)
+        }
+        // A thread, not `.global()`: on Linux the build's tasks run on that queue's threads, and
+        // a lookup waited there behind them. Each host is looked up once a build.
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: refusal(for: url, rule: rule)) }.start()
         }
     }
 

@@ -386,6 +386,11 @@ import Testing
             let refused = try #require(await rig.fetch("/other.png", policy: refusing).reason)
             #expect(refused.hasPrefix("not fetched: its address 127.0.0.1 is this machine's loopback, which [covers] private_hosts = \"refuse\" keeps from fetching"), "\(refused)")
             #expect(rig.server.requests(to: "/other.png") == 0, "no request reached the server")
+            // A name is resolved first, and each of its addresses looked at.
+            let named = URL(string: "http://localhost:\(rig.server.url("/").port ?? 0)/named.png")!
+            let byName = await rig.withFetcher(refusing) { await $0.cover(for: named, mode: .useCache) }
+            #expect(byName.reason?.contains("localhost has the address ") == true && byName.reason?.contains("which [covers] private_hosts = \"refuse\"") == true, "\(byName.reason ?? "fetched")")
+            #expect(rig.server.requests(to: "/named.png") == 0)
         }
     }
 
