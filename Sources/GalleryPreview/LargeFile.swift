@@ -28,6 +28,10 @@ final class LargeFile: Sendable {
     static let pieceSize = 128 * 1024
 
     private let descriptor: Int32
+    /// This file's reads, in order. A queue made with a label is given a thread when every one
+    /// of the shared pool's is busy; `.global()`'s are those the server's and a rebuild's tasks
+    /// run on, and a read would wait there while a rebuild renders.
+    private let reading = DispatchQueue(label: "gallery.large-file")
     /// Its size in bytes.
     let size: Int
     /// A strong ETag of its identity: size, modification and change times (to the nanosecond)
@@ -78,7 +82,7 @@ final class LargeFile: Sendable {
     /// that is asleep, must not hold one of the few threads every request is answered on.
     private func read(_ count: Int, at offset: Int) async throws -> ByteBuffer {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            reading.async {
                 continuation.resume(with: Result { try self.readNow(count, at: offset) })
             }
         }

@@ -235,7 +235,8 @@ struct BoundedShutdown: Service {
             try await server.run()
         } onGracefulShutdown: {
             let milliseconds = Int(grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: giveUp)
+            // Not `.global()`: a rebuild's rendering may keep its threads busy past the grace.
+            DispatchQueue(label: "gallery.shutdown-grace").asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: giveUp)
         }
     }
 }
