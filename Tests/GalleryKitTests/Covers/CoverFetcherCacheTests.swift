@@ -132,11 +132,14 @@ import Testing
         var servers: [FaultyHTTPServer] = []
         for _ in 0..<3 { servers.append(try await FaultyHTTPServer.start(log: log)) }
         let image = self.image
+        // Each answer waits until the limit's worth of requests are under way at once (however
+        // long a loaded machine takes to open them); were the limit not reached, the waits end
+        // after 30 s and are counted.
+        let limit = min(concurrency, perHost)
         for index in 0..<8 {
-            // Long enough that the limit's worth of requests overlap even when a loaded machine
-            // takes hundreds of milliseconds to open a loopback connection.
             servers[0].route("/c\(index).png") { _ in
-                [.pause(.milliseconds(300))] + .response(.ok, [("Content-Type", "image/png")], body: image)
+                [.hold(until: { log.state.withLock { $0.maxActive } >= limit }, limit: .seconds(30))]
+                    + .response(.ok, [("Content-Type", "image/png")], body: image)
             }
         }
         var policy = CoverTestRig.fastPolicy
@@ -155,7 +158,8 @@ import Testing
             #expect(fetched == 24)
         }
         for server in servers { try await server.stop() }
-        #expect(servers[0].maxConcurrentRequests == min(concurrency, perHost))
+        #expect(servers[0].maxConcurrentRequests == limit)
+        #expect(log.holdsThatTimedOut == 0)
     }
 
     @Test func requestsCarryAnHonestUserAgent() async throws {
