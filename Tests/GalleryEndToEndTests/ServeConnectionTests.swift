@@ -68,10 +68,10 @@ import Testing
         ]
         for request in requests {
             let connection = try RawHTTPConnection(port: server.port)
-            let start = Date()
             connection.sendRaw(request)
+            // The drain gives up after 20 s; an idle connection is closed after 60.
             let got = try await connection.drain(timeout: 20)
-            #expect(got.closed && Date().timeIntervalSince(start) < 5, "\(request.debugDescription) was kept open")
+            #expect(got.closed, "\(request.debugDescription) was kept open")
             let response = try RawResponse.parse(connection.receivedBytes)
             #expect(response.status == 200, "\(request.debugDescription)")
             #expect(response.headers["connection"]?.lowercased() == "close", "\(request.debugDescription)")
