@@ -207,7 +207,7 @@ import Testing
         #expect(process.isRunning, "it waits")
         #expect(try !folder.read("public/index.html").contains("Waited"))
         close(held)
-        process.waitUntilExit()
+        try await GalleryBinary.waitForExit(of: process)
         errors.fileHandleForReading.readabilityHandler = nil
         let rest = errors.fileHandleForReading.readDataToEndOfFile()
         let stderr = said.withLock { String(decoding: $0 + rest, as: UTF8.self) }
@@ -372,8 +372,7 @@ import Testing
         let copy = Process()
         copy.executableURL = URL(fileURLWithPath: "/bin/cp")
         copy.arguments = ["-a", saved.path, cache.path]
-        try copy.run()
-        copy.waitUntilExit()
+        try await GalleryBinary.runToExit(copy)
         #expect(copy.terminationStatus == 0)
         try folder.write(archive, to: "content/albums.json")
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
