@@ -32,7 +32,7 @@ import report
 BASE = sys.argv[1].rstrip("/") + "/"
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
 LAST = len(ALBUMS) - 1
-DEADLINE = 10  # seconds any one wait may take
+DEADLINE = 30  # seconds any one wait may take
 QUIET = 1.0  # seconds after which a status line still to come would have been written
 
 

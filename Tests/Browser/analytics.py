@@ -33,7 +33,7 @@ import report
 
 BINARY, SITE = sys.argv[1], sys.argv[2]
 PUBLIC = os.path.join(SITE, "public")
-DEADLINE = 10
+DEADLINE = 30
 HITS = []  # the paths reported to the counter, in order
 HITS_LOCK = threading.Lock()
 

@@ -27,7 +27,7 @@ import report
 BASE = sys.argv[1].rstrip("/") + "/"
 ARTIFACTS = sys.argv[2]
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
-DEADLINE = 10  # seconds any one wait may take
+DEADLINE = 30  # seconds any one wait may take
 PAGE_SIZE = 20  # the test site's index_page_size: album 20 opens page 2
 # The test site's [text], in German: the words the script writes must be the site's.
 BY = "von"

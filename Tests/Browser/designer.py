@@ -28,7 +28,7 @@ import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
 ALBUMS = json.load(urllib.request.urlopen(BASE + "albums.json"))["albums"]
-DEADLINE = 10  # seconds any one wait may take
+DEADLINE = 30  # seconds any one wait may take
 PAGE_SIZE = 20  # the test site's index_page_size: index page 1 holds albums 0 to 19
 SITE_TITLE = "Plattenladen"
 

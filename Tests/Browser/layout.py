@@ -28,7 +28,7 @@ import report
 
 BASE = sys.argv[1].rstrip("/") + "/"
 HEBREW = sys.argv[2].rstrip("/") + "/"
-DEADLINE = 10
+DEADLINE = 30
 
 
 def chromium(width):
