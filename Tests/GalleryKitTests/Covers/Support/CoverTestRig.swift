@@ -39,20 +39,23 @@ struct CoverTestRig {
     let folder: URL
     let observer = RecordingObserver()
 
-    /// Timeouts and delays shrunk so that every fault shows in well under a second.
+    /// Back-off shrunk so that every fault shows in well under a second, and timeouts that only
+    /// a hang reaches.
     static var fastPolicy: CoverFetchPolicy {
         var policy = CoverFetchPolicy()
-        // Generous enough for a loaded machine running the tests in parallel. A timeout here
-        // is retried, and the retry changes the reason ("gave up after 2 attempts") and the
-        // request counts the tests check: a fresh-clone CI run once took over 500 ms to connect
-        // on loopback (`redirectToFTPIsRefused`), and another lost an attempt partway through
-        // `endlessRedirectsStopAfterFive`'s six requests under the 2 s read and 5 s total
-        // timeouts this had then. So these are the defaults' order of size; a refused
-        // connection fails at once whatever they are, and the timeout tests set their own,
-        // smaller ones.
-        policy.connectTimeout = .seconds(10)
-        policy.readTimeout = .seconds(20)
-        policy.totalTimeout = .seconds(30)
+        // Far beyond anything a passing test waits: these timeouts are not to fire. A timeout is
+        // retried, and the retry changes the reason ("gave up after 2 attempts") and the request
+        // counts the tests check. The total timeout is wall-clock time for all of an attempt's
+        // requests, and between two of them the attempt waits for one of the test run's two
+        // shared threads, behind every test of the suite, which all start at once: in a local CI
+        // run `endlessRedirectsStopAfterFive` took 103 s, its first attempt given up after four
+        // of its six requests under a 30 s total timeout. Earlier, 2 s read and 5 s total
+        // timeouts failed it the same way, and a loopback connect once took over 500 ms. A
+        // refused connection fails at once whatever they are, and the timeout tests set their
+        // own, smaller ones.
+        policy.connectTimeout = .seconds(60)
+        policy.readTimeout = .seconds(120)
+        policy.totalTimeout = .seconds(300)
         policy.backoffBase = .milliseconds(10)
         policy.backoffCap = .milliseconds(40)
         policy.maxBodyBytes = 1_000_000
