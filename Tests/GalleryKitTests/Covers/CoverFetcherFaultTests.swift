@@ -148,8 +148,9 @@ import Testing
             }
             _ = await Self.caughtUp(to: 4) { (0..<6).map { rig.server.requests(to: "/slow/\($0).png") }.reduce(0, +) }
             #expect((0..<6).map { rig.server.requests(to: "/slow/\($0).png") } == [2, 2, 0, 0, 0, 0])
-            // A new build tries the host again.
-            #expect(await rig.fetch("/fine.png", policy: policy).cover?.size == image.count)
+            // A new build tries the host again (with the rig's long timeouts: a 200 ms one can
+            // pass on a loaded machine before even a quick answer is read).
+            #expect(await rig.fetch("/fine.png").cover?.size == image.count)
         }
     }
 
