@@ -105,7 +105,7 @@ enum CoverAddress: Equatable, Sendable {
             return refusal(for: url, rule: rule)
         }
         // A thread, not `.global()`: on Linux the build's tasks run on that queue's threads, and
-        // a lookup waited there behind them. Each host is looked up once a build.
+        // a lookup would wait there behind them. Each host is looked up once a build.
         return await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: refusal(for: url, rule: rule)) }.start()
         }
