@@ -274,8 +274,9 @@ import Glibc
         #expect(changed != nil && changed != first)
     }
 
-    /// A `gallery serve` of a 4,000-album site, once its first build is rendering (which takes
-    /// a while), and how to read what it printed. Killed, if still running, when let go.
+    /// A `gallery serve` of a 4,000-album site, whose first build takes a while; how to stop it
+    /// while that build renders, and how to read what it printed. Killed, if still running,
+    /// when let go.
     final class ServerInItsFirstBuild {
         let process = Process()
         /// The site, removed when this is let go.
@@ -301,7 +302,7 @@ import Glibc
 
         /// Sends Ctrl-C once rendering has begun, and a second one 100 ms later when asked, on a
         /// thread of its own: a task on the test run's shared threads, which other tests block
-        /// for seconds, woke after the build had ended. Expects the build under way at each.
+        /// for seconds, could wake after the build had ended. Expects the build under way at each.
         func interrupt(twice: Bool = false) async {
             let (process, output, errors) = (process, output, errors)
             let inFirstBuild = await withCheckedContinuation { continuation in
