@@ -56,8 +56,7 @@ final class LargeFile: Sendable {
             "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)",
             "\(info.st_dev):\(info.st_ino)",
         ].joined(separator: " ")
-        let hex = String(FastHash.hash(identity), radix: 16)
-        tag = "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        tag = "\"" + FastHash.hash(identity).hex16 + "\""
     }
 
     deinit {

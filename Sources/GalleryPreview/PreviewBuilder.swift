@@ -107,7 +107,6 @@ public struct PreviewBuilder: Sendable {
             parts.append(FastHash.hash(path))
             parts.append(entry.outputHash)
         }
-        let hex = String(FastHash.combine(parts), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FastHash.combine(parts).hex16
     }
 }

@@ -194,8 +194,7 @@ public struct PreviewResponder: HTTPResponder {
 
     /// A strong entity tag of the bytes sent.
     public static func entityTag(_ bytes: [UInt8]) -> String {
-        let hex = String(FastHash.hash(bytes), radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        "\"" + FastHash.hash(bytes).hex16 + "\""
     }
 
     /// Whether `If-None-Match` values name this tag (weak comparison, as RFC 9110 asks for

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryKit
 
 /// The path of a request, checked and split into the names it asks for below the served folder.
 ///
@@ -36,20 +37,7 @@ public struct RequestPath: Sendable, Hashable {
     /// in a name is sent as `%25`), not a way out of the site.
     public static func hasMalformedEscape(_ raw: some StringProtocol) -> Bool {
         let bytes = Array(raw.utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return true }
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return false
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        return bytes.indices.contains { bytes[$0] == UInt8(ascii: "%") && !PercentEscape.begins(at: $0, in: bytes) }
     }
 
     /// The path relative to the served folder, `/`-separated.

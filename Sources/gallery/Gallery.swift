@@ -62,7 +62,8 @@ struct Gallery: AsyncParsableCommand {
     /// for the current folder's path. `add` and `edit` say it of their fields themselves.
     static func undecodablePath(_ arguments: [String]) -> String? {
         let advice = "gallery reads it as UTF-8, and would take another name for it; rename it to UTF-8 (convmv -f latin1 -t utf8 --notest NAME)"
-        if !["add", "edit"].contains(arguments.first ?? ""),
+        // Swift reads bytes that are not UTF-8 as U+FFFD: only then are the raw ones read.
+        if !["add", "edit"].contains(arguments.first ?? ""), arguments.contains(where: { $0.unicodeScalars.contains("\u{FFFD}") }),
            let bytes = AlbumFieldOptions.processArguments().dropFirst().first(where: { String(validating: $0, as: UTF8.self) == nil }) {
             return "'\(String(decoding: bytes, as: UTF8.self))' is not UTF-8 text; \(advice)"
         }

@@ -197,7 +197,7 @@ extension BuildStep {
     static func reportStripTooWide(_ plan: SitePlan, state: inout BuildState, observer: any BuildObserving) {
         let layout = plan.layout
         // A tile past it, not only the space after the last tile (which browsers cut harmlessly).
-        guard layout.count > 0, layout.frame(at: layout.count - 1).x + layout.frame(at: layout.count - 1).width > widestStrip else { return }
+        guard let last = layout.count > 0 ? layout.frame(at: layout.count - 1) : nil, last.x + last.width > widestStrip else { return }
         // The first tile whose right edge, offset + padding + i·stride + dimension, passes it.
         let tile = layout.frame(at: 0)
         let first = min(layout.count - 1, max(0, (widestStrip - tile.x - tile.width) / layout.stride + 1))

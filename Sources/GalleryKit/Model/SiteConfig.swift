@@ -147,12 +147,11 @@ extension SiteConfig {
         let kept = Set("!$&'()*+,-./:;=?@_~%#[]".utf8)
         let hex = Array("0123456789ABCDEF".utf8)
         let bytes = Array(url.utf8)
-        let isHex = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
         var encoded: [UInt8] = []
         for (index, byte) in bytes.enumerated() {
             // A % that begins no escape (`/50%off/`) is encoded as %25: as written, every link was
             // refused as a broken escape, blamed on the built-in template.
-            let strayPercent = byte == 0x25 && !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
+            let strayPercent = byte == 0x25 && !PercentEscape.begins(at: index, in: bytes)
             if !strayPercent, (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || kept.contains(byte) {
                 encoded.append(byte)
             } else {

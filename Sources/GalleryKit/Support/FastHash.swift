@@ -127,7 +127,7 @@ extension UInt64 {
     }
 
     /// Sixteen lowercase hex digits.
-    var hex16: String {
+    public var hex16: String {
         let text = String(self, radix: 16)
         return String(repeating: "0", count: 16 - text.count) + text
     }
