@@ -129,10 +129,17 @@ import Testing
     /// A cache restored from elsewhere (CI's fallback key) is not trusted to name files: a path
     /// that leads out of the output folder, which the write step would delete as "gone", makes
     /// the whole manifest void.
-    @Test(arguments: ["../../victim", "albums/../../x", "/etc/passwd", "a//b.html", "./a.html", "albums/.", "a\u{0}b"])
+    @Test(arguments: ["../../victim", "albums/../../x", "/etc/passwd", "a//b.html", "./a.html", "albums/.", "a\u{0}b", "..", ".", "a/..", "albums/", "a.html\u{0}"])
     func aPathOutOfTheOutputFolderVoidsTheManifest(path: String) {
         #expect(BuildManifest.parse(Array("gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t\(path)\n".utf8)) == nil)
         #expect(BuildManifest.parse(Array("gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t.well-known/a..b\n".utf8)) != nil)
+    }
+
+    /// Names that only look like a climb are files of the output folder, and are kept.
+    @Test(arguments: ["...", "..a/b", "a/.b", "a/b..", ".x/..y/z.html", "a"])
+    func aNameWithDotsInsideTheOutputFolderIsKept(path: String) {
+        let read = BuildManifest.parse(Array("gallery-manifest 3\n00000000000000ff\t12\t0000000000000001\t\(path)\n".utf8))
+        #expect(read?.entries[path] == .init(inputKey: 255, size: 12, outputHash: 1))
     }
 
     /// One folder reached by two paths has one manifest, before and after it exists.
