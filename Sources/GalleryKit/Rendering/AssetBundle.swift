@@ -32,17 +32,34 @@ public struct AssetBundle: Sendable {
     /// built-in files only, which are written for it: in a site's own file a line may hold code
     /// between two comments, or be inside a string (a template literal's `//cdn…` line, its
     /// indentation), and dropping it would change what the file means.
+    ///
+    /// Done over the bytes (lines end at LF; spaces and tabs lead them): every build compacts
+    /// the built-in files, and a walk by `Character` took 2 ms of a 10k-album edit before any
+    /// other work could start.
     static func compact(_ data: Data, css: Bool) -> Data {
-        guard let text = String(data: data, encoding: .utf8) else { return data }
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty { continue }
-            if !css, trimmed.hasPrefix("//") { continue }
-            if css, trimmed.hasPrefix("/*"), trimmed.hasSuffix("*/") { continue }
-            lines.append(trimmed)
+        guard String(data: data, encoding: .utf8) != nil else { return data }
+        let (slash, star, space, tab, lineFeed) = (UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"))
+        var kept: [UInt8] = []
+        kept.reserveCapacity(data.count)
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != lineFeed { end += 1 }
+                var first = start
+                while first < end, bytes[first] == space || bytes[first] == tab { first += 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[first..<end])
+                start = end + 1
+                if line.isEmpty { continue }
+                if !css, line.starts(with: [slash, slash]) { continue }
+                if css, line.starts(with: [slash, star]), line[line.count - 2] == star, line[line.count - 1] == slash { continue }
+                if !kept.isEmpty { kept.append(lineFeed) }
+                kept.append(contentsOf: line)
+            }
         }
-        return Data((lines.joined(separator: "\n") + "\n").utf8)
+        kept.append(lineFeed)
+        return Data(kept)
     }
 
     /// The files of `static/` (walked as `folder`, where a linked `static/` leads), each at its
