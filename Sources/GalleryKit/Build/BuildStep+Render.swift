@@ -77,7 +77,7 @@ extension BuildStep {
         }
         // What the previous build made that this one does not: pages in place that may link
         // to it are made again.
-        let removed = RemovedOutputs(previous: ledger.previous, outputs: validator.outputPaths)
+        let removed = RemovedOutputs(previous: ledger.previous, index: validator.pathIndex)
         let indexPages = IndexPageSplicer(maps: previousMaps.pages, keys: keys, outputPaths: validator.outputPaths)
         let runs = stride(from: 0, to: pages.count, by: 64).map { $0..<min($0 + 64, pages.count) }
         let work: [RenderWork] = runs.prefix(1).map(RenderWork.pages) + generated.map(RenderWork.generated) + runs.dropFirst().map(RenderWork.pages)

@@ -23,7 +23,8 @@ public struct PageValidator: Sendable {
     /// The path part of the site's base URL, with a leading and a trailing `/` (`/`, `/my-repo/`);
     /// references that start with `/` are resolved against it.
     public let basePath: String
-    private let pathIndex: OutputPathIndex
+    /// `outputPaths`, looked up by their bytes.
+    let pathIndex: OutputPathIndex
 
     /// A validator for an output folder that will hold `outputPaths`, served under `basePath`.
     public init(outputPaths: Set<String>, basePath: String = "/") {

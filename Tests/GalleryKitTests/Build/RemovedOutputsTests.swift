@@ -90,8 +90,8 @@ extension RemovedOutputs {
         let removed = RemovedOutputs(previous: previous, outputs: [decomposed, "K.txt"])
         #expect(Set(removed.paths.map { Array($0.utf8) }) == [Array("\u{212A}.txt".utf8), Array(composed.utf8)], "the Kelvin sign and the composed é are gone")
 
-        // Every output in ASCII (the shortcut nearly every site takes): a path that is not in
-        // ASCII is gone though a string equal to it is made.
+        // Every output in ASCII, as on nearly every site: a path that is not in ASCII is gone
+        // though a string equal to it is made.
         var kelvin = BuildManifest()
         for path in ["\u{212A}.txt", "K.txt", "albums/a/index.html"] {
             kelvin.entries[path] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
