@@ -112,8 +112,8 @@ public struct BuildManifest: Sendable, Hashable {
     /// files outside the folder.
     static func isOutputPath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !path.isEmpty else { return false }
-        // Segment by segment over the bytes in place: a split made an array a line, a tenth of
-        // reading a 10k-line manifest. `start` is where the current segment began.
+        // Segment by segment over the bytes in place: a split made an array a line, about a fifth
+        // of reading a 10k-line manifest (perf). `start` is where the current segment began.
         var start = 0
         for index in 0...path.count {
             let byte = index < path.count ? path[index] : UInt8(ascii: "/")

@@ -49,11 +49,6 @@ struct RemovedOutputs: Sendable {
     /// each name.
     static let mostNames = 64
 
-    /// The outputs of `previous` that `outputs` no longer holds.
-    init(previous: BuildManifest, outputs: Set<String>) {
-        self.init(previous: previous, index: OutputPathIndex(outputs))
-    }
-
     /// The outputs of `previous` that `index` (of every output this build makes) does not hold.
     ///
     /// By bytes: `String`'s equality takes a composed `é` for a decomposed one (and a Kelvin

@@ -87,7 +87,7 @@ extension RemovedOutputs {
         #expect(composed == decomposed, "Swift's strings take them for equal")
         previous.entries[composed] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
         previous.entries["\u{212A}.txt"] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
-        let removed = RemovedOutputs(previous: previous, outputs: [decomposed, "K.txt"])
+        let removed = RemovedOutputs(previous: previous, index: OutputPathIndex([decomposed, "K.txt"]))
         #expect(Set(removed.paths.map { Array($0.utf8) }) == [Array("\u{212A}.txt".utf8), Array(composed.utf8)], "the Kelvin sign and the composed é are gone")
 
         // Every output in ASCII, as on nearly every site: a path that is not in ASCII is gone
@@ -97,7 +97,7 @@ extension RemovedOutputs {
             kelvin.entries[path] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
         }
         #expect("\u{212A}.txt" == "K.txt")
-        let gone = RemovedOutputs(previous: kelvin, outputs: ["K.txt", "albums/b/index.html"])
+        let gone = RemovedOutputs(previous: kelvin, index: OutputPathIndex(["K.txt", "albums/b/index.html"]))
         #expect(Set(gone.paths.map { Array($0.utf8) }) == [Array("albums/a/index.html".utf8), Array("\u{212A}.txt".utf8)])
     }
 
@@ -127,7 +127,7 @@ extension RemovedOutputs {
         for path in ["index.html", "albums/a/index.html", "albums/b/index.html", "notes.txt"] {
             previous.entries[path] = BuildManifest.Entry(inputKey: 1, size: 1, outputHash: 1)
         }
-        let removed = RemovedOutputs(previous: previous, outputs: ["index.html", "albums/a/index.html", "albums/c/index.html"])
+        let removed = RemovedOutputs(previous: previous, index: OutputPathIndex(["index.html", "albums/a/index.html", "albums/c/index.html"]))
         #expect(removed.paths == ["albums/b/index.html", "notes.txt"])
     }
 
