@@ -164,14 +164,14 @@ public struct Library: Sendable {
             case ENOENT, ENOTDIR: "no such file (\(display))\(Self.missingCoverHint(url, file: file) ?? "; check the path, which is relative to content/")"
             case ELOOP: "\(display) is a symbolic link that leads back to itself; point it at the image"
             case EACCES, EPERM: "cannot read \(display): \(String(cString: strerror(code))); check its permissions"
-            default: "cannot read \(display): \(String(cString: strerror(code)))"
+            default: "cannot read \(display): \(ReadFailure.reason(errno: code))"
             }
             return .failure(CoverFailure(url: url, reason: reason))
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(String(cString: strerror(errno)))"))
+            return .failure(CoverFailure(url: url, reason: "cannot read \(display): \(ReadFailure.reason(errno: errno))"))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break

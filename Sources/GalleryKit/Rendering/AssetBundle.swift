@@ -116,7 +116,7 @@ public struct AssetBundle: Sendable {
     /// device is refused (it was read until something wrote to it and closed it: for good).
     static func staticFile(_ url: URL, as path: String) -> Result<OutputFile, StaticFileProblem> {
         func unreadable() -> Result<OutputFile, StaticFileProblem> {
-            .failure(StaticFileProblem(reason: "cannot read this static file: \(String(cString: strerror(errno)))"))
+            .failure(StaticFileProblem(reason: "cannot read this static file: \(ReadFailure.reason(errno: errno))"))
         }
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return unreadable() }

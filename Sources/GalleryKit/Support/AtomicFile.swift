@@ -175,8 +175,11 @@ public enum AtomicFile {
         return true
     }
 
+    /// The system's reason for the call that just failed, with what to do when it is a limit
+    /// (``ReadFailure/reason(errno:)``): a build out of descriptors meets it at a write as often
+    /// as at a read.
     static func systemError() -> String {
-        String(cString: strerror(errno))
+        ReadFailure.reason(errno: errno)
     }
 }
 
