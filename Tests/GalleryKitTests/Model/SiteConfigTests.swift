@@ -53,6 +53,14 @@ import Testing
         // what to do, not Foundation's "NSCocoaErrorDomain error 256", as Foundation reports it.
         let emfile = NSError(domain: NSCocoaErrorDomain, code: 256, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EMFILE))])
         #expect(ReadFailure.reason(emfile) == "Too many open files (too many files are open at once; raise the limit with ulimit -n, or close some)")
+        // And a write that meets the limit (a staged page, a lock) says the same; another
+        // failure only the system's reason.
+        errno = EMFILE
+        let outOfDescriptors = AtomicFile.systemError()
+        errno = ENOSPC
+        let diskFull = AtomicFile.systemError()
+        #expect(outOfDescriptors == "Too many open files (too many files are open at once; raise the limit with ulimit -n, or close some)")
+        #expect(diskFull == String(cString: strerror(ENOSPC)))
         try FileManager.default.removeItem(at: site.configFile)
         try Data([0xFF, 0xFE, 0x00]).write(to: site.configFile)
         #expect(throws: ArchiveError.self) { try SiteConfig.load(from: site) }
