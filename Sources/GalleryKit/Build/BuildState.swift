@@ -11,6 +11,8 @@ public struct BuildState: Sendable {
     public var catalogue = Catalogue(albums: [])
     /// Each album's cover or why it has none (after `fetchCovers`).
     public var covers: [Result<Cover, CoverFailure>] = []
+    /// The albums' covers by distinct URL (after `fetchCovers`); ``covers`` has them by album.
+    var coverSlots: CoverSlots?
     /// The thumbnails begun as the covers came in (from `fetchCovers` to `makeThumbnails`).
     var thumbnailQueue: ThumbnailQueue?
     /// Each album's tile images (after `makeThumbnails`).

@@ -6,16 +6,13 @@ extension BuildStep {
     /// the placeholder.
     public static let fetchCovers = BuildStep(name: "fetch covers") { state, observer in
         let site = state.options.site
-        let albums = state.catalogue.albums
+        let entries = state.catalogue.entries
         // One fetch per distinct cover URL, however many albums share it.
-        var firstAlbum: [String: Int] = [:]
-        for (index, album) in albums.enumerated() where firstAlbum[album.coverURL] == nil {
-            firstAlbum[album.coverURL] = index
-        }
-        let unique = firstAlbum.values.sorted()
+        var slots = CoverSlots(entries)
+        let unique = slots.firstAlbum
         let locator = CoverLocator(site: site)
-        let remote = unique.count { index in
-            if case .success(.remote) = locator.locate(albums[index].coverURL) { return true }
+        let remote = slots.urls.count { url in
+            if case .success(.remote) = locator.locate(url) { return true }
             return false
         }
         if remote > 0 { observer.receive(.coversPlanned(remote: remote)) }
@@ -31,7 +28,7 @@ extension BuildStep {
                 // The fetcher bounds downloads itself; this only keeps the task count sane.
                 let width = 64
                 while next < min(width, unique.count) {
-                    let album = albums[unique[next]]
+                    let album = entries[unique[next]].album
                     group.addTask { (album.coverURL, await library.cover(for: album)) }
                     next += 1
                 }
@@ -39,7 +36,7 @@ extension BuildStep {
                     results[url] = result
                     if case .success(let cover) = result { thumbnails.add(cover) }
                     if next < unique.count {
-                        let album = albums[unique[next]]
+                        let album = entries[unique[next]].album
                         group.addTask { (album.coverURL, await library.cover(for: album)) }
                         next += 1
                     }
@@ -83,7 +80,8 @@ extension BuildStep {
         state.summary.coversDownloaded = counts.downloaded
         state.summary.coversFromCache = counts.fromCache
         state.summary.coversRevalidated = counts.revalidated
-        state.covers = albums.map { fetched[$0.coverURL] ?? .failure(CoverFailure(url: $0.coverURL, reason: "not fetched")) }
+        slots.results = slots.urls.map { fetched[$0] ?? .failure(CoverFailure(url: $0, reason: "not fetched")) }
+        state.covers = slots.perAlbum
         // The file behind each local cover that was used, by its `cover_url`.
         var localFiles: [String: String] = [:]
         // And the path it is named by, where that holds a symbolic link: the stamp of that path
@@ -100,7 +98,8 @@ extension BuildStep {
                 linkedPaths[written] = file.path
             }
         }
-        state.summary.coversLocal = albums.count { localFiles[$0.coverURL] != nil }
+        let isLocal = slots.urls.map { localFiles[$0] != nil }
+        state.summary.coversLocal = slots.ofAlbum.count { isLocal[$0] }
         if var local = memo.stamps(of: localFiles.values), let cacheIndex {
             for (written, file) in linkedPaths { local[written] = local[file] }
             state.coverStamps = local.merging(cacheIndex) { $1 }
@@ -109,8 +108,9 @@ extension BuildStep {
         // catalogue's 300 "artwork-coming-soon.jpg" albums are one cause, not 300 lines).
         var failed: [String: [Int]] = [:]
         var order: [String] = []
-        for (index, result) in state.covers.enumerated() {
-            guard case .failure(let failure) = result else { continue }
+        let hasFailed = slots.results.map { if case .failure = $0 { true } else { false } }
+        for (index, slot) in slots.ofAlbum.enumerated() where hasFailed[slot] {
+            guard case .failure(let failure) = slots.results[slot] else { continue }
             state.summary.coversFailed += 1
             if failed[failure.description] == nil { order.append(failure.description) }
             failed[failure.description, default: []].append(index)
@@ -124,6 +124,7 @@ extension BuildStep {
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
             if state.options.strict { state.strictCoverErrors += 1 }
         }
+        state.coverSlots = slots
     }
 
     /// A finding the fetcher made about a cover URL (a `--refresh` that could not revalidate

@@ -20,12 +20,26 @@ extension BuildStep {
         state.thumbnailQueue = nil
         let cache = queue.cache
         let specs = queue.specs
+        // The albums' covers by distinct URL (a state whose covers were set without the fetch
+        // step has them found here).
+        let slots = state.coverSlots ?? CoverSlots(state.catalogue.entries, covers: state.covers)
         // One job per distinct cover content, however many albums or URLs share it.
         var covers: [Cover] = []
         var job: [String: Int] = [:]
-        for case .success(let cover) in state.covers where job[cover.contentHash] == nil {
-            job[cover.contentHash] = covers.count
-            covers.append(cover)
+        // For each slot, its job, or nil for a cover that could not be had.
+        var jobOfSlot: [Int?] = []
+        jobOfSlot.reserveCapacity(slots.urls.count)
+        for result in slots.results {
+            guard case .success(let cover) = result else {
+                jobOfSlot.append(nil)
+                continue
+            }
+            let index = job[cover.contentHash, default: covers.count]
+            if index == covers.count {
+                job[cover.contentHash] = index
+                covers.append(cover)
+            }
+            jobOfSlot.append(index)
         }
         if !covers.isEmpty { observer.receive(.thumbnailsPlanned(covers: covers.count)) }
         await queue.finish(adding: covers) { cover, outcome in
@@ -86,23 +100,19 @@ extension BuildStep {
         }
 
         let archive = state.options.site.display(state.options.site.archive)
-        var announced: Set<String> = []
+        let placeholder = TileImage(src: assets.placeholder, isPlaceholder: true)
+        // Each URL's image, and its event, in the order of the first album naming it.
         var reportedJobs: Set<Int> = []
-        var finalImages: [TileImage] = []
-        // The albums of each cover that could not be thumbnailed, in the order first met: one
-        // finding per cover, as for a cover that could not be had (1,000 albums of one damaged
-        // JPEG were 1,000 warnings).
-        var failed: [(job: Int, url: String, albums: [Int])] = []
-        var failedAt: [Int: Int] = [:]
-        for (albumIndex, result) in state.covers.enumerated() {
-            guard case .success(let cover) = result, let index = job[cover.contentHash] else {
-                finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
+        var slotImages: [TileImage] = []
+        slotImages.reserveCapacity(slots.urls.count)
+        for (slot, url) in slots.urls.enumerated() {
+            guard let index = jobOfSlot[slot] else {
+                slotImages.append(placeholder)
                 continue
             }
-            let url = state.catalogue.entries[albumIndex].album.coverURL
             if let image = images[index] {
-                finalImages.append(image)
-                if announced.insert(url).inserted, case .success(let entries) = results[index] {
+                slotImages.append(image)
+                if case .success(let entries) = results[index] {
                     // Only the first URL of a shared cover reports its thumbnails, made or
                     // cached, so the events add up to the summary.
                     let first = reportedJobs.insert(index).inserted
@@ -111,12 +121,25 @@ extension BuildStep {
                 }
                 continue
             }
-            finalImages.append(TileImage(src: assets.placeholder, isPlaceholder: true))
-            guard case .failure(let error) = results[index] else { continue }
-            state.summary.coversFailed += 1
-            if announced.insert(url).inserted {
+            slotImages.append(placeholder)
+            if case .failure(let error) = results[index] {
                 observer.receive(.cover(.failed(url: url, reason: error.description)))
             }
+        }
+        let finalImages = slots.ofAlbum.map { slotImages[$0] }
+        // The albums of each cover that could not be thumbnailed, in the order first met: one
+        // finding per cover, as for a cover that could not be had (1,000 albums of one damaged
+        // JPEG were 1,000 warnings).
+        var failed: [(job: Int, url: String, albums: [Int])] = []
+        var failedAt: [Int: Int] = [:]
+        let thumbnailFailed = slots.urls.indices.map { slot in
+            guard let index = jobOfSlot[slot], images[index] == nil, case .failure = results[index] else { return false }
+            return true
+        }
+        for (albumIndex, slot) in slots.ofAlbum.enumerated() where thumbnailFailed[slot] {
+            guard let index = jobOfSlot[slot] else { continue }
+            let url = slots.urls[slot]
+            state.summary.coversFailed += 1
             if let at = failedAt[index] {
                 failed[at].albums.append(albumIndex)
             } else {
