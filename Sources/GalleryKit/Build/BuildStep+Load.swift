@@ -94,6 +94,9 @@ extension BuildStep {
             state.report(.error("\(what); name a folder (it is made if missing) with --output or [build] output", path: outputPath), to: observer)
             return
         }
+        // The previous build's record, read while the templates, the assets and the archive are.
+        let (outputFolder, cache) = (state.outputFolder, state.cacheFolder)
+        let earlyManifest = Task { EarlyManifest.read(for: outputFolder, cache: cache) }
         do throws(ArchiveError) {
             state.templates = try TemplateSet.load(overridesIn: site.templates, displayFolder: site.display(site.templates))
         } catch {
@@ -141,7 +144,6 @@ extension BuildStep {
         if let why = Self.unwritable(state.thumbnailCacheFolder) {
             state.report(.warning("the thumbnail cache \(SiteFolder.display(state.thumbnailCacheFolder)) cannot be written (\(why)), so every build makes the thumbnails again; make it writable, or remove it (it is made again)", path: SiteFolder.display(state.thumbnailCacheFolder)), to: observer)
         }
-        let outputFolder = state.outputFolder
         state.outputLock = OutputLock(manifest: manifestFile, output: outputFolder) {
             observer.receive(.diagnostic(Diagnostic(.note, path: SiteFolder.display(outputFolder), message: "another gallery build is writing this folder; waiting for it to finish")))
         }
@@ -170,8 +172,9 @@ extension BuildStep {
             // No stamp can hold (an edit): the manifest (10k lines at 10k albums) is read
             // beside the albums rather than before them, and the outputs it records are
             // looked at while the albums are decoded and their covers found.
-            let (output, cache, clean) = (state.outputFolder, state.cacheFolder, state.options.clean)
-            let manifest = Task { BuildManifest.load(for: output, cache: cache) }
+            let (output, clean) = (state.outputFolder, state.options.clean)
+            // The lock is held now: the record read early, if its files have not changed since.
+            let manifest = Task { await earlyManifest.value.current() }
             if !clean {
                 state.outputSurvey = Task { await OutputSurvey.take(of: manifest.value, root: output.standardizedFileURL.path) }
             }
@@ -179,7 +182,7 @@ extension BuildStep {
             state.previousManifest = await manifest.value
             return
         }
-        state.previousManifest = BuildManifest.load(for: state.outputFolder, cache: state.cacheFolder)
+        state.previousManifest = await earlyManifest.value.current()
         if let stamp = state.previousManifest.stamp,
            await stamp.holds(inputs: digest, manifest: state.previousManifest, manifestFile: manifestFile, outputRoot: state.outputFolder.standardizedFileURL.path) {
             stamp.apply(to: &state.summary, outputs: state.previousManifest.entries.count)
