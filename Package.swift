@@ -40,11 +40,16 @@ let package = Package(
                 "GalleryPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["exported-symbols.map"],
             swiftSettings: swiftSettings + [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             // A release binary carries the Swift runtime and Foundation inside it: it starts in
             // 10 ms rather than 17 (no Swift libraries to load and bind at every command), a
             // rebuild of 10k albums takes a tenth less, and it runs on a machine without Swift.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            // It exports none of its own symbols (see exported-symbols.map).
+            linkerSettings: [.unsafeFlags([
+                "-static-stdlib",
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/gallery/exported-symbols.map",
+            ], .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
             name: "GalleryKit",
