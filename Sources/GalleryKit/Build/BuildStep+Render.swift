@@ -241,8 +241,8 @@ extension BuildStep {
     static func splice(_ file: GeneratedFile, _ segments: GeneratedFile.Segments, maps: SegmentMaps, ledger: OutputLedger, validator: PageValidator) -> (bytes: [UInt8], head: Int, lengths: [UInt32])? {
         guard let map = maps.maps[file.path], map.context == segments.context,
               let entry = ledger.previous.entries[file.path], entry.outputHash == map.outputHash,
-              let old = ledger.contents(file.path), old.count == entry.size, FastHash.contentHash(old) == entry.outputHash,
-              let spliced = segments.file.splice(old: old, map: map, keys: segments.keys) else { return nil }
+              var old = ledger.contents(file.path, spare: 1 << 16), old.count == entry.size, FastHash.contentHash(old) == entry.outputHash,
+              let spliced = segments.file.splice(reusing: &old, map: map, keys: segments.keys) else { return nil }
         let findings: [Diagnostic] = switch file.check {
         case .svg: validator.validateSVG(spliced.remade, path: file.path)
         case .wellFormed: validator.validateWellFormed(spliced.remade, path: file.path)

@@ -108,9 +108,9 @@ struct OutputLedger: Sendable {
         return .changed(entry, isNew: old == nil)
     }
 
-    /// An output file's bytes now, or `nil` if there is none.
-    func contents(_ path: String) -> [UInt8]? {
-        FileBytes.contents(of: root + "/" + path)
+    /// An output file's bytes now, or `nil` if there is none; with room for `spare` bytes more.
+    func contents(_ path: String, spare: Int = 0) -> [UInt8]? {
+        FileBytes.contents(of: root + "/" + path, spare: spare)
     }
 
     /// Reads the output file at `path`, expected to hold `size` bytes, into `buffer` (grown as

@@ -15,25 +15,31 @@ enum FileBytes {
         contents(of: path, upTo: nil)
     }
 
+    /// The bytes as ``contents(of:)`` gives them, in an array with room for `spare` bytes more
+    /// (for a file that is to be changed in place).
+    static func contents(of path: String, spare: Int) -> [UInt8]? {
+        contents(of: path, upTo: nil, spare: spare)
+    }
+
     /// At most the first `limit` bytes of the regular file at `path` (all of it for `nil`), or
     /// `nil` as ``contents(of:)`` gives it.
-    static func contents(of path: String, upTo limit: Int?) -> [UInt8]? {
+    static func contents(of path: String, upTo limit: Int?, spare: Int = 0) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return contents(of: descriptor, size: Int(info.st_size), upTo: limit)
+        return contents(of: descriptor, size: Int(info.st_size), upTo: limit, spare: spare)
     }
 
     /// The bytes of the regular file open at `descriptor`, which held `size` bytes when it was
     /// looked at (all of them, should it have grown since, unless `limit` is given), or `nil`
-    /// on a read error.
-    static func contents(of descriptor: Int32, size: Int, upTo limit: Int? = nil) -> [UInt8]? {
+    /// on a read error; in an array with room for `spare` bytes more.
+    static func contents(of descriptor: Int32, size: Int, upTo limit: Int? = nil, spare: Int = 0) -> [UInt8]? {
         let size = min(size, limit ?? .max)
         var failed = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            let got = fill(buffer, from: descriptor)
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + spare) { buffer, count in
+            let got = fill(UnsafeMutableBufferPointer(rebasing: buffer[..<size]), from: descriptor)
             failed = got == nil
             count = got ?? 0
         }
