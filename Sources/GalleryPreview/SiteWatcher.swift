@@ -131,7 +131,7 @@ public struct SiteWatcher: Service {
         var seen = Set<String>()
         // Covers share a few folders: each is resolved once (10,000 covers, one `lstat` each).
         var resolvedFolders: [String: String] = [:]
-        for case .success(let cover) in result.covers {
+        for cover in result.distinctCovers {
             let path = cover.file.standardizedFileURL.path
             guard !path.hasPrefix(cache), seen.insert(path).inserted else { continue }
             let parent = PathText.parent(of: path)

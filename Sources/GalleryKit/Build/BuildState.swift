@@ -9,10 +9,12 @@ public struct BuildState: Sendable {
     public var config = SiteConfig()
     /// The albums (after `loadAlbums`).
     public var catalogue = Catalogue(albums: [])
-    /// Each album's cover or why it has none (after `fetchCovers`).
-    public var covers: [Result<Cover, CoverFailure>] = []
-    /// The albums' covers by distinct URL (after `fetchCovers`); ``covers`` has them by album.
+    /// The albums' covers by distinct URL (after `fetchCovers`).
     var coverSlots: CoverSlots?
+    /// Each album's cover or why it has none (after `fetchCovers`).
+    public var covers: [Result<Cover, CoverFailure>] { coverSlots?.perAlbum ?? [] }
+    /// The covers the albums show, each once however many albums share it (after `fetchCovers`).
+    public var distinctCovers: [Cover] { coverSlots?.results.compactMap { try? $0.get() } ?? [] }
     /// The thumbnails begun as the covers came in (from `fetchCovers` to `makeThumbnails`).
     var thumbnailQueue: ThumbnailQueue?
     /// Each album's tile images (after `makeThumbnails`).

@@ -80,8 +80,7 @@ extension BuildStep {
         state.summary.coversDownloaded = counts.downloaded
         state.summary.coversFromCache = counts.fromCache
         state.summary.coversRevalidated = counts.revalidated
-        slots.results = slots.urls.map { fetched[$0] ?? .failure(CoverFailure(url: $0, reason: "not fetched")) }
-        state.covers = slots.perAlbum
+        slots.results = slots.urls.map { fetched[$0] ?? CoverSlots.notFetched($0) }
         // The file behind each local cover that was used, by its `cover_url`.
         var localFiles: [String: String] = [:]
         // And the path it is named by, where that holds a symbolic link: the stamp of that path

@@ -20,9 +20,8 @@ extension BuildStep {
         state.thumbnailQueue = nil
         let cache = queue.cache
         let specs = queue.specs
-        // The albums' covers by distinct URL (a state whose covers were set without the fetch
-        // step has them found here).
-        let slots = state.coverSlots ?? CoverSlots(state.catalogue.entries, covers: state.covers)
+        // The albums' covers by distinct URL (a pipeline without the fetch step has none).
+        let slots = state.coverSlots ?? CoverSlots(unfetched: state.catalogue.entries)
         // One job per distinct cover content, however many albums or URLs share it.
         var covers: [Cover] = []
         var job: [String: Int] = [:]

@@ -37,11 +37,16 @@ struct CoverSlots: Sendable {
         self.firstAlbum = firstAlbum
     }
 
-    /// The slots of a state's albums with each album's cover as `covers` has it: for a state
-    /// whose covers were set without the fetch step (the first album naming a URL speaks for it).
-    init(_ entries: [Catalogue.Entry], covers: [Result<Cover, CoverFailure>]) {
+    /// The slots of `entries`' cover URLs, none of them fetched (a pipeline without the fetch
+    /// step): each album shows the placeholder.
+    init(unfetched entries: [Catalogue.Entry]) {
         self.init(entries)
-        results = firstAlbum.map { covers.indices.contains($0) ? covers[$0] : .failure(CoverFailure(url: urls[ofAlbum[$0]], reason: "not fetched")) }
+        results = urls.map(Self.notFetched)
+    }
+
+    /// What a URL the fetch step did not get to gives.
+    static func notFetched(_ url: String) -> Result<Cover, CoverFailure> {
+        .failure(CoverFailure(url: url, reason: "not fetched"))
     }
 
     /// Each album's cover or why it has none, in album order.

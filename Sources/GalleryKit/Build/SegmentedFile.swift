@@ -52,7 +52,11 @@ struct SegmentedFile: Sendable {
     /// The file spliced from `old`, or `nil` when `map` does not describe `old` with this head,
     /// tail and number of segments (then it is made in full).
     func splice(old: [UInt8], map: SegmentMap, keys: [UInt64]) -> Splice? {
-        guard let newHead = head(fitting: old, map: map, keys: keys) else { return nil }
+        head(fitting: old, map: map, keys: keys).map { copied(old, head: $0, map: map, keys: keys) }
+    }
+
+    /// The splice of `old`, which `map` was found to describe, into new memory.
+    private func copied(_ old: [UInt8], head newHead: [UInt8], map: SegmentMap, keys: [UInt64]) -> Splice {
         var writer = ByteWriter(capacity: old.count + 1024)
         var remade = ByteWriter(capacity: 4096)
         writer.write(bytes: newHead)
@@ -93,7 +97,7 @@ struct SegmentedFile: Sendable {
         guard let newHead = head(fitting: old, map: map, keys: keys) else { return nil }
         var changed: [Int] = []
         for index in 0..<count where keys[index] != map.keys[index] {
-            guard changed.count < Self.segmentsSplicedInPlace else { return splice(old: old, map: map, keys: keys) }
+            guard changed.count < Self.segmentsSplicedInPlace else { return copied(old, head: newHead, map: map, keys: keys) }
             changed.append(index)
         }
         var remade = ByteWriter(capacity: 4096)

@@ -33,20 +33,26 @@ import Testing
         #expect(perAlbum == ["b.png", "a.png", "b.png", "failed: missing.png", "a.png"])
     }
 
-    /// A state whose covers were set without the fetch step: each URL's result is its first album's.
-    @Test func slotsMadeFromCoversByAlbumTakeEachURLsFirstAlbum() {
-        let entries = Self.entries(["x.png", "y.png", "x.png"])
-        let covers: [Result<Cover, CoverFailure>] = [
+    /// A build state has each album's cover from its URL's slot, and each cover once for the
+    /// preview's watcher, however many albums share it.
+    @Test func aStateHasEachAlbumsCoverAndEachCoverOnce() {
+        var state = BuildState(options: BuildOptions(site: SiteFolder(root: URL(fileURLWithPath: "/site"))))
+        #expect(state.covers.isEmpty && state.distinctCovers.isEmpty)
+        var slots = CoverSlots(Self.entries(["x.png", "y.png", "x.png"]))
+        slots.results = [
             .success(Cover(file: URL(fileURLWithPath: "/x.png"), kind: .png, contentHash: "x", size: 1)),
             .failure(CoverFailure(url: "y.png", reason: "gone")),
-            .success(Cover(file: URL(fileURLWithPath: "/x.png"), kind: .png, contentHash: "x", size: 1)),
         ]
-        let slots = CoverSlots(entries, covers: covers)
-        #expect(slots.results.count == 2)
-        #expect((try? slots.results[0].get())?.contentHash == "x")
-        if case .failure(let failure) = slots.results[1] { #expect(failure.reason == "gone") } else { Issue.record("y.png should have failed") }
-        // Fewer covers than albums (a state made by hand): the rest are "not fetched".
-        let short = CoverSlots(entries, covers: [])
-        #expect(short.results.map { if case .failure(let failure) = $0 { failure.reason } else { "" } } == ["not fetched", "not fetched"])
+        state.coverSlots = slots
+        #expect(state.covers.map { (try? $0.get())?.contentHash } == ["x", nil, "x"])
+        #expect(state.distinctCovers.map(\.contentHash) == ["x"])
+    }
+
+    /// A pipeline without the fetch step: every album's cover is "not fetched" (a placeholder).
+    @Test func unfetchedSlotsGiveEveryAlbumNotFetched() {
+        let slots = CoverSlots(unfetched: Self.entries(["x.png", "y.png", "x.png"]))
+        #expect(slots.perAlbum.map { if case .failure(let failure) = $0 { failure.url + ": " + failure.reason } else { "" } } == [
+            "x.png: not fetched", "y.png: not fetched", "x.png: not fetched",
+        ])
     }
 }
