@@ -41,11 +41,12 @@ extension BuildStep {
         // How the validate step names the output folder, for a page named in a message.
         let outputFolder = SiteFolder.display(state.outputFolder)
         let keys = await pageKeys
-        // --clean still reads the old manifest, to delete what is gone, but compares with nothing.
+        // --clean still reads the old manifest, to delete what is gone, but compares with nothing
+        // (the load step takes no survey of it either: the survey holds the records it was of).
         let ledger = OutputLedger(
             previous: state.options.clean ? BuildManifest() : state.previousManifest,
             root: state.outputFolder.standardizedFileURL.path,
-            survey: await state.outputSurvey?.value
+            survey: state.options.clean ? nil : await state.outputSurvey?.value
         )
         state.outputSurvey = nil
         // Where each album's line lies in the strip and the data file as the last build wrote them.

@@ -21,7 +21,8 @@ struct OutputLedger: Sendable {
     private let survey: OutputSurvey?
 
     /// A ledger of the outputs under `root` against `previous`, with what `survey` found of
-    /// them (taken of `previous` under the same `root`) in place of a `stat` of each.
+    /// them in place of a `stat` of each. The survey must be taken of `previous` under the same
+    /// `root`: the records it holds are read in place of `previous`'s.
     init(previous: BuildManifest, root: String, survey: OutputSurvey? = nil) {
         self.previous = previous
         self.root = root
@@ -53,6 +54,12 @@ struct OutputLedger: Sendable {
 
     /// Whether an output with this input key can be skipped without rendering it.
     func inPlace(_ path: String, key: UInt64) -> BuildManifest.Entry? {
+        // The survey holds each record beside its file's state: one lookup of the path, not two.
+        if let found = survey?.files[path] {
+            let file = found.size < 0 ? nil : (size: found.size, changed: found.changed)
+            guard found.entry.inputKey == key, holds(path, file: file, size: found.entry.size, hash: found.entry.outputHash) else { return nil }
+            return found.entry
+        }
         guard let entry = previous.entries[path], entry.inputKey == key, holds(path, size: entry.size, hash: entry.outputHash) else { return nil }
         return entry
     }
@@ -65,7 +72,12 @@ struct OutputLedger: Sendable {
     /// since (a same-size hand edit, or a newer build's page under an older cache's manifest)
     /// is read and hashed. Costs a `stat` otherwise, as the size alone did.
     func holds(_ path: String, size: Int, hash: UInt64) -> Bool {
-        guard let file = fileState(path), file.size == size else { return false }
+        holds(path, file: fileState(path), size: size, hash: hash)
+    }
+
+    /// ``holds(_:size:hash:)`` of a file whose ``fileState(_:)`` is known.
+    private func holds(_ path: String, file: (size: Int, changed: Int)?, size: Int, hash: UInt64) -> Bool {
+        guard let file, file.size == size else { return false }
         if let writtenAt = previous.writtenAt, file.changed <= writtenAt { return true }
         verifications.increment()
         if size > FastHash.pieceSize {
@@ -155,9 +167,10 @@ struct OutputLedger: Sendable {
 /// only a hand edit in the few milliseconds between could be missed, as one made after the
 /// render step's `stat` always could.
 struct OutputSurvey: Sendable {
-    /// What was found at one output path: a regular file's size and change time (nanoseconds
-    /// since 1970), or a size of -1 for none.
+    /// What was found at one output path: the previous build's record of it, and a regular
+    /// file's size and change time (nanoseconds since 1970), or a size of -1 for none.
     struct Found: Sendable {
+        let entry: BuildManifest.Entry
         let size: Int
         let changed: Int
     }
@@ -171,15 +184,28 @@ struct OutputSurvey: Sendable {
         let ledger = OutputLedger(previous: previous, root: root)
         let paths = Array(previous.entries.keys)
         let chunks = (try? await Parallel.mapChunks(count: paths.count, chunkSize: 2048) { range in
-            range.map { index in
-                let state = ledger.fileState(paths[index])
-                return Found(size: state?.size ?? -1, changed: state?.changed ?? 0)
-            }
+            range.map { index in ledger.fileState(paths[index]) }
         }) ?? []
-        var files: [String: Found] = [:]
-        files.reserveCapacity(paths.count)
-        for (path, found) in zip(paths, chunks.joined()) { files[path] = found }
-        return OutputSurvey(files: files)
+        let states = Array(chunks.joined())
+        guard states.count == paths.count else { return OutputSurvey(files: [:]) }
+        // `mapValues` keeps the records' table as it is, so no path is hashed again (a keyed
+        // insert of each was a tenth of the survey). It visits them in the order `keys` gave
+        // them; checked below, since only the positions tie each state to its path.
+        var next = 0
+        let files = previous.entries.mapValues { entry in
+            defer { next += 1 }
+            let state = states[next]
+            return Found(entry: entry, size: state?.size ?? -1, changed: state?.changed ?? 0)
+        }
+        // Each key is the very string `keys` gave, so comparing them compares two words.
+        if zip(files.keys, paths).allSatisfy(==) { return OutputSurvey(files: files) }
+        var keyed: [String: Found] = [:]
+        keyed.reserveCapacity(paths.count)
+        for (path, state) in zip(paths, states) {
+            guard let entry = previous.entries[path] else { continue }
+            keyed[path] = Found(entry: entry, size: state?.size ?? -1, changed: state?.changed ?? 0)
+        }
+        return OutputSurvey(files: keyed)
     }
 }
 
