@@ -37,6 +37,12 @@ import Testing
         #expect(try await GalleryBinary.run(["edit", "artist-title-14", "--genre", "Jazz"], in: folder.url).status == 0)
         #expect(try await GalleryBinary.run(["build", "-q"], in: folder.url).status == 0)
         #expect(TemporaryFolder.changed(afterTitle, try folder.inodes()) == ["albums/artist-title-14/index.html", "albums.json", "data/albums-0.json"])
+        // The edit patched the lines of the previous manifest: they are those a clean build writes.
+        let builds = folder.url.appending(path: ".gallery-cache/builds")
+        let manifestName = try #require(try FileManager.default.contentsOfDirectory(atPath: builds.path).first { $0.hasSuffix(".manifest") })
+        let patched = try Data(contentsOf: builds.appending(path: manifestName))
+        #expect(try await GalleryBinary.run(["build", "-q", "--clean"], in: folder.url).status == 0)
+        #expect(try Data(contentsOf: builds.appending(path: manifestName)) == patched)
     }
 
     @Test func filesMadeFromEveryAlbumFollowTheSettingsTheyShow() async throws {

@@ -48,6 +48,9 @@ public struct BuildManifest: Sendable, Hashable {
     /// over a newer output folder) is read again before it is trusted. Not part of what the
     /// manifest says (`==` ignores it).
     var writtenAt: Int?
+    /// The entry lines of the file read, when they are as this build would write them (see
+    /// ``ReadLines``). A hint, not part of what the manifest says (`==` ignores it).
+    var readLines: ReadLines?
 
     /// An empty manifest.
     public init() {}
@@ -83,6 +86,8 @@ public struct BuildManifest: Sendable, Hashable {
         var manifest = load(from: file)
         guard let journal = try? Data(contentsOf: journal(of: file)) else { return manifest }
         manifest.stamp = nil
+        // The lines read no longer say what the entries do.
+        manifest.readLines = nil
         for line in Array(journal).split(separator: 0x0A) where Array(line).withUnsafeBufferPointer({ isOutputPath($0) }) {
             manifest.entries[String(decoding: line, as: UTF8.self)] = .untrusted
         }
@@ -188,6 +193,11 @@ public struct BuildManifest: Sendable, Hashable {
             var index = format.utf8.count + 1
             var inOrder = true
             manifest.sortedPaths.reserveCapacity(buffer.count / 64)
+            // Where each entry line starts, while each is as `entryLines()` writes it, follows
+            // the one before and the paths are in order.
+            var lineStarts: [Int]? = pathFirst ? nil : []
+            lineStarts?.reserveCapacity(buffer.count / 64 + 1)
+            var linesEnd = 0
             /// The bytes up to the next `terminator`, which is consumed; `nil` at a line's end.
             func field(until terminator: UInt8) -> UnsafeBufferPointer<UInt8>? {
                 let start = index
@@ -224,6 +234,7 @@ public struct BuildManifest: Sendable, Hashable {
                     }
                     continue
                 }
+                let lineStart = index
                 let line: (path: UnsafeBufferPointer<UInt8>, entry: Entry)?
                 if pathFirst {
                     line = field(until: 0x09).flatMap { path in
@@ -243,12 +254,26 @@ public struct BuildManifest: Sendable, Hashable {
                     if let last = manifest.sortedPaths.last, !(last < path) {
                         inOrder = false
                         manifest.sortedPaths = []
+                        lineStarts = nil
                     } else {
                         manifest.sortedPaths.append(path)
                     }
                 }
+                if lineStarts != nil {
+                    if lineStarts?.isEmpty == true || lineStart == linesEnd, lineStarts?.count == manifest.sortedPaths.count - 1,
+                       ReadLines.isAsWritten(buffer, from: lineStart, to: index, size: line.entry.size, pathLength: line.path.count) {
+                        lineStarts?.append(lineStart)
+                        linesEnd = index
+                    } else {
+                        lineStarts = nil
+                    }
+                }
             }
             if manifest.sortedPaths.count != manifest.entries.count { manifest.sortedPaths = [] }
+            if lineStarts?.isEmpty == false, linesEnd == buffer.count, lineStarts?.count == manifest.sortedPaths.count {
+                lineStarts?.append(linesEnd)
+                manifest.readLines = lineStarts.map { ReadLines(bytes: bytes, starts: $0) }
+            }
             // Watched files without a stamp line mean nothing; a stamp keeps only its own.
             manifest.stamp?.watched = watched
             return manifest
@@ -288,40 +313,6 @@ public struct BuildManifest: Sendable, Hashable {
         var bytes: [UInt8]
         /// Whether every path could be kept on one line (otherwise no stamp is kept).
         var everyPathKept: Bool
-    }
-
-    /// The entries in path order: in ``sortedPaths``' when it names exactly these paths.
-    func sortedEntries() -> [(key: String, value: Entry)] {
-        if sortedPaths.count == entries.count {
-            var inOrder: [(key: String, value: Entry)] = []
-            inOrder.reserveCapacity(entries.count)
-            for path in sortedPaths {
-                guard let entry = entries[path] else { break }
-                inOrder.append((path, entry))
-            }
-            if inOrder.count == entries.count { return inOrder }
-        }
-        return entries.sorted { $0.key < $1.key }
-    }
-
-    func entryLines() -> EntryLines {
-        var lines = ByteWriter(capacity: entries.count * 80)
-        var everyPathKept = true
-        for (path, entry) in sortedEntries() {
-            guard !Self.hasLineFeed(path) else {
-                everyPathKept = false
-                continue
-            }
-            lines.writeHex16(entry.inputKey)
-            lines.write("\t")
-            lines.write(entry.size)
-            lines.write("\t")
-            lines.writeHex16(entry.outputHash)
-            lines.write("\t")
-            lines.write(path)
-            lines.write("\n")
-        }
-        return EntryLines(bytes: lines.bytes, everyPathKept: everyPathKept)
     }
 
     /// The file's bytes, written directly rather than through string interpolation: at 10 000

@@ -79,6 +79,9 @@ public struct BuildState: Sendable {
     var tilesLeftOut = 0
     /// How many of the previous manifest's outputs the render step made again (-1: unknown).
     var previousOutputsMade = -1
+    /// When ``manifest`` is ``previousManifest`` with these records changed (the same outputs,
+    /// some made again), the changes, so the write step can patch the lines the previous file held.
+    var manifestChanges: [(path: String, entry: BuildManifest.Entry)]?
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
     /// Every finding so far.

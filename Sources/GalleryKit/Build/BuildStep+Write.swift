@@ -28,8 +28,8 @@ extension BuildStep {
         let manifestFile = BuildManifest.file(for: output, cache: state.cacheFolder)
         // The manifest's 10k lines are made while the files move into place; only its stamp
         // waits for the end.
-        let manifest = state.manifest
-        async let manifestLines = manifest.entryLines()
+        let (manifest, previous, changes) = (state.manifest, state.previousManifest, state.manifestChanges)
+        async let manifestLines = changes.flatMap { previous.entryLines(changedBy: $0) } ?? manifest.entryLines()
         // Every previous output this build made again was found among its records: then none is gone.
         let gone = state.previousOutputsMade == state.previousManifest.entries.count ? [] : state.previousManifest.entries.keys.filter { state.manifest.entries[$0] == nil }
         // A build that dies while it changes the folder must not leave the manifest vouching for
