@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reads an archive in the shape nearly every archive has, straight into albums, without the
 /// tree of nodes the full decoder walks: at 10k albums that tree was most of a rebuild's load.
 ///
@@ -54,30 +58,62 @@ extension JSONParser {
         index += 1
         var title: String?, artist: String?, genre: String?, cover: String?, slug: String?, year: Int?
         repeat {
-            guard let key = key(), take(":") else { return nil }
+            guard let key = albumKey(), take(":") else { return nil }
             skipWhitespace()
-            if key == "year" {
+            if key == .year {
                 guard year == nil, let text = number(), let value = Int(text) else { return nil }
                 year = value
                 continue
             }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let value = try? parseString() else { return nil }
             switch key {
-            case "title" where title == nil: title = value
-            case "artist" where artist == nil: artist = value
-            case "genre" where genre == nil: genre = value
-            case "cover_url" where cover == nil: cover = value
-            case "slug" where slug == nil: slug = value
+            case .title where title == nil: title = value
+            case .artist where artist == nil: artist = value
+            case .genre where genre == nil: genre = value
+            case .coverURL where cover == nil: cover = value
+            case .slug where slug == nil: slug = value
             default: return nil
             }
         } while take(",")
         guard take("}"), let title, let artist, let genre, let cover, let year, AlbumRules.yearProblem(year) == nil else { return nil }
-        for (value, field) in [(title, "title"), (artist, "artist"), (genre, "genre"), (cover, "cover_url")] {
-            guard !AlbumRules.isBlank(value), AlbumRules.lengthProblem(value, field: field) == nil else { return nil }
+        // Field by field: a list of the four made an array an album.
+        func fits(_ value: String, _ field: String) -> Bool {
+            !AlbumRules.isBlank(value) && AlbumRules.lengthProblem(value, field: field) == nil
         }
+        guard fits(title, "title"), fits(artist, "artist"), fits(genre, "genre"), fits(cover, "cover_url") else { return nil }
         // A slug of digits only is taken with a warning, which the full decoder gives.
         if let slug, AlbumRules.slugProblem(slug) != nil || AlbumRules.isNumberLike(slug) { return nil }
         return (Album(title: title, artist: artist, genre: genre, year: year, coverURL: cover, slug: slug), position)
+    }
+
+    /// The keys of an album object.
+    private enum AlbumKey: Int, CaseIterable {
+        case title, artist, genre, year, coverURL, slug
+
+        /// Each key's bytes as the archive names it, and its closing quote, in the cases' order.
+        static let quoted = ["title", "artist", "genre", "year", "cover_url", "slug"].map { Array(($0 + "\"").utf8) }
+    }
+
+    /// After whitespace, an album's key, told by its bytes rather than made into a string (six
+    /// keys an album, most of the strings in an archive); one written with escapes is read as a
+    /// string. `nil` for any other key.
+    private mutating func albumKey() -> AlbumKey? {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        let found = bytes.withUnsafeBufferPointer { buffer in
+            AlbumKey.allCases.first { key in
+                let quoted = AlbumKey.quoted[key.rawValue]
+                return start + quoted.count <= buffer.count && quoted.withUnsafeBufferPointer { quoted in
+                    memcmp(buffer.baseAddress! + start, quoted.baseAddress!, quoted.count) == 0
+                }
+            }
+        }
+        if let found {
+            index = start + AlbumKey.quoted[found.rawValue].count
+            return found
+        }
+        return key().flatMap { key in AlbumKey.quoted.firstIndex(of: Array((key + "\"").utf8)).flatMap(AlbumKey.init(rawValue:)) }
     }
 
     /// After whitespace, an object key (a string), or `nil`.

@@ -65,6 +65,9 @@ import Testing
         // Shapes the full decoder reads, with warnings or extras the fast path does not make.
         archive([album.replacingOccurrences(of: "}", with: #", "params": {"price": "12"}}"#)]),
         archive([album.replacingOccurrences(of: "}", with: #", "label": "Island"}"#)]),
+        // A key that starts as one of the album's does is another key.
+        archive([album.replacingOccurrences(of: "}", with: #", "genres": "Rock"}"#)]),
+        archive([album.replacingOccurrences(of: "\"genre\"", with: "\"genr\"")]),
         "{\"albums\": [" + album + "], \"version\": 1}",
         "{\"version\": 1, \"albums\": [" + album + "], \"note\": \"x\"}",
         archive([album.replacingOccurrences(of: "}", with: #", "slug": null}"#)]),
