@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reads an archive in the shape nearly every archive has, straight into albums, without the
 /// tree of nodes the full decoder walks: at 10k albums that tree was most of a rebuild's load.
 ///
@@ -87,7 +83,7 @@ extension JSONParser {
     }
 
     /// The keys of an album object.
-    private enum AlbumKey: Int, CaseIterable {
+    private enum AlbumKey: Int {
         case title, artist, genre, year, coverURL, slug
 
         /// Each key's bytes as the archive names it, and its closing quote, in the cases' order.
@@ -101,13 +97,22 @@ extension JSONParser {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
-        let found = bytes.withUnsafeBufferPointer { buffer in
-            AlbumKey.allCases.first { key in
-                let quoted = AlbumKey.quoted[key.rawValue]
-                return start + quoted.count <= buffer.count && quoted.withUnsafeBufferPointer { quoted in
-                    memcmp(buffer.baseAddress! + start, quoted.baseAddress!, quoted.count) == 0
-                }
+        let found = bytes.withUnsafeBufferPointer { buffer -> AlbumKey? in
+            guard start < buffer.count else { return nil }
+            // The first letter tells which key it can be.
+            let key: AlbumKey
+            switch buffer[start] {
+            case UInt8(ascii: "t"): key = .title
+            case UInt8(ascii: "a"): key = .artist
+            case UInt8(ascii: "g"): key = .genre
+            case UInt8(ascii: "y"): key = .year
+            case UInt8(ascii: "c"): key = .coverURL
+            case UInt8(ascii: "s"): key = .slug
+            default: return nil
             }
+            let quoted = AlbumKey.quoted[key.rawValue]
+            guard start + quoted.count <= buffer.count else { return nil }
+            return UnsafeBufferPointer(rebasing: buffer[start..<(start + quoted.count)]).elementsEqual(quoted) ? key : nil
         }
         if let found {
             index = start + AlbumKey.quoted[found.rawValue].count
