@@ -6,7 +6,7 @@ import Testing
 /// ledger then reads the record from the survey rather than from the manifest: a record paired
 /// with another path's file would leave a stale page in place, or rewrite one that is fine.
 @Suite struct OutputSurveyTests {
-    /// 2,500 outputs (more than one of the survey's chunks), each of its own size; every third
+    /// 2,500 outputs (more than one of the survey's chunks) of 1 to 1,000 bytes; every third
     /// missing and every fifth another size than recorded.
     @Test func eachRecordIsPairedWithItsOwnFile() async throws {
         let root = FileManager.default.temporaryDirectory.appending(path: "output-survey-\(UUID().uuidString)")
