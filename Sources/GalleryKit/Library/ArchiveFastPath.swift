@@ -86,8 +86,16 @@ extension JSONParser {
     private enum AlbumKey: Int {
         case title, artist, genre, year, coverURL, slug
 
-        /// Each key's bytes as the archive names it, and its closing quote, in the cases' order.
-        static let quoted = ["title", "artist", "genre", "year", "cover_url", "slug"].map { Array(($0 + "\"").utf8) }
+        /// Each key as the archive names it, in the cases' order.
+        static let names = ["title", "artist", "genre", "year", "cover_url", "slug"]
+        /// Each name's bytes and its closing quote.
+        static let quoted = names.map { Array(($0 + "\"").utf8) }
+
+        /// The key the archive names `name`, if it is one.
+        init?(name: String) {
+            guard let index = Self.names.firstIndex(of: name) else { return nil }
+            self.init(rawValue: index)
+        }
     }
 
     /// After whitespace, an album's key, told by its bytes rather than made into a string (six
@@ -118,7 +126,7 @@ extension JSONParser {
             index = start + AlbumKey.quoted[found.rawValue].count
             return found
         }
-        return key().flatMap { key in AlbumKey.quoted.firstIndex(of: Array((key + "\"").utf8)).flatMap(AlbumKey.init(rawValue:)) }
+        return key().flatMap(AlbumKey.init(name:))
     }
 
     /// After whitespace, an object key (a string), or `nil`.
