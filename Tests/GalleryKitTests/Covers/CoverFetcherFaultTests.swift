@@ -58,6 +58,11 @@ import Testing
         }
     }
 
+    /// The wait is told from the cap by minutes, not by a wall-clock bound close to the 1 s: a
+    /// machine stalled under a full parallel run stretched this 1 s wait to 18 s, 35 s, and once
+    /// (in CI) to 102 s, past the 90 s bound this test had. The cap is kept to 400 s, so a
+    /// fetcher that waited for it fails within minutes: a time limit would not stop it sooner, as
+    /// its cancellation does not reach the shared download.
     @Test func tooManyRequestsWaitsForRetryAfter() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
@@ -67,11 +72,7 @@ import Testing
                     : .response(.ok, [("Content-Type", "image/png")], body: image)
             }
             var policy = CoverTestRig.fastPolicy
-            // The cap is far above the 1 s asked for, so waiting for the cap cannot pass for
-            // honouring Retry-After. The upper bound leaves room for a starved machine: in a
-            // full parallel run on 2 cores, end-to-end tests blocking the cooperative pool on
-            // child processes once stretched this 1 s wait to 18 s, and once to 35 s.
-            policy.backoffCap = .seconds(180)
+            policy.backoffCap = .seconds(400)
             let clock = ContinuousClock()
             let start = clock.now
             let result = await rig.fetch("/busy.png", policy: policy)
@@ -79,7 +80,7 @@ import Testing
             #expect(result.cover != nil)
             #expect(rig.server.requests(to: "/busy.png") == 2)
             #expect(waited >= .milliseconds(950), "the fetcher retried after \(waited), not after the 1 s the server asked for")
-            #expect(waited < .seconds(90), "the fetcher waited \(waited): for its 180 s cap, not the 1 s asked for?")
+            #expect(waited < .seconds(240), "the fetcher waited \(waited): for its 400 s cap, not the 1 s asked for?")
         }
     }
 
