@@ -224,14 +224,25 @@ import Testing
         #expect(changes.token() != last, "a save under the new name")
     }
 
+    /// A stalled machine can space the saves out past the quiet period, and saves that far apart
+    /// rightly rebuild twice: such a burst tells nothing, and is made again, up to three times.
     @Test(arguments: Watching.allCases)
     func aBurstOfSavesGivesOneRebuildOnceTheySettle(watching: Watching) async throws {
+        let quiet = Duration.milliseconds(1500)
+        for _ in 1...3 {
+            if try await burstOfSaves(watching: watching, quiet: quiet) { return }
+        }
+        Issue.record("the saves never came within the quiet period in three tries: the machine was too busy to tell")
+    }
+
+    /// Five saves, then one more once the site settled. Returns false, having checked nothing,
+    /// when the five did not come within `quiet` of each other.
+    private func burstOfSaves(watching: Watching, quiet: Duration) async throws -> Bool {
         let counter = BuildCounter()
         let builder = PreviewBuilder(
             options: BuildOptions(site: site, output: root.appending(path: "public")),
             state: PreviewState(), hub: LiveReloadHub(), observer: counter, log: { _ in }
         )
-        let quiet = Duration.milliseconds(1500)
         let changes = watching.changes(of: site)
         let watcher = SiteWatcher(builder: builder, changes: changes, baseline: changes.token(), quietPeriod: quiet)
         let task = Task { try await watcher.run() }
@@ -240,7 +251,7 @@ import Testing
         // Five saves 60 ms apart, each seen by several polls: an editor's save, its backup and a
         // chmod, or `gallery add` writing the archive and the undo history. They are made on a
         // thread of their own: on the test process's few pool threads, busy with other suites, a
-        // 60 ms sleep once took 8.8 s, and saves that far apart rightly rebuild twice.
+        // 60 ms sleep once took 8.8 s.
         let archive = root.appending(path: "content/albums.json")
         let longestGap: Duration = try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -261,15 +272,20 @@ import Testing
         }
         while counter.builds == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: quiet * 2)
-        #expect(longestGap < quiet, "the saves should have come within the quiet period")
+        guard longestGap < quiet else {
+            task.cancel()
+            _ = try? await task.value
+            return false
+        }
         #expect(counter.builds == 1)
         // A save after the site settled is a rebuild of its own.
-        try write("title = \"Later\"\n", to: "gallery.toml")
+        try write("title = \"Later \(UUID())\"\n", to: "gallery.toml")
         let secondDeadline = clock.now + .seconds(60)
         while counter.builds < 2, clock.now < secondDeadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(counter.builds == 2)
         task.cancel()
         _ = try? await task.value
+        return true
     }
 }
 
