@@ -61,8 +61,9 @@ import Testing
     /// The wait is told from the cap by minutes, not by a wall-clock bound close to the 1 s: a
     /// machine stalled under a full parallel run stretched this 1 s wait to 18 s, 35 s, and once
     /// (in CI) to 102 s, past the 90 s bound this test had. The cap is kept to 400 s, so a
-    /// fetcher that waited for it fails within minutes: a time limit would not stop it sooner, as
-    /// its cancellation does not reach the shared download.
+    /// fetcher that waited for it fails within minutes. A time limit does not stop such a wait
+    /// sooner: with a one-hour cap and a fetcher made to wait for it, this test ran on for
+    /// 17 minutes past a one-minute `.timeLimit`.
     @Test func tooManyRequestsWaitsForRetryAfter() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
