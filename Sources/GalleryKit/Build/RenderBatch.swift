@@ -27,19 +27,19 @@ struct RenderBatch: Sendable {
     var tilesLeftOut = 0
 
     mutating func record(_ path: String, _ outcome: OutputLedger.Outcome, isPage: Bool = false) {
+        let entry = outcome.entry
+        entries.append((path, entry))
         switch outcome {
-        case .inPlace(let entry):
-            entries.append((path, entry))
+        case .inPlace:
+            break
+        case .unchanged, .changed:
+            remade.append((path, entry))
+        }
+        switch outcome {
+        case .inPlace, .unchanged:
             unchanged += 1
             if isPage { pagesUnchanged += 1 }
-        case .unchanged(let entry):
-            entries.append((path, entry))
-            remade.append((path, entry))
-            unchanged += 1
-            if isPage { pagesUnchanged += 1 }
-        case .changed(let entry, let isNew):
-            entries.append((path, entry))
-            remade.append((path, entry))
+        case .changed(_, let isNew):
             if isNew { newOutputs += 1 }
         }
     }
