@@ -93,24 +93,25 @@ final class TileSource: Sendable {
     }
 
     func value(forKey name: String, of index: Int) -> TemplateValue? {
-        let entry = plan.catalogue.entries[index]
+        // Each case reads the album fields it needs in place: copying the whole entry first
+        // retained and released its every string for each value a tile asks for.
         switch name {
         case "count": return .number(plan.catalogue.count)
         case "x": return .number(plan.layout.frame(at: index).x)
         case "y": return .number(plan.layout.frame(at: index).y)
         case "width": return .number(plan.layout.frame(at: index).width)
         case "height": return .number(plan.layout.frame(at: index).height)
-        case "href": return .text(root + SitePlan.albumFolder(slug: entry.slug))
+        case "href": return .text(root + SitePlan.albumFolder(slug: plan.catalogue.entries[index].slug))
         case "src": return .text(root + images[index].src)
         case "srcset": return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
         case "alt":
-            let album = entry.album
+            let album = plan.catalogue.entries[index].album
             return .text(albumBy.fillAlbum(title: Escape.xmlCharacters(album.title), artist: Escape.xmlCharacters(album.artist), genre: Escape.xmlCharacters(album.genre), year: album.year))
-        case "title": return .text(Escape.xmlCharacters(entry.album.title))
-        case "artist": return .text(Escape.xmlCharacters(entry.album.artist))
-        case "genre": return .text(Escape.xmlCharacters(entry.album.genre))
-        case "year": return .number(entry.album.year)
-        case "params": return .object(ParamsContext(Album.params(json: entry.album.paramsJSON)))
+        case "title": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.title))
+        case "artist": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.artist))
+        case "genre": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.genre))
+        case "year": return .number(plan.catalogue.entries[index].album.year)
+        case "params": return .object(ParamsContext(Album.params(json: plan.catalogue.entries[index].album.paramsJSON)))
         default: return nil
         }
     }
