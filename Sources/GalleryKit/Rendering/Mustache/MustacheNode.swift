@@ -4,7 +4,11 @@
 /// It follows the Mustache specification (interpolation, sections, inverted sections, comments,
 /// partials with standalone indentation, set delimiters, and inheritance with parents and
 /// blocks), escaping HTML as swift-mustache does (`& < > " '`). Lambdas are not supported.
-public struct CompiledTemplate: Sendable {
+///
+/// A class, immutable: the renderer looks a partial up at every inclusion (a strip includes its
+/// tile partial once a tile), and taking a reference out of the table is one count where a copy
+/// of a structure counted each of its fields.
+public final class CompiledTemplate: Sendable {
     /// The name partials use for it.
     public let name: String
     /// The parsed nodes.
@@ -12,6 +16,8 @@ public struct CompiledTemplate: Sendable {
     /// Whether the template includes no partials, parents or blocks, so its output depends on
     /// the context alone: what makes it eligible for the renderer's fragment cache.
     let isLeaf: Bool
+    /// The template laid out flat for rendering, when it is a leaf.
+    let program: LeafProgram?
 
     /// Parses a template; every template starts with the default delimiters `{{ }}`.
     ///
@@ -19,7 +25,8 @@ public struct CompiledTemplate: Sendable {
     public init(name: String, text: String) throws(MustacheSyntaxError) {
         self.name = name
         self.nodes = try MustacheParser.parse(Array(text.utf8), template: name)
-        self.isLeaf = Self.isLeaf(nodes)
+        self.program = LeafProgram(nodes)
+        self.isLeaf = program != nil
     }
 
     /// The names of the templates `nodes` include (`{{>name}}`) or extend (`{{<name}}`), at any depth.
@@ -38,16 +45,6 @@ public struct CompiledTemplate: Sendable {
             case .parent(let name, _, let overrides, let position):
                 [(name, position, true)] + overrides.keys.sorted().flatMap { referenceSites(in: overrides[$0]?.body ?? []) }
             case .block(_, let content, _, _): referenceSites(in: content.body)
-            }
-        }
-    }
-
-    private static func isLeaf(_ nodes: [MustacheNode]) -> Bool {
-        nodes.allSatisfy { node in
-            switch node {
-            case .text, .indent, .variable: true
-            case .section(_, _, let body, _): isLeaf(body)
-            case .partial, .parent, .block: false
             }
         }
     }

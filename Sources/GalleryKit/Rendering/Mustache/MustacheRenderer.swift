@@ -52,6 +52,8 @@ struct MustacheRenderer {
     /// The lowest stack level any lookup has reached since it was last reset: a partial whose
     /// lookups all stayed at or above its object's level depends on that object alone.
     private var lowestLevelUsed = Int.max
+    /// The partial looked up last (``partial(named:)``).
+    private var latestPartial: CompiledTemplate?
     /// When not `nil`, every name that no context knows (each returned `nil` for it, rather than
     /// a value or `.null`) is recorded, for telling a template's author of a misspelt name, with
     /// the names the objects it was asked of do have (``TemplateObject/keys``), to suggest one.
@@ -117,7 +119,7 @@ struct MustacheRenderer {
                 }
             case .partial(let name, let extra, let position):
                 let line = position.line
-                guard depth < Self.maximumDepth, let partial = templates[name] else { continue }
+                guard depth < Self.maximumDepth, let partial = partial(named: name) else { continue }
                 if let splice, trace == nil, partial.isLeaf, case .object(let object)? = stack.last,
                    let key = splice.key(for: object, partial: name, indentation: indentation, extra: extra) {
                     if splice.copy(key, into: &output) {
@@ -128,13 +130,13 @@ struct MustacheRenderer {
                     let start = output.count
                     let outer = lowestLevelUsed
                     lowestLevelUsed = Int.max
-                    expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                    expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
                     splice.rendered(key, from: start, in: output, isPure: lowestLevelUsed >= stack.count - 1)
                     lowestLevelUsed = min(outer, lowestLevelUsed)
                     continue
                 }
                 if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
-                    let key = FragmentCache.Key(template: name, object: identity, indentation: indentation, extra: extra)
+                    let key = FragmentCache.Key(site: fragments.site(template: name, indentation: indentation, extra: extra), object: identity)
                     if let cached = fragments.entries[key] {
                         fragments.placements.append(FragmentCache.Placement(offset: output.count, length: cached.bytes.count, slot: cached.slot))
                         output.append(contentsOf: cached.bytes)
@@ -143,12 +145,12 @@ struct MustacheRenderer {
                     let start = output.count
                     let outer = lowestLevelUsed
                     lowestLevelUsed = Int.max
-                    expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                    expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
                     if lowestLevelUsed >= stack.count - 1 { fragments.store(key, from: start, in: output) }
                     lowestLevelUsed = min(outer, lowestLevelUsed)
                     continue
                 }
-                expand(partial.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
             case .parent(let name, let extra, let ownOverrides, let position):
                 let line = position.line
                 guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
@@ -190,7 +192,28 @@ struct MustacheRenderer {
         render(nodes, in: template, indentation: inner, overrides: overrides, depth: depth)
     }
 
-    private mutating func record(_ template: String, _ line: Int) {
+    /// The template `name`: the one found last when it has that name (a strip includes its tile
+    /// partial once a tile), or from the table.
+    private mutating func partial(named name: String) -> CompiledTemplate? {
+        if let latestPartial, latestPartial.name == name { return latestPartial }
+        latestPartial = templates[name]
+        return latestPartial
+    }
+
+    /// Renders a partial where its tag stands: a leaf partial through its flat program, which
+    /// needs neither the overrides nor the depth (it includes nothing), others as any expansion.
+    private mutating func expand(_ partial: CompiledTemplate, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
+        guard let program = partial.program else {
+            expand(partial.nodes, in: partial.name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: siteTemplate, line: line, overrides: overrides, depth: depth)
+            return
+        }
+        // As `expand` below for content that starts a line: a standalone tag's lines are
+        // indented by `extra` more, an inline tag's not at all.
+        let inner = extra.map { $0.isEmpty ? indentation : indentation.isEmpty ? $0 : indentation + $0 } ?? []
+        render(program, 0..<program.operations.count, in: partial.name, indentation: inner)
+    }
+
+    mutating func record(_ template: String, _ line: Int) {
         guard trace != nil else { return }
         if let last = trace?.last {
             if last.template == template, last.line == line { return }
@@ -202,7 +225,7 @@ struct MustacheRenderer {
 
     /// Looks a name up where `template` uses it, at the tag at `position`, noting it when no
     /// context knows it and unknown names are being recorded.
-    private mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
+    mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
         let value = resolve(name)
         if unknownNames != nil { noteUnknownParts(of: name, in: template, at: position) }
         return value
@@ -266,7 +289,7 @@ struct MustacheRenderer {
         return value
     }
 
-    private mutating func write(_ value: TemplateValue, escaped: Bool) {
+    mutating func write(_ value: TemplateValue, escaped: Bool) {
         switch value {
         case .text(let text):
             if escaped || escapesEveryText {

@@ -58,9 +58,17 @@ extension TemplateObject {
 ///
 /// One cache serves one batch of renders in one task; it is not shared between threads.
 public final class FragmentCache {
+    /// A fragment's key: where the partial is included, and the object it was rendered for.
     struct Key: Hashable {
-        var template: String
+        /// The number ``site(template:indentation:extra:)`` gave the inclusion.
+        var site: Int
         var object: Int
+    }
+
+    /// A place a partial is included at: the partial, the indentation of the lines around its
+    /// tag, and the tag's own (`nil` for a tag inline in its line).
+    private struct Site: Hashable {
+        var template: String
         var indentation: [UInt8]
         var extra: [UInt8]?
     }
@@ -80,6 +88,11 @@ public final class FragmentCache {
     }
 
     var entries: [Key: Entry] = [:]
+    /// The number of each site, and the latest site asked for, which the next ask is nearly
+    /// always for (a strip's tiles all come from one): found by comparing, without hashing.
+    private var sites: [Site: Int] = [:]
+    private var latestSite = Site(template: "", indentation: [], extra: nil)
+    private var latestNumber = -1
     /// The cached fragments of the latest render, in order, whether rendered or reused: the
     /// page check leaves out those it already checked in the same place (``FragmentChecks``).
     var placements: [Placement] = []
@@ -93,6 +106,20 @@ public final class FragmentCache {
 
     /// An empty cache.
     public init() {}
+
+    /// The number of the place `template` is included at, with `indentation` around its tag and
+    /// `extra` its own.
+    func site(template: String, indentation: [UInt8], extra: [UInt8]?) -> Int {
+        if latestNumber >= 0, latestSite.template == template, latestSite.indentation == indentation, latestSite.extra == extra {
+            return latestNumber
+        }
+        let site = Site(template: template, indentation: indentation, extra: extra)
+        let number = sites[site] ?? sites.count
+        sites[site] = number
+        latestSite = site
+        latestNumber = number
+        return number
+    }
 
     /// Stores the fragment just rendered at `offset` of `output` under `key`, and notes where it lies.
     func store(_ key: Key, from offset: Int, in output: [UInt8]) {
