@@ -84,6 +84,9 @@ extension MustacheRenderer {
     /// Renders the operations of `program` in `range`, of the template `template`, as
     /// ``render(_:in:indentation:overrides:depth:)`` renders the nodes they were made from.
     mutating func render(_ program: LeafProgram, _ range: Range<Int>, in template: String, indentation: [UInt8]) {
+        // The object on top of the stack, taken out once for the names below: nearly all are its
+        // own (a tile's), and taking it out of the stack for each name copied it for each.
+        let top: (any TemplateObject)? = if case .object(let object)? = stack.last { object } else { nil }
         var index = range.lowerBound
         while index < range.upperBound {
             switch program.operations[index] {
@@ -98,10 +101,10 @@ extension MustacheRenderer {
             case .variable(let name, let escaped):
                 let site = program.names.baseAddress! + name
                 if trace != nil { record(template, site.pointee.position.line) }
-                write(resolve(site.pointee.name, in: template, at: site.pointee.position), escaped: escaped)
+                write(lookUp(site, below: top, in: template), escaped: escaped)
             case .section(let name, let inverted, let end):
                 let site = program.names.baseAddress! + name
-                let value = resolve(site.pointee.name, in: template, at: site.pointee.position)
+                let value = lookUp(site, below: top, in: template)
                 let body = (index + 1)..<end
                 index = end
                 if inverted {
@@ -128,5 +131,15 @@ extension MustacheRenderer {
             }
             index += 1
         }
+    }
+
+    /// ``resolve(_:in:at:)``, asking `top` (the object on top of the stack) first for a name of
+    /// one part, as the lookup down the stack would, unless unknown names are being recorded.
+    private mutating func lookUp(_ site: UnsafeMutablePointer<LeafProgram.NameSite>, below top: (any TemplateObject)?, in template: String) -> TemplateValue {
+        if let top, unknownNames == nil, site.pointee.name.parts.count == 1, let value = top.value(forKey: site.pointee.name.parts[0]) {
+            noteLevelUsed(stack.count - 1)
+            return value
+        }
+        return resolve(site.pointee.name, in: template, at: site.pointee.position)
     }
 }

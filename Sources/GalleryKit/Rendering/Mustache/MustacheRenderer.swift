@@ -265,6 +265,11 @@ struct MustacheRenderer {
         unknownNames?[unknown, default: []].formUnion(names)
     }
 
+    /// Notes that a lookup reached the stack's level `level` (see `lowestLevelUsed`).
+    mutating func noteLevelUsed(_ level: Int) {
+        lowestLevelUsed = min(lowestLevelUsed, level)
+    }
+
     /// Looks a name up: the first part down the stack, the rest inside what was found.
     private mutating func resolve(_ name: MustacheName) -> TemplateValue {
         guard let first = name.parts.first else {
