@@ -35,16 +35,19 @@ enum XHTMLStreamCheck {
         guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { return false }
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
+        // The callbacks borrow the state (`passes` holds it for the whole parse) rather than take
+        // a counted reference to it at every element's start and end.
         handler.startElementNs = { context, localName, _, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
             guard let context else { return }
-            let state = Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue()
-            let attributes = Attributes(base: attributes, count: Int(attributeCount))
-            state.marks?.enter(localName, uri, namespaces: namespaces, count: Int(namespaceCount), holdsID: attributes.value("id") != nil || attributes.hasXMLID)
-            state.start(localName, uri, attributes, defaulted: defaultedCount)
+            Unmanaged<StreamState>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
+                let attributes = Attributes(base: attributes, count: Int(attributeCount))
+                state.marks?.enter(localName, uri, namespaces: namespaces, count: Int(namespaceCount), holdsID: attributes.value("id") != nil || attributes.hasXMLID)
+                state.start(localName, uri, attributes, defaulted: defaultedCount)
+            }
         }
         handler.endElementNs = { context, _, _, _ in
             guard let context else { return }
-            Unmanaged<StreamState>.fromOpaque(context).takeUnretainedValue().end()
+            Unmanaged<StreamState>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.end() }
         }
         if state.marks != nil {
             handler.processingInstruction = { context, target, data in

@@ -2,9 +2,10 @@ import Testing
 
 @testable import GalleryKit
 
-/// A leaf partial renders through its flat program (``LeafProgram``): the same bytes and the same
-/// trace as the tree of nodes it was made from.
-@Suite struct LeafProgramTests {
+/// Templates render through their flat programs (``TemplateProgram``); a leaf partial (the tile's
+/// kind) takes its names from its object first, and renders the same bytes and the same trace as
+/// the same partial with an inclusion in it, which does not.
+@Suite struct TemplateProgramTests {
     /// Text, variables escaped and not, and sections of every kind of value, nested, on lines of
     /// their own and inline.
     static let leaf = """
@@ -40,12 +41,12 @@ import Testing
         (album, ["current\">&lt;Kind of Blue&gt; &amp; <Kind of Blue>", "    <i>So What</i>\n", "<b>Miles Davis</b>", "(1959)"]),
         (bare, ["\"tile\">Untitled", "  none\n", "anonymous"]),
     ])
-    func aLeafPartialRendersAsItsTreeDoes(context: TemplateValue, expected: [String]) throws {
+    func aLeafPartialRendersAsOneThatIncludesDoes(context: TemplateValue, expected: [String]) throws {
         let main = "<ul>\n  {{>tile}}\n</ul>\n<p>{{>tile}}</p>\n"
-        // The same text with an empty block at its end is no leaf, so it renders from its nodes.
+        // The same text with an empty block at its end is no leaf.
         let tree = Self.leaf + "{{$nothing}}\n{{/nothing}}\n"
-        #expect(try CompiledTemplate(name: "tile", text: Self.leaf).program != nil)
-        #expect(try CompiledTemplate(name: "tile", text: tree).program == nil)
+        #expect(try CompiledTemplate(name: "tile", text: Self.leaf).isLeaf)
+        #expect(try !CompiledTemplate(name: "tile", text: tree).isLeaf)
 
         let (flatOutput, flatTrace) = try renderTracedWithGallery(main, partials: ["tile": Self.leaf], context: context)
         let (treeOutput, treeTrace) = try renderTracedWithGallery(main, partials: ["tile": tree], context: context)
@@ -56,10 +57,11 @@ import Testing
     }
 
     @Test func aTemplateThatIncludesAnotherIsNoLeaf() throws {
-        #expect(try CompiledTemplate(name: "a", text: "{{#x}}{{>b}}{{/x}}").program == nil)
-        #expect(try CompiledTemplate(name: "a", text: "{{<b}}{{/b}}").program == nil)
-        #expect(try CompiledTemplate(name: "a", text: "{{$b}}{{/b}}").program == nil)
-        let program = try #require(try CompiledTemplate(name: "a", text: "a{{#x}}b{{y}}{{/x}}c").program)
+        #expect(try CompiledTemplate(name: "a", text: "{{#x}}{{>b}}{{/x}}").program.inclusions.count == 1)
+        #expect(try !CompiledTemplate(name: "a", text: "{{<b}}{{/b}}").isLeaf)
+        #expect(try !CompiledTemplate(name: "a", text: "{{$b}}{{/b}}").isLeaf)
+        let program = try CompiledTemplate(name: "a", text: "a{{#x}}b{{y}}{{/x}}c").program
+        #expect(program.isLeaf)
         // The start of the line (where indentation goes), "a", the section, "b", y, "c".
         #expect(program.operations.count == 6)
         #expect(Array(program.bytes) == Array("abc".utf8))

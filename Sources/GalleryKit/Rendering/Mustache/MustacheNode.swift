@@ -16,8 +16,8 @@ public final class CompiledTemplate: Sendable {
     /// Whether the template includes no partials, parents or blocks, so its output depends on
     /// the context alone: what makes it eligible for the renderer's fragment cache.
     let isLeaf: Bool
-    /// The template laid out flat for rendering, when it is a leaf.
-    let program: LeafProgram?
+    /// The nodes laid out flat for rendering.
+    let program: TemplateProgram
 
     /// Parses a template; every template starts with the default delimiters `{{ }}`.
     ///
@@ -25,8 +25,8 @@ public final class CompiledTemplate: Sendable {
     public init(name: String, text: String) throws(MustacheSyntaxError) {
         self.name = name
         self.nodes = try MustacheParser.parse(Array(text.utf8), template: name)
-        self.program = LeafProgram(nodes)
-        self.isLeaf = program != nil
+        self.program = TemplateProgram(nodes)
+        self.isLeaf = program.isLeaf
     }
 
     /// The names of the templates `nodes` include (`{{>name}}`) or extend (`{{<name}}`), at any depth.
@@ -76,6 +76,16 @@ struct MustacheBlock: Sendable {
     let startsLine: Bool
     /// Where the block's opening tag is in `template`, for naming it in a warning.
     let position: SourcePosition
+    /// The content laid out flat for rendering.
+    let program: TemplateProgram
+
+    init(template: String, body: [MustacheNode], startsLine: Bool, position: SourcePosition) {
+        self.template = template
+        self.body = body
+        self.startsLine = startsLine
+        self.position = position
+        program = TemplateProgram(body)
+    }
 }
 
 /// One piece of a parsed template. `line` is the template line a piece starts on, for tracing

@@ -74,103 +74,119 @@ struct MustacheRenderer {
     mutating func render(_ name: String, context: TemplateValue) {
         guard let template = templates[name] else { return }
         stack = [context]
-        render(template.nodes, in: name, indentation: [], overrides: [:], depth: 0)
+        render(template.program, template.program.all, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
-    /// Renders `nodes` of `template`; `indentation` goes at the start of every template line.
-    private mutating func render(_ nodes: [MustacheNode], in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
-        // Indexing rather than `for node in nodes` avoids copying each node (and retaining its
-        // payload) before the switch.
-        var index = 0
-        while index < nodes.count {
-            defer { index += 1 }
-            switch nodes[index] {
-            case .text(let bytes, let line):
+    /// Renders the operations of `program` in `range`, of `template`; `indentation` goes at the
+    /// start of every template line.
+    private mutating func render(_ program: TemplateProgram, _ range: Range<Int>, in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
+        // A leaf's names are nearly all its object's own (a tile's): the object on top of the
+        // stack is taken out once and asked first, rather than copied out for each name.
+        let top: (any TemplateObject)? = if program.isLeaf, case .object(let object)? = stack.last { object } else { nil }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            switch program.operations[index] {
+            case .text(let start, let count, let line):
                 if trace != nil { record(template, line) }
-                output.append(contentsOf: bytes)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: program.bytes[start..<(start + count)]))
             case .indent(let line):
-                guard !indentation.isEmpty else { continue }
-                if trace != nil { record(template, line) }
-                output.append(contentsOf: indentation)
-            case .variable(let name, let escaped, let position):
-                if trace != nil { record(template, position.line) }
-                write(resolve(name, in: template, at: position), escaped: escaped)
-            case .section(let name, let inverted, let body, let position):
-                let value = resolve(name, in: template, at: position)
+                if !indentation.isEmpty {
+                    if trace != nil { record(template, line) }
+                    output.append(contentsOf: indentation)
+                }
+            case .variable(let name, let escaped):
+                let site = program.names.baseAddress! + name
+                if trace != nil { record(template, site.pointee.position.line) }
+                write(lookUp(site, below: top, in: template), escaped: escaped)
+            case .section(let name, let inverted, let end):
+                let value = lookUp(program.names.baseAddress! + name, below: top, in: template)
+                let body = (index + 1)..<end
+                index = end
                 if inverted {
-                    if value.isFalsey { render(body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
+                    if value.isFalsey { render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth) }
                     continue
                 }
                 switch value {
                 case .list(let items):
                     for item in items {
                         stack.append(item)
-                        render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                        render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                         stack.removeLast()
                     }
                 case .bool(true):
-                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                 case .bool(false), .null:
                     break
                 case .text, .markup, .number, .object:
                     stack.append(value)
-                    render(body, in: template, indentation: indentation, overrides: overrides, depth: depth)
+                    render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                     stack.removeLast()
                 }
-            case .partial(let name, let extra, let position):
-                let line = position.line
-                guard depth < Self.maximumDepth, let partial = partial(named: name) else { continue }
-                if let splice, trace == nil, partial.isLeaf, case .object(let object)? = stack.last,
-                   let key = splice.key(for: object, partial: name, indentation: indentation, extra: extra) {
-                    if splice.copy(key, into: &output) {
-                        // As the partial would have: it looked at its object alone.
-                        lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
-                        continue
-                    }
-                    let start = output.count
-                    let outer = lowestLevelUsed
-                    lowestLevelUsed = Int.max
-                    expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                    splice.rendered(key, from: start, in: output, isPure: lowestLevelUsed >= stack.count - 1)
-                    lowestLevelUsed = min(outer, lowestLevelUsed)
-                    continue
-                }
-                if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
-                    let key = FragmentCache.Key(site: fragments.site(template: name, indentation: indentation, extra: extra), object: identity)
-                    if let cached = fragments.entries[key] {
-                        fragments.placements.append(FragmentCache.Placement(offset: output.count, length: cached.bytes.count, slot: cached.slot))
-                        output.append(contentsOf: cached.bytes)
-                        continue
-                    }
-                    let start = output.count
-                    let outer = lowestLevelUsed
-                    lowestLevelUsed = Int.max
-                    expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                    if lowestLevelUsed >= stack.count - 1 { fragments.store(key, from: start, in: output) }
-                    lowestLevelUsed = min(outer, lowestLevelUsed)
-                    continue
-                }
-                expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-            case .parent(let name, let extra, let ownOverrides, let position):
-                let line = position.line
-                guard depth < Self.maximumDepth, let parent = templates[name] else { continue }
-                // Overrides already in force (from further out) win over this parent tag's own.
-                let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
-                expand(parent.nodes, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: merged, depth: depth + 1)
-            case .block(let name, let defaultContent, let extra, let line):
-                if let override = overrides[name] {
-                    // An override may hold its own block's tag: count it as a level, so that stops.
-                    guard depth < Self.maximumDepth else { continue }
-                    expand(override.body, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                } else {
-                    // The default content is this template's own text, indented like the rest of it.
-                    expand(defaultContent.body, in: template, startingLine: defaultContent.startsLine, inline: indentation, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
-                }
+                continue
+            case .inclusion(let number):
+                include(program.inclusions[number], in: template, indentation: indentation, overrides: overrides, depth: depth)
             }
+            index += 1
         }
     }
 
-    /// Renders the nodes of a partial, parent or block where its tag stands.
+    /// Renders a partial, parent or block tag of `template`.
+    private mutating func include(_ node: MustacheNode, in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
+        switch node {
+        case .partial(let name, let extra, let position):
+            let line = position.line
+            guard depth < Self.maximumDepth, let partial = partial(named: name) else { return }
+            if let splice, trace == nil, partial.isLeaf, case .object(let object)? = stack.last,
+               let key = splice.key(for: object, partial: name, indentation: indentation, extra: extra) {
+                if splice.copy(key, into: &output) {
+                    // As the partial would have: it looked at its object alone.
+                    lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
+                    return
+                }
+                let start = output.count
+                let outer = lowestLevelUsed
+                lowestLevelUsed = Int.max
+                expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                splice.rendered(key, from: start, in: output, isPure: lowestLevelUsed >= stack.count - 1)
+                lowestLevelUsed = min(outer, lowestLevelUsed)
+                return
+            }
+            if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
+                let key = FragmentCache.Key(site: fragments.site(template: name, indentation: indentation, extra: extra), object: identity)
+                if let cached = fragments.entries[key] {
+                    fragments.placements.append(FragmentCache.Placement(offset: output.count, length: cached.bytes.count, slot: cached.slot))
+                    output.append(contentsOf: cached.bytes)
+                    return
+                }
+                let start = output.count
+                let outer = lowestLevelUsed
+                lowestLevelUsed = Int.max
+                expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+                if lowestLevelUsed >= stack.count - 1 { fragments.store(key, from: start, in: output) }
+                lowestLevelUsed = min(outer, lowestLevelUsed)
+                return
+            }
+            expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+        case .parent(let name, let extra, let ownOverrides, let position):
+            guard depth < Self.maximumDepth, let parent = templates[name] else { return }
+            // Overrides already in force (from further out) win over this parent tag's own.
+            let merged = overrides.isEmpty ? ownOverrides : overrides.merging(ownOverrides) { outer, _ in outer }
+            expand(parent.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: position.line, overrides: merged, depth: depth + 1)
+        case .block(let name, let defaultContent, let extra, let line):
+            if let override = overrides[name] {
+                // An override may hold its own block's tag: count it as a level, so that stops.
+                guard depth < Self.maximumDepth else { return }
+                expand(override.program, in: override.template, startingLine: override.startsLine, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+            } else {
+                // The default content is this template's own text, indented like the rest of it.
+                expand(defaultContent.program, in: template, startingLine: defaultContent.startsLine, inline: indentation, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+            }
+        case .text, .indent, .variable, .section:
+            break
+        }
+    }
+
+    /// Renders the program of a partial, parent or block where its tag stands.
     ///
     /// Indentation follows the template text, as in the specification's reference
     /// implementations: a tag on a line of its own (`extra` not `nil`) indents every line of the
@@ -179,17 +195,17 @@ struct MustacheRenderer {
     /// indentation written first. An inline tag continues the current line: its expansion's lines
     /// get the `inline` indentation, which is none for another template's text (an inline partial
     /// or parent, a block override) and the current one for a block's default content.
-    private mutating func expand(_ nodes: [MustacheNode], in template: String, startingLine: Bool, inline: [UInt8], at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
+    private mutating func expand(_ program: TemplateProgram, in template: String, startingLine: Bool, inline: [UInt8], at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
         guard let extra else {
-            render(nodes, in: template, indentation: inline, overrides: overrides, depth: depth)
+            render(program, program.all, in: template, indentation: inline, overrides: overrides, depth: depth)
             return
         }
         let inner = extra.isEmpty ? indentation : indentation.isEmpty ? extra : indentation + extra
-        if !startingLine, !nodes.isEmpty, !inner.isEmpty {
+        if !startingLine, program.operations.count > 0, !inner.isEmpty {
             if trace != nil { record(siteTemplate, line) }
             output.append(contentsOf: inner)
         }
-        render(nodes, in: template, indentation: inner, overrides: overrides, depth: depth)
+        render(program, program.all, in: template, indentation: inner, overrides: overrides, depth: depth)
     }
 
     /// The template `name`: the one found last when it has that name (a strip includes its tile
@@ -200,20 +216,17 @@ struct MustacheRenderer {
         return latestPartial
     }
 
-    /// Renders a partial where its tag stands: a leaf partial through its flat program, which
-    /// needs neither the overrides nor the depth (it includes nothing), others as any expansion.
-    private mutating func expand(_ partial: CompiledTemplate, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) {
-        guard let program = partial.program else {
-            expand(partial.nodes, in: partial.name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: siteTemplate, line: line, overrides: overrides, depth: depth)
-            return
+    /// ``resolve(_:in:at:)``, asking `top` (the object on top of the stack) first for a name of
+    /// one part, as the lookup down the stack would, unless unknown names are being recorded.
+    private mutating func lookUp(_ site: UnsafeMutablePointer<TemplateProgram.NameSite>, below top: (any TemplateObject)?, in template: String) -> TemplateValue {
+        if let top, unknownNames == nil, site.pointee.name.parts.count == 1, let value = top.value(forKey: site.pointee.name.parts[0]) {
+            lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
+            return value
         }
-        // As `expand` below for content that starts a line: a standalone tag's lines are
-        // indented by `extra` more, an inline tag's not at all.
-        let inner = extra.map { $0.isEmpty ? indentation : indentation.isEmpty ? $0 : indentation + $0 } ?? []
-        render(program, 0..<program.operations.count, in: partial.name, indentation: inner)
+        return resolve(site.pointee.name, in: template, at: site.pointee.position)
     }
 
-    mutating func record(_ template: String, _ line: Int) {
+    private mutating func record(_ template: String, _ line: Int) {
         guard trace != nil else { return }
         if let last = trace?.last {
             if last.template == template, last.line == line { return }
@@ -225,7 +238,7 @@ struct MustacheRenderer {
 
     /// Looks a name up where `template` uses it, at the tag at `position`, noting it when no
     /// context knows it and unknown names are being recorded.
-    mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
+    private mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
         let value = resolve(name)
         if unknownNames != nil { noteUnknownParts(of: name, in: template, at: position) }
         return value
@@ -265,11 +278,6 @@ struct MustacheRenderer {
         unknownNames?[unknown, default: []].formUnion(names)
     }
 
-    /// Notes that a lookup reached the stack's level `level` (see `lowestLevelUsed`).
-    mutating func noteLevelUsed(_ level: Int) {
-        lowestLevelUsed = min(lowestLevelUsed, level)
-    }
-
     /// Looks a name up: the first part down the stack, the rest inside what was found.
     private mutating func resolve(_ name: MustacheName) -> TemplateValue {
         guard let first = name.parts.first else {
@@ -294,7 +302,7 @@ struct MustacheRenderer {
         return value
     }
 
-    mutating func write(_ value: TemplateValue, escaped: Bool) {
+    private mutating func write(_ value: TemplateValue, escaped: Bool) {
         switch value {
         case .text(let text):
             if escaped || escapesEveryText {
