@@ -98,7 +98,9 @@ struct FragmentChecks {
                 // Beside the run of left-out fragments before it, with only white space between.
                 if !known.isEmpty, case .checked(let signatures, let count)? = markers.last?.kind, markers.last?.end == bytes.count,
                    gap.allSatisfy(Self.isSpace) {
-                    let common = signatures.filter(known.contains)
+                    // Nearly always the run's signatures are all known here too: keep them as
+                    // they are rather than make a new array for each of a page's tiles.
+                    let common = signatures.allSatisfy(known.contains) ? signatures : signatures.filter(known.contains)
                     if !common.isEmpty {
                         markers[markers.count - 1].kind = .checked(signatures: common, count: count + 1)
                         position = placement.offset + placement.length
