@@ -48,8 +48,19 @@ struct ReferenceResolver: Sendable {
         // browser's address bar (`/caf%C3%A9/`) put every link of the site outside it.
         let bytes = Array(basePath.utf8)
         self.basePathBytes = bytes.contains(UInt8(ascii: "%")) ? bytes.withUnsafeBufferPointer { Self.percentDecoded($0) } ?? bytes : bytes
-        let folders = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }
-        self.folder = Array(folders.joined(separator: "/").utf8)
+        // The page's folders, joined by single slashes: its path up to the last slash, less
+        // empty segments (made byte by byte; splitting and joining strings allocated a few
+        // times for every page a build checks).
+        var folder: [UInt8] = []
+        let utf8 = Array(path.utf8)
+        if let last = utf8.lastIndex(of: UInt8(ascii: "/")) {
+            folder.reserveCapacity(last)
+            for byte in utf8[..<last] where !(byte == UInt8(ascii: "/") && (folder.isEmpty || folder.last == UInt8(ascii: "/"))) {
+                folder.append(byte)
+            }
+            if folder.last == UInt8(ascii: "/") { folder.removeLast() }
+        }
+        self.folder = folder
     }
 
     /// Resolves one reference as written in an attribute.
