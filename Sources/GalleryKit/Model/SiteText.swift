@@ -158,6 +158,9 @@ struct TextPattern: Sendable {
     /// The text with each placeholder replaced; one `values` does not know is left as written.
     func fill(_ values: (String) -> String?) -> String {
         var result = ""
+        // Room for most filled texts (a tile's alt, a page's title), so the parts do not grow it
+        // again and again.
+        result.reserveCapacity(64)
         for part in parts {
             switch part {
             case .text(let text): result += text

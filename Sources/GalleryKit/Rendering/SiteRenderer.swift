@@ -194,6 +194,10 @@ public struct SiteRenderer: Sendable {
 
     /// Prefixes each URL of a `srcset` (`a.webp 1x, b.webp 2x`) with the page's root.
     static func prefixingSrcset(_ srcset: String, with root: String) -> String {
+        // One candidate that starts at once (gallery's own `covers/x-200.webp 2x`): one string.
+        if let first = srcset.utf8.first, first != UInt8(ascii: " "), !srcset.utf8.contains(UInt8(ascii: ",")) {
+            return root + srcset
+        }
         if !srcset.isEmpty, !srcset.utf8.contains(UInt8(ascii: ",")), srcset.contains(where: { $0 != " " }) {
             return root + srcset.drop { $0 == " " }
         }
