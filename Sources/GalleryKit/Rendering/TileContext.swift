@@ -64,12 +64,14 @@ struct TileContext: TemplateObject {
     }
 
     func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "index": return .number(index)
-        case "number": return .number(index + 1)
-        case "current": return .bool(current)
-        case "ownPage": return .bool(ownPage)
-        case "lazy": return .bool(lazy)
+        // Told apart by length first: a `switch` over strings compares the name with each case in
+        // turn, a call each, and a tile asks for some fifteen names.
+        switch name.utf8.count {
+        case 4 where name == "lazy": return .bool(lazy)
+        case 5 where name == "index": return .number(index)
+        case 6 where name == "number": return .number(index + 1)
+        case 7 where name == "current": return .bool(current)
+        case 7 where name == "ownPage": return .bool(ownPage)
         default: return source.value(forKey: name, of: index)
         }
     }
@@ -94,14 +96,15 @@ final class TileSource: Sendable {
 
     func value(forKey name: String, of index: Int) -> TemplateValue? {
         // Each case reads the album fields it needs in place: copying the whole entry first
-        // retained and released its every string for each value a tile asks for.
-        switch name {
-        case "count": return .number(plan.catalogue.count)
-        case "x": return .number(plan.layout.frame(at: index).x)
-        case "y": return .number(plan.layout.frame(at: index).y)
-        case "width": return .number(plan.layout.frame(at: index).width)
-        case "height": return .number(plan.layout.frame(at: index).height)
-        case "href":
+        // retained and released its every string for each value a tile asks for. Names are
+        // told apart by length first, as in `TileContext`.
+        switch (name.utf8.count, name) {
+        case (5, "count"): return .number(plan.catalogue.count)
+        case (1, "x"): return .number(plan.layout.frame(at: index).x)
+        case (1, "y"): return .number(plan.layout.frame(at: index).y)
+        case (5, "width"): return .number(plan.layout.frame(at: index).width)
+        case (6, "height"): return .number(plan.layout.frame(at: index).height)
+        case (4, "href"):
             // Made in one string: the folder's own string, then the root's and the folder's,
             // were three allocations for each tile rendered.
             let slug = plan.catalogue.entries[index].slug
@@ -112,16 +115,16 @@ final class TileSource: Sendable {
             href += slug
             href += "/"
             return .text(href)
-        case "src": return .text(root + images[index].src)
-        case "srcset": return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
-        case "alt":
+        case (3, "src"): return .text(root + images[index].src)
+        case (6, "srcset"): return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
+        case (3, "alt"):
             let album = plan.catalogue.entries[index].album
             return .text(albumBy.fillAlbum(title: Escape.xmlCharacters(album.title), artist: Escape.xmlCharacters(album.artist), genre: Escape.xmlCharacters(album.genre), year: album.year))
-        case "title": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.title))
-        case "artist": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.artist))
-        case "genre": return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.genre))
-        case "year": return .number(plan.catalogue.entries[index].album.year)
-        case "params": return .object(ParamsContext(Album.params(json: plan.catalogue.entries[index].album.paramsJSON)))
+        case (5, "title"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.title))
+        case (6, "artist"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.artist))
+        case (5, "genre"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.genre))
+        case (4, "year"): return .number(plan.catalogue.entries[index].album.year)
+        case (6, "params"): return .object(ParamsContext(Album.params(json: plan.catalogue.entries[index].album.paramsJSON)))
         default: return nil
         }
     }
