@@ -3,9 +3,9 @@
 ///
 /// Rendering the tree of ``MustacheNode``s copied each node it visited, and so retained and
 /// released the node's text, name or body: in a cold build of 100,000 albums, whose pages render
-/// some 30 million nodes, that reference counting was the largest part of rendering. Text,
+/// tens of millions of nodes, that reference counting was the largest part of rendering. Text,
 /// variables and sections here hold no reference, so visiting them costs none; a partial, parent
-/// or block (a few a page) is an ``inclusions`` node, rendered as before.
+/// or block tag (a few in a template) is an ``inclusions`` node, rendered as before.
 ///
 /// The storage is written once, in `init`, and freed with the program; the renderer reads it only
 /// while it holds the ``CompiledTemplate`` or ``MustacheBlock`` that holds the program. Hence
