@@ -77,7 +77,19 @@ public struct SitePlan: Sendable {
     }
 
     /// The folder of an album page, relative to the output folder: `albums/SLUG/`.
-    public static func albumFolder(slug: String) -> String { "albums/\(slug)/" }
+    public static func albumFolder(slug: String) -> String {
+        var folder = ""
+        folder.reserveCapacity(slug.utf8.count + 8)
+        appendAlbumFolder(slug: slug, to: &folder)
+        return folder
+    }
+
+    /// Appends ``albumFolder(slug:)`` to `text`, for a link made in one string (a tile's).
+    static func appendAlbumFolder(slug: String, to text: inout String) {
+        text += "albums/"
+        text += slug
+        text += "/"
+    }
 
     /// The prefix from a page back to the output root: `./` at the top, `../../` for pages two
     /// folders down, and the base path for the 404 page, which servers show at any path.

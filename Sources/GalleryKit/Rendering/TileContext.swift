@@ -111,9 +111,7 @@ final class TileSource: Sendable {
             var href = ""
             href.reserveCapacity(root.utf8.count + slug.utf8.count + 8)
             href += root
-            href += "albums/"
-            href += slug
-            href += "/"
+            SitePlan.appendAlbumFolder(slug: slug, to: &href)
             return .text(href)
         case (3, "src"): return .text(root + images[index].src)
         case (6, "srcset"): return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
