@@ -66,12 +66,12 @@ struct TileContext: TemplateObject {
     func value(forKey name: String) -> TemplateValue? {
         // Told apart by length first: a `switch` over strings compares the name with each case in
         // turn, a call each, and a tile asks for some fifteen names.
-        switch name.utf8.count {
-        case 4 where name == "lazy": return .bool(lazy)
-        case 5 where name == "index": return .number(index)
-        case 6 where name == "number": return .number(index + 1)
-        case 7 where name == "current": return .bool(current)
-        case 7 where name == "ownPage": return .bool(ownPage)
+        switch (name.utf8.count, name) {
+        case (4, "lazy"): return .bool(lazy)
+        case (5, "index"): return .number(index)
+        case (6, "number"): return .number(index + 1)
+        case (7, "current"): return .bool(current)
+        case (7, "ownPage"): return .bool(ownPage)
         default: return source.value(forKey: name, of: index)
         }
     }

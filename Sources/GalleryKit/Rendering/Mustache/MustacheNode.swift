@@ -15,7 +15,7 @@ public final class CompiledTemplate: Sendable {
     let nodes: [MustacheNode]
     /// Whether the template includes no partials, parents or blocks, so its output depends on
     /// the context alone: what makes it eligible for the renderer's fragment cache.
-    let isLeaf: Bool
+    var isLeaf: Bool { program.isLeaf }
     /// The nodes laid out flat for rendering.
     let program: TemplateProgram
 
@@ -26,7 +26,6 @@ public final class CompiledTemplate: Sendable {
         self.name = name
         self.nodes = try MustacheParser.parse(Array(text.utf8), template: name)
         self.program = TemplateProgram(nodes)
-        self.isLeaf = program.isLeaf
     }
 
     /// The names of the templates `nodes` include (`{{>name}}`) or extend (`{{<name}}`), at any depth.

@@ -144,11 +144,8 @@ struct MustacheRenderer {
                     return
                 }
                 let start = output.count
-                let outer = lowestLevelUsed
-                lowestLevelUsed = Int.max
-                expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                splice.rendered(key, from: start, in: output, isPure: lowestLevelUsed >= stack.count - 1)
-                lowestLevelUsed = min(outer, lowestLevelUsed)
+                let isPure = expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
+                splice.rendered(key, from: start, in: output, isPure: isPure)
                 return
             }
             if let fragments, trace == nil, partial.isLeaf, case .object(let object)? = stack.last, let identity = object.fragmentKey {
@@ -159,14 +156,12 @@ struct MustacheRenderer {
                     return
                 }
                 let start = output.count
-                let outer = lowestLevelUsed
-                lowestLevelUsed = Int.max
-                expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
-                if lowestLevelUsed >= stack.count - 1 { fragments.store(key, from: start, in: output) }
-                lowestLevelUsed = min(outer, lowestLevelUsed)
+                if expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth) {
+                    fragments.store(key, from: start, in: output)
+                }
                 return
             }
-            expand(partial.program, in: name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth + 1)
+            expand(partial, at: indentation, extra, siteTemplate: template, line: line, overrides: overrides, depth: depth)
         case .parent(let name, let extra, let ownOverrides, let position):
             guard depth < Self.maximumDepth, let parent = templates[name] else { return }
             // Overrides already in force (from further out) win over this parent tag's own.
@@ -184,6 +179,18 @@ struct MustacheRenderer {
         case .text, .indent, .variable, .section:
             break
         }
+    }
+
+    /// Renders a partial included at `depth`, where its tag stands, and tells whether it looked
+    /// nothing up below the top of the stack (its object), so its output depends on that alone.
+    @discardableResult
+    private mutating func expand(_ partial: CompiledTemplate, at indentation: [UInt8], _ extra: [UInt8]?, siteTemplate: String, line: Int, overrides: [String: MustacheBlock], depth: Int) -> Bool {
+        let outer = lowestLevelUsed
+        lowestLevelUsed = Int.max
+        expand(partial.program, in: partial.name, startingLine: true, inline: [], at: indentation, extra, siteTemplate: siteTemplate, line: line, overrides: overrides, depth: depth + 1)
+        let isPure = lowestLevelUsed >= stack.count - 1
+        lowestLevelUsed = min(outer, lowestLevelUsed)
+        return isPure
     }
 
     /// Renders the program of a partial, parent or block where its tag stands.
