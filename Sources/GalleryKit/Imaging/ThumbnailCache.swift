@@ -6,7 +6,7 @@ import Foundation
 /// the format, the quality, the shim's version and, for one resized from a larger thumbnail
 /// rather than made from the cover, that one's size. (The thumbnailer makes a cover's sizes from
 /// one decode: the largest from the cover, the others from the largest; see
-/// ``Thumbnailer/chains(of:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
+/// ``Thumbnailer/chains(of:from:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
 /// `ab/abcdef…-300-crop-q80-v4.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v4.webp`
 /// for a 200 resized from it. So a lookup is one file read and needs no index, and a name holds
 /// the same bytes whichever build made it (with the same libvips): a missing thumbnail is made
@@ -60,12 +60,13 @@ public struct ThumbnailCache: Sendable {
         ShardedFolder.removeAll(in: folder.path, but: used)
     }
 
-    /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, one per
-    /// spec, as ``thumbnails(of:as:)`` makes them: one that the thumbnailer resizes from a larger
-    /// one of the list names that one's size too (`…-140-of300-crop-q80-v4.webp`), since its
-    /// bytes depend on it. (A spec given twice has one file.)
-    public func files(forCover contentHash: String, as specs: [ThumbnailSpec]) -> [URL] {
-        zip(specs, Thumbnailer.resizedFrom(in: specs)).map { spec, source in
+    /// The files that hold (or will hold) the thumbnails of the cover with `contentHash`, of
+    /// `kind`, one per spec, as ``thumbnails(of:as:)`` makes them: one that the thumbnailer resizes
+    /// from a larger one of the list names that one's size too (`…-140-of300-crop-q80-v4.webp`),
+    /// since its bytes depend on it; an SVG's are all drawn from the vector. (A spec given twice
+    /// has one file.)
+    public func files(forCover contentHash: String, kind: ImageKind, as specs: [ThumbnailSpec]) -> [URL] {
+        zip(specs, Thumbnailer.resizedFrom(in: specs, from: kind)).map { spec, source in
             let size = source.map { "\(spec.size)-of\($0)" } ?? "\(spec.size)"
             let name = "\(contentHash)-\(size)-\(spec.fit.rawValue)-q\(spec.quality)-v\(Thumbnailer.shimVersion).\(spec.format.fileExtension)"
             return folder.appending(path: "\(contentHash.prefix(2))/\(name)")
@@ -76,7 +77,7 @@ public struct ThumbnailCache: Sendable {
     /// stored) where it has not. The cover's file is read, and decoded, at most once, and only if
     /// one is missing.
     ///
-    /// A missing thumbnail is made with the whole of its chain (``Thumbnailer/chains(of:)``), not
+    /// A missing thumbnail is made with the whole of its chain (``Thumbnailer/chains(of:from:)``), not
     /// on its own: resized from the largest of the chain as it would be in a cold cache, so the
     /// bytes under a name never depend on what the cache held. The others of the chain are made
     /// again with it (the decode is the cost, not the resizes) but the cached files are kept:
@@ -93,7 +94,7 @@ public struct ThumbnailCache: Sendable {
             }
             return source ?? []
         }
-        let files = files(forCover: cover.contentHash, as: specs)
+        let files = files(forCover: cover.contentHash, kind: cover.kind, as: specs)
         var entries: [Entry?] = []
         for (spec, file) in zip(specs, files) {
             // Whole, and the bytes stored: a cache file damaged where its format has no check
@@ -105,7 +106,7 @@ public struct ThumbnailCache: Sendable {
                 entries.append(nil)
             }
         }
-        let wanted = Thumbnailer.chains(of: specs).filter { $0.contains { entries[$0] == nil } }.flatMap { $0 }.sorted()
+        let wanted = Thumbnailer.chains(of: specs, from: cover.kind).filter { $0.contains { entries[$0] == nil } }.flatMap { $0 }.sorted()
         if let recorded = size {
             do throws(ThumbnailError) {
                 try thumbnailer.check(width: recorded.width, height: recorded.height, for: specs)

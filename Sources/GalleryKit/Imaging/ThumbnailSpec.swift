@@ -1,6 +1,6 @@
 /// One thumbnail to make of a cover: a square of `size` pixels, fitted, encoded and compressed
 /// as the site asks. Together with the cover's content hash, and the size of the thumbnail it is
-/// resized from when it is made with larger ones (``Thumbnailer/resizedFrom(in:)``), it is the
+/// resized from when it is made with larger ones (``Thumbnailer/resizedFrom(in:from:)``), it is the
 /// thumbnail cache's key.
 public struct ThumbnailSpec: Sendable, Hashable {
     /// The width and height in pixels.

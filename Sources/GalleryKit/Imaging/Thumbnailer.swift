@@ -151,11 +151,12 @@ public struct Thumbnailer: Sendable {
     }
 
     /// Makes several thumbnails of one encoded image, decoding it once for each chain of specs
-    /// (see ``chains(of:)``): the largest size of a chain is made from the image, exactly as
-    /// ``thumbnail(of:as:)`` makes it, and the others are resized from that in memory.
+    /// (see ``chains(of:from:)``): the largest size of a chain is made from the image, exactly as
+    /// ``thumbnail(of:as:)`` makes it, and the others are resized from that in memory. An SVG's
+    /// sizes are each drawn from the vector (chains of one).
     ///
     /// So a thumbnail's bytes depend on the chain it is made in, not only on its spec:
-    /// ``resizedFrom(in:)`` says which size each is resized from.
+    /// ``resizedFrom(in:from:)`` says which size each is resized from.
     ///
     /// The same checks as ``thumbnail(of:as:)`` come first.
     /// - Returns: One encoded thumbnail per spec, in the order of `specs`.
@@ -169,7 +170,7 @@ public struct Thumbnailer: Sendable {
         let (width, height) = try Self.dimensions(of: bytes)
         try check(width: width, height: height, for: specs)
         var made = [[UInt8]](repeating: [], count: specs.count)
-        for chain in Self.chains(of: specs) {
+        for chain in Self.chains(of: specs, from: ImageKind.sniff(bytes)) {
             for (index, thumbnail) in zip(chain, try Self.encodeChain(bytes, as: chain.map { specs[$0] })) {
                 made[index] = thumbnail
             }
@@ -180,7 +181,13 @@ public struct Thumbnailer: Sendable {
     /// The specs ``thumbnails(of:as:)`` makes together, from one decode, as indices into
     /// `specs`: those of the same fit, format and quality (which differ only in size), in the
     /// order each first appears.
-    public static func chains(of specs: [ThumbnailSpec]) -> [[Int]] {
+    ///
+    /// A cover of `kind` SVG is drawn afresh for every size instead (each spec a chain of its
+    /// own): drawing a vector at 100 px is cheaper than resizing it from 300, and sharper, as a
+    /// browser showing the SVG at that size would draw it. (Resizing an image with transparency
+    /// goes through floating point in libvips: two thirds of an SVG tile's time went to it.)
+    public static func chains(of specs: [ThumbnailSpec], from kind: ImageKind? = nil) -> [[Int]] {
+        if kind == .svg { return specs.indices.map { [$0] } }
         var chains: [[Int]] = []
         var chainOf: [ThumbnailSpec: Int] = [:]
         for (index, spec) in specs.enumerated() {
@@ -196,10 +203,11 @@ public struct Thumbnailer: Sendable {
     }
 
     /// For each spec, the size of the thumbnail ``thumbnails(of:as:)`` resizes it from when it
-    /// makes them all, or `nil` for one it makes from the image itself (the largest of its chain).
-    public static func resizedFrom(in specs: [ThumbnailSpec]) -> [Int?] {
+    /// makes them all of a cover of `kind`, or `nil` for one it makes from the image itself (the
+    /// largest of its chain, and every size of an SVG).
+    public static func resizedFrom(in specs: [ThumbnailSpec], from kind: ImageKind? = nil) -> [Int?] {
         var sources = [Int?](repeating: nil, count: specs.count)
-        for chain in chains(of: specs) {
+        for chain in chains(of: specs, from: kind) {
             let largest = chain.map { specs[$0].size }.max() ?? 0
             for index in chain where specs[index].size < largest { sources[index] = largest }
         }

@@ -116,8 +116,8 @@ import Testing
     /// A thumbnail resized from a larger one names it; the largest, made from the cover, does not.
     @Test func aThumbnailResizedFromALargerOneIsNamedByIt() {
         let cache = cache()
-        func names(_ specs: [ThumbnailSpec]) -> [String] {
-            cache.files(forCover: "abcdef", as: specs).map { file in
+        func names(_ specs: [ThumbnailSpec], kind: ImageKind = .png) -> [String] {
+            cache.files(forCover: "abcdef", kind: kind, as: specs).map { file in
                 #expect(file.deletingLastPathComponent().lastPathComponent == "ab")
                 return file.lastPathComponent
             }
@@ -132,6 +132,10 @@ import Testing
         ])
         #expect(names([ThumbnailSpec(size: 100, format: .jpeg), ThumbnailSpec(size: 200, fit: .contain, format: .jpeg)]) == [
             "abcdef-100-crop-q80-v\(version).jpg", "abcdef-200-contain-q80-v\(version).jpg",
+        ])
+        // An SVG's sizes are each drawn from the vector: none is resized from another.
+        #expect(names(settings.specs(tileSize: 140), kind: .svg) == [
+            "abcdef-140-crop-q80-v\(version).webp", "abcdef-280-crop-q80-v\(version).webp", "abcdef-300-crop-q80-v\(version).webp",
         ])
     }
 
@@ -187,8 +191,8 @@ import Testing
         ]
         let made = try cache.thumbnails(of: cover, as: variants)
         #expect(made.allSatisfy { $0.wasMade })
-        #expect(Set(cache.files(forCover: cover.contentHash, as: variants)).count == variants.count)
-        #expect(Set(variants.map { cache.files(forCover: cover.contentHash, as: [$0]) }).count == variants.count)
+        #expect(Set(cache.files(forCover: cover.contentHash, kind: cover.kind, as: variants)).count == variants.count)
+        #expect(Set(variants.map { cache.files(forCover: cover.contentHash, kind: cover.kind, as: [$0]) }).count == variants.count)
         #expect(try cache.thumbnails(of: cover, as: variants).allSatisfy { !$0.wasMade })
         // Another cover with the same settings is its own entry.
         let other = try self.cover(Thumbnailer.pattern(width: 500, height: 400, kind: .png), kind: .png)
@@ -218,7 +222,7 @@ import Testing
         let whole = try Thumbnailer.pattern(width: 300, height: 300, kind: .png)
         let cover = try cover(Array(whole.prefix(whole.count / 3)), kind: .png)
         #expect(throws: ThumbnailError.self) { _ = try cache().thumbnails(of: cover, as: specs) }
-        for file in cache().files(forCover: cover.contentHash, as: specs) {
+        for file in cache().files(forCover: cover.contentHash, kind: cover.kind, as: specs) {
             #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent)")
         }
     }

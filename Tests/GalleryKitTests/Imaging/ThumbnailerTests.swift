@@ -65,6 +65,24 @@ import Testing
         #expect([made[1], made[3]] == (try thumbnailer.thumbnails(of: cover, as: contain)))
     }
 
+    /// An SVG's smaller sizes are drawn from the vector, not resized from its largest: an edge
+    /// on a pixel boundary stays sharp, as a browser draws it. (Resized from 300 px, the two
+    /// columns beside it came out 15 and 239.) And each is the thumbnail made alone.
+    @Test func everySizeOfAnSVGIsDrawnFromTheVector() throws {
+        let svg = Array(##"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300" viewBox="0 0 300 300"><rect width="300" height="300" fill="#fff"/><rect width="150" height="300" fill="#000"/></svg>"##.utf8)
+        #expect(Thumbnailer.chains(of: [100, 300, 200].map { ThumbnailSpec(size: $0) }, from: .svg) == [[0], [1], [2]])
+        #expect(Thumbnailer.resizedFrom(in: [100, 300].map { ThumbnailSpec(size: $0) }, from: .svg) == [nil, nil])
+        let specs = [100, 300, 200].map { ThumbnailSpec(size: $0, format: .png) }
+        let made = try thumbnailer.thumbnails(of: svg, as: specs)
+        for (spec, thumbnail) in zip(specs, made) {
+            let half = spec.size / 2
+            let left = try Thumbnailer.pixel(of: thumbnail, x: half - 1, y: half)
+            let right = try Thumbnailer.pixel(of: thumbnail, x: half, y: half)
+            #expect(left.red <= 1 && right.red >= 254, "\(spec.size) px: \(left.red) | \(right.red)")
+            #expect(thumbnail == (try thumbnailer.thumbnail(of: svg, as: spec)), "\(spec.size) px")
+        }
+    }
+
     @Test func severalSizesOfABadCoverFailAsOne() throws {
         let torn = Array(try Thumbnailer.pattern(width: 400, height: 400, kind: .png).prefix(300))
         #expect(throws: ThumbnailError.self) {
