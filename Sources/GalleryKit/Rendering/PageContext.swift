@@ -3,7 +3,7 @@
 ///
 /// Every string here is album or site text and is escaped by Mustache's `{{…}}`; values are first
 /// cleaned of characters XML forbids, so no album text can break a page.
-struct PageContext: TemplateObject {
+final class PageContext: TemplateObject {
     let site: SiteContext
     let root: String
     let canonical: String?
@@ -13,9 +13,7 @@ struct PageContext: TemplateObject {
     let analytics: [TemplateValue]
     /// `index`, `album` or `404`.
     let page: String
-    /// The objects below, each made a value once: a struct handed out as `.object(…)` is copied
-    /// into a new box whenever a template names it (`{{album.title}}` copied the album's eleven
-    /// fields), where a ``SharedObject`` is only retained.
+    /// The objects below, each made a value once.
     private let social: TemplateValue
     private let assets: TemplateValue
     private let carousel: TemplateValue
@@ -32,13 +30,13 @@ struct PageContext: TemplateObject {
         self.description = description
         self.analytics = analytics
         page = carousel.page
-        self.social = SharedObject.value(social)
-        self.assets = SharedObject.value(assets)
-        self.carousel = SharedObject.value(carousel)
-        self.album = SharedObject.value(album)
-        self.previous = SharedObject.value(previous)
-        self.next = SharedObject.value(next)
-        self.pager = SharedObject.value(pager)
+        self.social = .object(social)
+        self.assets = .object(assets)
+        self.carousel = .object(carousel)
+        self.album = .object(album)
+        self.previous = .object(previous)
+        self.next = .object(next)
+        self.pager = .object(pager)
     }
 
     var keys: [String] {
@@ -67,26 +65,6 @@ struct PageContext: TemplateObject {
         default: nil
         }
     }
-}
-
-/// A context handed out by reference: its values are its object's.
-final class SharedObject<Object: TemplateObject>: TemplateObject {
-    let object: Object
-
-    init(_ object: Object) {
-        self.object = object
-    }
-
-    /// `object` as a value, or `.null` for none.
-    static func value(_ object: Object?) -> TemplateValue {
-        object.map { .object(SharedObject($0)) } ?? .null
-    }
-
-    var keys: [String] { object.keys }
-
-    func value(forKey key: String) -> TemplateValue? { object.value(forKey: key) }
-
-    var fragmentKey: Int? { object.fragmentKey }
 }
 
 /// `site`: the site's settings. One per build, shared by every page (an object, so a page's
@@ -171,10 +149,16 @@ final class TextContext: TemplateObject {
 
 /// `assets`: fingerprinted stylesheet and script paths, and the site's icon in `static/` if it
 /// has one, relative to the site root.
-struct AssetsContext: TemplateObject {
-    var css: String
-    var js: String
-    var icon: String?
+final class AssetsContext: TemplateObject {
+    let css: String
+    let js: String
+    let icon: String?
+
+    init(css: String, js: String, icon: String? = nil) {
+        self.css = css
+        self.js = js
+        self.icon = icon
+    }
 
     var keys: [String] { ["css", "js", "icon"] }
 
@@ -189,9 +173,9 @@ struct AssetsContext: TemplateObject {
 }
 
 /// One item of `analytics`: a `<script>` element of the `[analytics]` provider.
-struct AnalyticsScriptContext: TemplateObject {
-    var attributes: [TemplateValue]
-    var code: String?
+final class AnalyticsScriptContext: TemplateObject {
+    let attributes: [TemplateValue]
+    let code: String?
 
     init(_ script: AnalyticsScript) {
         attributes = script.attributes.map { .object(AttributeContext(name: $0.name, value: Escape.xmlCharacters($0.value))) }
@@ -210,9 +194,14 @@ struct AnalyticsScriptContext: TemplateObject {
 }
 
 /// One attribute of an element: `name` and `value`.
-struct AttributeContext: TemplateObject {
-    var name: String
-    var value: String
+final class AttributeContext: TemplateObject {
+    let name: String
+    let value: String
+
+    init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 
     var keys: [String] { ["name", "value"] }
 
@@ -226,13 +215,21 @@ struct AttributeContext: TemplateObject {
 }
 
 /// `carousel`: the strip with the tiles this page carries, placed by ``ScrollerLayout``.
-struct CarouselContext: TemplateObject {
-    var layout: ScrollerLayout
+final class CarouselContext: TemplateObject {
+    let layout: ScrollerLayout
     /// `index`, `album` or `404`, for the script.
-    var page: String
-    var current: Int
-    var tiles: [TemplateValue]
-    var firstIndex: Int
+    let page: String
+    let current: Int
+    let tiles: [TemplateValue]
+    let firstIndex: Int
+
+    init(layout: ScrollerLayout, page: String, current: Int, tiles: [TemplateValue], firstIndex: Int) {
+        self.layout = layout
+        self.page = page
+        self.current = current
+        self.tiles = tiles
+        self.firstIndex = firstIndex
+    }
 
     var keys: [String] { ["tiles", "page", "chunk", "count", "current", "padding", "dimension", "offset", "width", "height", "first"] }
 
@@ -255,24 +252,39 @@ struct CarouselContext: TemplateObject {
 }
 
 /// `album`: the details table's rows.
-struct AlbumContext: TemplateObject {
-    var title: String
-    var artist: String
-    var genre: String
-    var year: Int
-    var slug: String
-    var number: Int
+final class AlbumContext: TemplateObject {
+    let title: String
+    let artist: String
+    let genre: String
+    let year: Int
+    let slug: String
+    let number: Int
     /// The album page's cover image: the large thumbnail, or the placeholder when the album has
     /// no usable cover (so a page shows the same at any album, and nothing below it moves).
-    var image: String?
+    let image: String?
     /// Its width and height in pixels.
-    var imageSize: Int
+    let imageSize: Int
     /// Whether `image` is the placeholder, not the album's cover.
-    var placeholder = false
+    let placeholder: Bool
     /// The image's `alt`: `[text]`'s `cover_of`, or `no_cover_for` for the placeholder.
-    var coverAlt = ""
+    let coverAlt: String
     /// The album's own fields (`"params"`).
-    var params = ParamsContext([])
+    let params: ParamsContext
+
+    init(title: String, artist: String, genre: String, year: Int, slug: String, number: Int, image: String?, imageSize: Int,
+         placeholder: Bool = false, coverAlt: String = "", params: ParamsContext = ParamsContext([])) {
+        self.title = title
+        self.artist = artist
+        self.genre = genre
+        self.year = year
+        self.slug = slug
+        self.number = number
+        self.image = image
+        self.imageSize = imageSize
+        self.placeholder = placeholder
+        self.coverAlt = coverAlt
+        self.params = params
+    }
 
     var keys: [String] { ["title", "artist", "genre", "year", "slug", "number", "image", "imageSize", "placeholder", "coverAlt", "params"] }
 
@@ -296,12 +308,12 @@ struct AlbumContext: TemplateObject {
 
 /// `album.params`: the album's own fields. A name the album does not have renders as nothing
 /// (another album may have it), and the template check leaves these names alone.
-struct ParamsContext: TemplateObject {
-    var values: [String: TemplateValue]
+final class ParamsContext: TemplateObject {
+    let values: [String: TemplateValue]
     /// Whether a name it lacks is unknown (the site's `[params]`, all known when the site is
     /// built, so a template's slip can be told), rather than empty (an album's, which another
     /// album may have).
-    var isComplete = false
+    let isComplete: Bool
 
     /// The fields of an album (or the site's `[params]`), cleaned of characters XML forbids.
     init(_ params: [(key: String, value: Album.Param)], isComplete: Bool = false) {
@@ -326,9 +338,14 @@ struct ParamsContext: TemplateObject {
 }
 
 /// `previous` / `next`: a neighbouring album.
-struct LinkContext: TemplateObject {
-    var href: String
-    var title: String
+final class LinkContext: TemplateObject {
+    let href: String
+    let title: String
+
+    init(href: String, title: String) {
+        self.href = href
+        self.title = title
+    }
 
     var keys: [String] { ["href", "title"] }
 
@@ -342,13 +359,21 @@ struct LinkContext: TemplateObject {
 }
 
 /// `pager`: where an index page stands among the index pages.
-struct PagerContext: TemplateObject {
-    var number: Int
-    var count: Int
-    var previous: String?
-    var next: String?
+final class PagerContext: TemplateObject {
+    let number: Int
+    let count: Int
+    let previous: String?
+    let next: String?
     /// `[text]`'s `page_of`.
-    var pattern = SiteText()["page_of"]
+    let pattern: String
+
+    init(number: Int, count: Int, previous: String? = nil, next: String? = nil, pattern: String = SiteText()["page_of"]) {
+        self.number = number
+        self.count = count
+        self.previous = previous
+        self.next = next
+        self.pattern = pattern
+    }
 
     var keys: [String] { ["text", "number", "count", "isPaged", "isFirst", "previous", "next"] }
 

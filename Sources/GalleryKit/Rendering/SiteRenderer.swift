@@ -105,9 +105,12 @@ public struct SiteRenderer: Sendable {
         case .index(let number):
             current = plan.currentAlbum(onIndexPage: number)
             tileRange = plan.albums(onIndexPage: number)
-            pager.number = number
-            if number > 1 { pager.previous = root + plan.url(of: .index(number: number - 1)) }
-            if number < plan.indexPageCount { pager.next = root + plan.url(of: .index(number: number + 1)) }
+            pager = PagerContext(
+                number: number, count: plan.indexPageCount,
+                previous: number > 1 ? root + plan.url(of: .index(number: number - 1)) : nil,
+                next: number < plan.indexPageCount ? root + plan.url(of: .index(number: number + 1)) : nil,
+                pattern: config.text["page_of"]
+            )
         case .album(let index):
             current = index
             tileRange = plan.albums(aroundAlbum: index)
@@ -121,10 +124,9 @@ public struct SiteRenderer: Sendable {
             : (TileSource(plan: plan, images: images, albumBy: albumBy, root: root), nil)
         let opening = plan.layout.initiallyVisibleRange(centredOn: current, viewportWidth: Self.openingViewportWidth)
         let tiles: [TemplateValue] = tileRange.map { index in
-            var tile = TileContext(index: index, current: index == current, variant: variant, source: source)
-            tile.lazy = !opening.contains(index)
-            if case .album = page { tile.ownPage = tile.current }
-            return .object(tile)
+            let isCurrent = index == current
+            let ownPage = if case .album = page { isCurrent } else { false }
+            return .object(TileContext(index: index, current: isCurrent, ownPage: ownPage, lazy: !opening.contains(index), variant: variant, source: source))
         }
         var album: AlbumContext?
         // The 404 page shows no album: a `{{#album}}` in the base layout is left out there.
@@ -176,15 +178,14 @@ public struct SiteRenderer: Sendable {
     /// `image`): the album's, on its page; the site's, with the album's cover, on an index page.
     private func socialCard(for page: SitePlan.Page, album: AlbumContext?, image: TileImage?, site: SiteContext, url: String) -> SocialCard {
         let description = site.description.isEmpty ? site.albumCount : site.description
-        var card = SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
-        guard let album, let image else { return card }
-        card.image = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: coverOf.fillAlbum(title: album.title, artist: album.artist, genre: album.genre, year: album.year))
-        if case .album = page {
-            card.type = "music.album"
-            card.title = album.title
-            card.description = "\(album.artist) · \(album.genre) · \(album.year)"
+        guard let album, let image else {
+            return SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url)
         }
-        return card
+        let cover = SocialImage(image, size: album.imageSize, baseURL: config.baseURL, alt: coverOf.fillAlbum(title: album.title, artist: album.artist, genre: album.genre, year: album.year))
+        if case .album = page {
+            return SocialCard(type: "music.album", siteName: site.title, title: album.title, description: "\(album.artist) · \(album.genre) · \(album.year)", url: url, image: cover)
+        }
+        return SocialCard(type: "website", siteName: site.title, title: site.title, description: description, url: url, image: cover)
     }
 
     private func link(to index: Int, root: String) -> LinkContext {

@@ -5,15 +5,24 @@
 /// they get a canonical link); the 404 page never does. A cover goes into the card only as a
 /// raster image (WebP, JPEG, PNG or GIF): the services that read these tags do not show SVG, and
 /// the placeholder of a missing cover is no picture of the album.
-struct SocialCard: TemplateObject {
+final class SocialCard: TemplateObject {
     /// `website` for the index pages, `music.album` for an album's page.
-    var type: String
-    var siteName: String
-    var title: String
-    var description: String
+    let type: String
+    let siteName: String
+    let title: String
+    let description: String
     /// The page's canonical URL.
-    var url: String
-    var image: SocialImage?
+    let url: String
+    let image: SocialImage?
+
+    init(type: String, siteName: String, title: String, description: String, url: String, image: SocialImage? = nil) {
+        self.type = type
+        self.siteName = siteName
+        self.title = title
+        self.description = description
+        self.url = url
+        self.image = image
+    }
 
     var keys: [String] { ["type", "siteName", "title", "description", "url", "image"] }
 
@@ -31,13 +40,13 @@ struct SocialCard: TemplateObject {
 }
 
 /// `social.image`: the album cover a shared link shows, at its absolute URL.
-struct SocialImage: TemplateObject {
-    var url: String
+final class SocialImage: TemplateObject {
+    let url: String
     /// Its media type, e.g. `image/webp`.
-    var type: String
+    let type: String
     /// Its width and height in pixels (the album page's large thumbnail).
-    var size: Int
-    var alt: String
+    let size: Int
+    let alt: String
 
     /// The card image for an album's large cover, if it is a raster image a preview can show.
     init?(_ image: TileImage, size: Int, baseURL: String, alt: String) {

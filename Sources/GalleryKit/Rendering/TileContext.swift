@@ -4,53 +4,31 @@
 /// from the page in place after an edit (``FragmentSplice``), and reuses most of the others from
 /// the page before it (``FragmentCache``), so a tile's links and escaped text are made for few
 /// of the tiles a page shows.
-struct TileContext: TemplateObject {
+final class TileContext: TemplateObject {
     /// The album's position.
-    var index: Int
+    let index: Int
     /// Where its values are made from.
     let source: TileSource
-    /// The flags below, packed with ``variant`` so a tile fits in a ``TemplateValue`` without a
-    /// box of its own (three words): a page made 31 boxes for its tiles, and copied them.
-    private var flags: UInt8 = Self.lazyFlag
-    private var variantNumber: Int8 = -1
-
-    private static let currentFlag: UInt8 = 1
-    private static let ownPageFlag: UInt8 = 2
-    private static let lazyFlag: UInt8 = 4
-
-    var current: Bool {
-        get { flags & Self.currentFlag != 0 }
-        set { set(Self.currentFlag, newValue) }
-    }
+    /// Whether it is the current album's tile.
+    let current: Bool
     /// Whether the page is the current album's own (an album page), so its link is
     /// `aria-current="page"`; on an index page the current tile is only `aria-current="true"`.
-    var ownPage: Bool {
-        get { flags & Self.ownPageFlag != 0 }
-        set { set(Self.ownPageFlag, newValue) }
-    }
+    let ownPage: Bool
     /// Whether the browser may wait to load its image until it nears the viewport: every tile
     /// but those the strip shows when the page opens (``SiteRenderer/openingViewportWidth``), so
     /// the images a visitor sees first are fetched at once, as the largest of them should be.
-    var lazy: Bool {
-        get { flags & Self.lazyFlag != 0 }
-        set { set(Self.lazyFlag, newValue) }
-    }
+    let lazy: Bool
     /// Which root the links were made for, 0 or 1 (`nil`: not cacheable).
-    var variant: Int? {
-        get { variantNumber < 0 ? nil : Int(variantNumber) }
-        set { variantNumber = newValue.map { Int8(clamping: $0) } ?? -1 }
-    }
+    let variant: Int?
 
     /// A tile of an album, its values made from `source` when asked for.
-    init(index: Int, current: Bool, variant: Int?, source: TileSource) {
+    init(index: Int, current: Bool, ownPage: Bool = false, lazy: Bool = true, variant: Int?, source: TileSource) {
         self.index = index
         self.source = source
         self.current = current
+        self.ownPage = ownPage
+        self.lazy = lazy
         self.variant = variant
-    }
-
-    private mutating func set(_ flag: UInt8, _ on: Bool) {
-        flags = on ? flags | flag : flags & ~flag
     }
 
     /// The album, the root, whether it is current, on its own page and lazy identify a tile's

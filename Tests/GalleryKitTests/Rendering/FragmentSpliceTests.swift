@@ -8,10 +8,16 @@ import Testing
 /// tile that looked below its own object never taken as its object's alone.
 @Suite struct FragmentSpliceTests {
     /// A tile's values, as a test's objects.
-    struct Item: TemplateObject {
-        var index: Int
-        var title: String
-        var current = false
+    final class Item: TemplateObject {
+        let index: Int
+        let title: String
+        let current: Bool
+
+        init(index: Int, title: String, current: Bool = false) {
+            self.index = index
+            self.title = title
+            self.current = current
+        }
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {

@@ -384,10 +384,16 @@ import Testing
     }
 
     /// A context object that notes every name it answers that its ``TemplateObject/keys`` lack.
-    struct AuditedObject: TemplateObject {
+    final class AuditedObject: TemplateObject {
         let object: any TemplateObject
         let path: String
         let audit: KeyAudit
+
+        init(object: any TemplateObject, path: String, audit: KeyAudit) {
+            self.object = object
+            self.path = path
+            self.audit = audit
+        }
 
         var keys: [String] { object.keys }
 

@@ -32,7 +32,13 @@ public enum TemplateValue: Sendable {
 }
 
 /// A value with named children, such as a page's context or a tile.
-public protocol TemplateObject: Sendable {
+///
+/// Objects are classes: a ``TemplateValue`` then holds a reference (and its witness table), so
+/// the renderer's stack, lists and lookups copy values by retaining one pointer, and a `switch`
+/// over a value borrows it. A value type here made every ``TemplateValue`` address-only: each
+/// pattern match copied the whole value through the type's witnesses, and half of a page's
+/// rendering time was retains, releases and such copies.
+public protocol TemplateObject: AnyObject, Sendable {
     /// The child named `key`, or `nil` when this object has no such key (lookup then continues
     /// down the context stack, as Mustache requires).
     func value(forKey key: String) -> TemplateValue?
@@ -135,12 +141,17 @@ extension TemplateValue {
     static func text(_ value: String?) -> TemplateValue {
         value.map { .text($0) } ?? .null
     }
+
+    /// An object, or null when absent.
+    static func object(_ value: (any TemplateObject)?) -> TemplateValue {
+        value.map { .object($0) } ?? .null
+    }
 }
 
 /// Named values held in a dictionary, for contexts built ad hoc (tests, small pages).
-public struct TemplateDictionary: TemplateObject {
+public final class TemplateDictionary: TemplateObject {
     /// The values.
-    public var values: [String: TemplateValue]
+    public let values: [String: TemplateValue]
 
     /// Creates a dictionary context.
     public init(_ values: [String: TemplateValue]) {
