@@ -25,6 +25,10 @@ public final class StagingArea: Sendable {
     /// Whether the staging folder is inside the output folder (which existed when it was made).
     private let inside: Bool
     private let staged = Mutex<Set<String>>([])
+    /// The staging folder, open: pages are written and their folders made relative to it
+    /// (`openat`, `mkdirat`), so the kernel walks `albums/x/index.html` rather than the whole
+    /// path for each of a site's files. -1 if it could not be opened (paths are used then).
+    private let descriptor: Int32
 
     /// Creates an empty staging folder for an output folder, replacing any left by a killed build.
     public init(for output: URL) throws {
@@ -40,13 +44,26 @@ public final class StagingArea: Sendable {
         // What a build from before the staging folder moved inside left beside the output.
         if inside { try? FileManager.default.removeItem(at: output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).staging")) }
         try Self.makeFolders(root)
+        descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         _ = noteUnderWay(committing: false)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Stores the bytes of an output path (`albums/x/index.html`). Safe to call from many tasks.
     public func stage(_ bytes: some Collection<UInt8>, as path: String) throws {
-        let target = try prepare(path)
-        try AtomicFile.writeInPlace(bytes, to: target)
+        guard descriptor >= 0 else {
+            try AtomicFile.writeInPlace(bytes, to: try prepare(path))
+            return
+        }
+        try refuseWhenStopping(path)
+        staged.withLock { _ = $0.insert(path) }
+        if let slash = path.lastIndex(of: "/") {
+            try Self.makeFolders(path[..<slash], in: descriptor, named: root)
+        }
+        try AtomicFile.writeInPlace(bytes, at: path, in: descriptor, named: root)
     }
 
     /// Stages a copy of a file, a piece at a time. With `linking`, for files of gallery's own
@@ -58,10 +75,14 @@ public final class StagingArea: Sendable {
         try AtomicFile.copyInPlace(from: source.path, to: target, expecting: hash)
     }
 
-    private func prepare(_ path: String) throws -> String {
+    private func refuseWhenStopping(_ path: String) throws {
         if Self.stopping.load(ordering: .acquiring) {
             throw AtomicFile.WriteError(path: root + "/" + path, reason: "the build is stopping", refusedBeforeWriting: true)
         }
+    }
+
+    private func prepare(_ path: String) throws -> String {
+        try refuseWhenStopping(path)
         staged.withLock { _ = $0.insert(path) }
         if let slash = path.lastIndex(of: "/") {
             try Self.makeFolders(root + "/" + path[..<slash])
@@ -220,6 +241,20 @@ public final class StagingArea: Sendable {
         }
         try makeFolders(path[..<slash])
         if mkdir(path, 0o777) != 0, errno != EEXIST { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
+    }
+
+    /// ``makeFolders(_:)`` for `path` relative to the open folder `descriptor`, whose path is
+    /// `folderPath` (for messages).
+    static func makeFolders(_ path: some StringProtocol, in descriptor: Int32, named folderPath: String) throws {
+        let path = String(path)
+        if mkdirat(descriptor, path, 0o777) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
+            throw AtomicFile.WriteError(path: folderPath + "/" + path, reason: AtomicFile.systemError())
+        }
+        try makeFolders(path[..<slash], in: descriptor, named: folderPath)
+        if mkdirat(descriptor, path, 0o777) != 0, errno != EEXIST {
+            throw AtomicFile.WriteError(path: folderPath + "/" + path, reason: AtomicFile.systemError())
+        }
     }
 
     /// Deletes the staging folder and whatever is in it.

@@ -101,11 +101,24 @@ public enum AtomicFile {
     public static func writeInPlace(_ data: some Collection<UInt8>, to path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
+        try fill(descriptor, with: data, path: path)
+    }
+
+    /// ``writeInPlace(_:to:)`` for `path` relative to the open folder `folder`, whose own path
+    /// is `folderPath` (for messages).
+    public static func writeInPlace(_ data: some Collection<UInt8>, at path: String, in folder: Int32, named folderPath: String) throws(WriteError) {
+        let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw WriteError(path: folderPath + "/" + path, reason: systemError()) }
+        try fill(descriptor, with: data, path: folderPath + "/" + path)
+    }
+
+    /// Writes `data` to the new file `descriptor` (at `path`, for messages) and closes it.
+    private static func fill(_ descriptor: Int32, with data: some Collection<UInt8>, path: @autoclosure () -> String) throws(WriteError) {
         let written = data.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, buffer) }
             ?? Array(data).withUnsafeBufferPointer { buffer in writeAll(descriptor, buffer) }
         let failure = written ? nil : systemError()
-        if close(descriptor) != 0, failure == nil { throw WriteError(path: path, reason: systemError()) }
-        if let failure { throw WriteError(path: path, reason: failure) }
+        if close(descriptor) != 0, failure == nil { throw WriteError(path: path(), reason: systemError()) }
+        if let failure { throw WriteError(path: path(), reason: failure) }
     }
 
     /// Writes a copy of the file at `source` to `path` (created or emptied first; no rename),
