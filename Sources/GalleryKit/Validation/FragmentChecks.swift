@@ -77,9 +77,25 @@ struct FragmentChecks {
     /// marked: a marker beside it breaks no run of the page's bytes that libxml2 reads as one
     /// (text ending in `]]`, an `&` and its name), as one beside `]]` or `&` could. The others
     /// stay in the check as the page's own bytes.
+    /// How many folders deep the page at `path` is: its non-empty segments but the last
+    /// (`albums/x/index.html`: 2), counted in its bytes.
+    static func folderDepth(of path: String) -> Int {
+        var depth = 0
+        var segmentIsEmpty = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if !segmentIsEmpty { depth += 1 }
+                segmentIsEmpty = true
+            } else {
+                segmentIsEmpty = false
+            }
+        }
+        return depth
+    }
+
     init?(page: [UInt8], path: String, placements: [FragmentCache.Placement], checkedIn: [[UInt64]]) {
         guard !placements.isEmpty, page.count <= Self.largestPage else { return nil }
-        folderDepth = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.count
+        folderDepth = Self.folderDepth(of: path)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + placements.count * 2 * Self.marker.count)
         var markers: [(end: Int, kind: Marker)] = []

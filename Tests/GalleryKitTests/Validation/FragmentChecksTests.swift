@@ -235,6 +235,14 @@ import Testing
         #expect(cache.leftOut == 1)
     }
 
+    /// A page's folder depth counts its path's non-empty segments but the last, as splitting it
+    /// at its slashes does.
+    @Test(arguments: ["index.html", "albums/a/index.html", "page/2/index.html", "a//b/c.html", "/top/x.html", "dir/", "a/b", "", "/", "./x/y.html"])
+    func folderDepthCountsTheFoldersAbove(path: String) {
+        let split = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.count
+        #expect(FragmentChecks.folderDepth(of: path) == split, "\(path)")
+    }
+
     @Test func placeFreeReferences() {
         func free(_ reference: String, depth: Int) -> Bool {
             Array(reference.utf8).withUnsafeBufferPointer { FragmentChecks.isPlaceFree($0, folderDepth: depth) }
