@@ -18,6 +18,11 @@ struct FragmentMarks {
     /// For each open element, a hash of its name, namespace and declared namespaces and those of
     /// the elements around it, and whether it or one of them is a `script` or `style`.
     private var frames: [(hash: UInt64, rawText: Bool)] = []
+    /// The hashes of the names met so far, by address: libxml2 hands out every element name and
+    /// namespace URI of a parse from the parser's dictionary, one address per name for the
+    /// parser's life, and a page names the same few dozen again and again. (Marks serve one
+    /// parse: `XHTMLStreamCheck` makes new ones for each.)
+    private var nameHashes = [(name: UnsafePointer<xmlChar>?, hash: UInt64)](repeating: (nil, 0), count: 64)
 
     init(_ checks: FragmentChecks) {
         markers = checks.markers
@@ -43,10 +48,10 @@ struct FragmentMarks {
     mutating func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, holdsID: @autoclosure () -> Bool) {
         let rawText = matches(name, "script") || matches(name, "style")
         let parent = frames.last ?? (hash: 0, rawText: false)
-        var hash = withUnsafeBytes(of: (parent.hash, Self.hash(name), Self.hash(uri), UInt64(count))) { FastHash.hash($0) }
+        var hash = withUnsafeBytes(of: (parent.hash, cachedHash(name), cachedHash(uri), UInt64(count))) { FastHash.hash($0) }
         if let namespaces, count > 0 {
             var values = [hash]
-            for index in 0..<(2 * count) { values.append(Self.hash(namespaces[index])) }
+            for index in 0..<(2 * count) { values.append(cachedHash(namespaces[index])) }
             hash = FastHash.combine(values)
         }
         frames.append((hash, parent.rawText || rawText))
@@ -113,6 +118,16 @@ struct FragmentMarks {
         case .mathML: 3
         }
         return withUnsafeBytes(of: (frame.hash, UInt64(place.depth), UInt64(folderDepth), UInt64(place.scope.insideTile ? 1 : 0), names)) { FastHash.hash($0) }
+    }
+
+    /// ``hash(_:)`` of a name, from `nameHashes` when the name was met before at its address.
+    private mutating func cachedHash(_ text: UnsafePointer<xmlChar>?) -> UInt64 {
+        guard let text else { return Self.hash(nil) }
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: text) >> 3) & (nameHashes.count - 1)
+        if nameHashes[slot].name == text { return nameHashes[slot].hash }
+        let hash = Self.hash(text)
+        nameHashes[slot] = (text, hash)
+        return hash
     }
 
     /// A hash of a NUL-terminated name (`nil`: none), told apart from the empty name.
