@@ -93,7 +93,7 @@ public final class FragmentCache {
         var slot: Int
     }
 
-    var entries: [Key: Entry] = [:]
+    var entries = FragmentTable()
     /// The number of each site, and the latest site asked for, which the next ask is nearly
     /// always for (a strip's tiles all come from one): found by comparing, without hashing.
     private var sites: [Site: Int] = [:]
