@@ -46,6 +46,11 @@ public struct BuildPipeline: Sendable {
             }
             if state.summary.upToDate { break }
         }
+        // A staging folder made ahead for a render that did not come (the build stopped first).
+        if let ahead = state.stagingAhead {
+            state.stagingAhead = nil
+            (try? await ahead.value)?.discard()
+        }
         state.outputLock = nil
         // A build stopped before its thumbnails leaves the covers no thread took unmade. Nothing
         // is left running in libvips, or loading it, when the build returns and the process exits.

@@ -84,6 +84,9 @@ public struct BuildState: Sendable {
     var manifestChanges: [(path: String, entry: BuildManifest.Entry)]?
     /// Rendered, validated outputs waiting to be committed (after `render`).
     public var staged: StagingArea?
+    /// A cold build's staging folder, being made with its album folders while the covers are
+    /// fetched and thumbnailed (``BuildStep/stageAhead(_:)``); the render step takes it.
+    var stagingAhead: Task<StagingArea, any Error>?
     /// Every finding so far.
     public var diagnostics: [Diagnostic] = []
     /// The counts and timings so far.

@@ -5,6 +5,7 @@ extension BuildStep {
     /// warning naming the album, the URL and the cause (an error with `--strict`); the album shows
     /// the placeholder.
     public static let fetchCovers = BuildStep(name: "fetch covers") { state, observer in
+        stageAhead(&state)
         let site = state.options.site
         let entries = state.catalogue.entries
         // One fetch per distinct cover URL, however many albums share it.
@@ -206,5 +207,24 @@ extension BuildStep {
             "[carousel] the strip is \(layout.contentWidth) px wide, more than browsers lay out (Firefox \(widestStrip) px, Chrome 33554428 px): from album \(first + 1) on, tiles are drawn on top of each other at the strip's end; make the tiles smaller ([carousel] dimension and padding)",
             path: site.display(site.configFile), at: SiteConfig.position(of: "dimension", in: "carousel", site: site)
         ), to: observer)
+    }
+}
+
+extension BuildStep {
+    /// Starts making the staging folder, with a folder for every album page, when the build
+    /// will write every page (no earlier build's pages to keep, or `--clean`): in the time the
+    /// covers take, which leaves a core idle while libvips loads. An incremental build makes
+    /// the folders of the few pages it writes as it writes them.
+    static func stageAhead(_ state: inout BuildState) {
+        let entries = state.catalogue.entries
+        guard state.stagingAhead == nil, !entries.isEmpty, state.options.clean || state.previousManifest.entries.isEmpty else { return }
+        let output = state.outputFolder
+        let slugs = entries.map(\.slug)
+        state.stagingAhead = Task {
+            var folders = ["albums"]
+            folders.reserveCapacity(slugs.count + 1)
+            for slug in slugs { folders.append("albums/" + slug) }
+            return try StagingArea(for: output, folders: folders)
+        }
     }
 }

@@ -20,7 +20,9 @@ extension BuildStep {
         let (config, images) = (state.config, state.images)
         async let pageKeys = PageKeys(plan: plan, config: config, templates: templates, assets: assets.paths, placeholder: assets.placeholder, images: images)
         let renderer = SiteRenderer(plan: plan, templates: templates, config: config, images: images, assets: assets.paths)
-        let staging = try StagingArea(for: state.outputFolder)
+        let ahead = state.stagingAhead
+        state.stagingAhead = nil
+        let staging = try await ahead?.value ?? StagingArea(for: state.outputFolder)
         state.staged = staging
         let pages = plan.pages
         let pagePaths = pages.map(plan.path(of:))

@@ -30,8 +30,14 @@ public final class StagingArea: Sendable {
     /// path for each of a site's files. -1 if it could not be opened (paths are used then).
     private let descriptor: Int32
 
-    /// Creates an empty staging folder for an output folder, replacing any left by a killed build.
-    public init(for output: URL) throws {
+    /// Creates an empty staging folder for an output folder, replacing any left by a killed build,
+    /// with `folders` (paths inside it, parents first) made in it.
+    ///
+    /// A cold build makes its ten thousand album folders here, ahead, while its covers are
+    /// thumbnailed (``BuildStep/stageAhead(_:)``): made later, one a page, by the threads that
+    /// render, they cost a tenth of the render step, the threads taking turns at the lock of the
+    /// one folder that holds them.
+    public init(for output: URL, folders: [String] = []) throws {
         var isFolder: ObjCBool = false
         inside = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue
         if inside {
@@ -46,6 +52,16 @@ public final class StagingArea: Sendable {
         try Self.makeFolders(root)
         descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         _ = noteUnderWay(committing: false)
+        // Relative to the folder's descriptor only: a build stopped meanwhile removes the folder
+        // (``abandonAll()``), and its path would make it again. (Without one, the pages make
+        // their folders as they are staged.) Not one more once the build is stopping: a folder
+        // made while the stop removes the others keeps their parent from going.
+        if descriptor >= 0 {
+            for folder in folders {
+                try refuseWhenStopping(folder)
+                try Self.makeFolders(folder, in: descriptor, named: root)
+            }
+        }
     }
 
     deinit {
@@ -60,10 +76,13 @@ public final class StagingArea: Sendable {
         }
         try refuseWhenStopping(path)
         staged.withLock { _ = $0.insert(path) }
-        if let slash = path.lastIndex(of: "/") {
+        // Opened first: a page's folder is there already, made ahead or by an earlier page, but
+        // for one of each folder.
+        try AtomicFile.writeInPlace(bytes, at: path, in: descriptor, named: root) { [descriptor, root] in
+            guard let slash = path.lastIndex(of: "/") else { return false }
             try Self.makeFolders(path[..<slash], in: descriptor, named: root)
+            return true
         }
-        try AtomicFile.writeInPlace(bytes, at: path, in: descriptor, named: root)
     }
 
     /// Stages a copy of a file, a piece at a time. With `linking`, for files of gallery's own

@@ -105,9 +105,15 @@ public enum AtomicFile {
     }
 
     /// ``writeInPlace(_:to:)`` for `path` relative to the open folder `folder`, whose own path
-    /// is `folderPath` (for messages).
-    public static func writeInPlace(_ data: some Collection<UInt8>, at path: String, in folder: Int32, named folderPath: String) throws(WriteError) {
-        let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    /// is `folderPath` (for messages). When the file's folder is missing, `makeFolder` makes it
+    /// (and says whether it did) and the file is opened again.
+    public static func writeInPlace(
+        _ data: some Collection<UInt8>, at path: String, in folder: Int32, named folderPath: String, makingFolder makeFolder: () throws -> Bool = { false }
+    ) throws {
+        var descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        if descriptor < 0, errno == ENOENT, try makeFolder() {
+            descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        }
         guard descriptor >= 0 else { throw WriteError(path: folderPath + "/" + path, reason: systemError()) }
         try fill(descriptor, with: data, path: folderPath + "/" + path)
     }
