@@ -325,6 +325,7 @@ static int encode(VipsImage *image, int format, int quality, void **output, size
     case GALLERY_FORMAT_PNG:
         return vips_pngsave_buffer(image, output, output_length, "strip", TRUE, NULL);
     case GALLERY_FORMAT_AVIF:
+        gallery_vips_load_heif();
         return vips_heifsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE,
                                     "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
     default:

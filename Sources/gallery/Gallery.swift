@@ -23,6 +23,7 @@ struct Gallery: AsyncParsableCommand {
     ///   empty.
     static func main() async {
         AllocatorTuning.apply()
+        Thumbnailer.loadOnlyUsedModules()
         StandardStreams.reopenClosed()
         signal(SIGPIPE, SIG_IGN)
         if let problem = unknownCommand(Array(CommandLine.arguments.dropFirst())) ?? undecodablePath(Array(CommandLine.arguments.dropFirst())) {

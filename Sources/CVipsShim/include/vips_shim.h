@@ -46,6 +46,15 @@ enum {
 /// (not thread safe).
 int gallery_vips_init(void);
 
+/// Keeps libvips from loading its modules (ImageMagick, PDF, OpenSlide, JPEG XL, HEIF) when it
+/// starts, unless the user set VIPSHOME: it sets VIPSHOME to a folder that is not there. Call it
+/// first thing in the process, before any thread is started (setenv is not thread safe).
+void gallery_vips_load_only_used_modules(void);
+
+/// Loads libvips's HEIF module (for AVIF), once, when gallery_vips_load_only_used_modules() kept
+/// libvips from loading it.
+void gallery_vips_load_heif(void);
+
 /// 1 when libvips runs its vector code (orc before 8.15, Highway since), 0 when it does not or
 /// cannot be loaded.
 int gallery_vips_vectorised(void);

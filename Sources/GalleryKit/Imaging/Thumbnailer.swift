@@ -21,6 +21,14 @@ public struct Thumbnailer: Sendable {
     /// Checked once per process.
     public static let libraryProblem: String? = gallery_vips_init() == 0 ? nil : lastError()
 
+    /// Keeps libvips from loading modules gallery never uses (ImageMagick, PDF, OpenSlide, JPEG
+    /// XL: 12 ms of every cold start) unless `VIPSHOME` is set; the HEIF module, for AVIF, is
+    /// loaded when an AVIF is first written. For the executable, first thing, before any thread
+    /// starts.
+    public static func loadOnlyUsedModules() {
+        gallery_vips_load_only_used_modules()
+    }
+
     /// Starts loading libvips on a thread of its own when the thumbnail cache folder `cache` does
     /// not exist yet (a first build, or CI without its cache): that build will make thumbnails,
     /// and loading libvips and its hundred libraries (about 45 ms) then overlaps reading the
