@@ -84,19 +84,15 @@ struct OutputPathIndex: Sendable {
         }
     }
 
-    /// The table position of a hash, before masking (FNV-1a's high bits folded into its low ones).
+    /// The table position of a hash, before masking (its high bits folded into its low ones).
     private static func slot(_ hash: UInt64) -> Int {
         Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
-    /// 64-bit FNV-1a: fast on short paths, and collisions only cost a comparison.
+    /// xxHash64 (``FastHash``), eight bytes a step: FNV-1a took a byte a step, a chain of
+    /// multiplications as long as the path, for every reference a page check resolves.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
+        FastHash.hash(UnsafeRawBufferPointer(bytes))
     }
 
     private static func hash(_ bytes: [UInt8]) -> UInt64 {

@@ -1,4 +1,7 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A one-pass answer to "would `PageValidator` find anything on this page?", through libxml2's
 /// SAX2 interface instead of a tree.
@@ -70,19 +73,26 @@ enum XHTMLStreamCheck {
             withUnsafeMutablePointer(to: &handler) { handler in
                 bytes.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { chars in
-                        guard let parser = xmlCreateMemoryParserCtxt(chars.baseAddress, Int32(chars.count)) else { return false }
+                        guard let parser = ThreadParser.take() else { return false }
                         let ownHandler = parser.pointee.sax
+                        defer {
+                            parser.pointee.sax = ownHandler
+                            if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
+                            parser.pointee.myDoc = nil
+                            ThreadParser.give(parser)
+                        }
+                        // The page's bytes as the parser's one input, as xmlCreateMemoryParserCtxt makes it.
+                        guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, Int32(chars.count), XML_CHAR_ENCODING_NONE) else { return false }
+                        guard let stream = xmlNewIOInputStream(parser, input, XML_CHAR_ENCODING_NONE) else {
+                            xmlFreeParserInputBuffer(input)
+                            return false
+                        }
+                        inputPush(parser, stream)
                         parser.pointee.sax = handler
                         parser.pointee.userData = Unmanaged.passUnretained(state).toOpaque()
                         state.source = buffer
                         state.parser = parser
                         defer { state.parser = nil; state.source = nil }
-                        defer {
-                            parser.pointee.sax = ownHandler
-                            if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
-                            parser.pointee.myDoc = nil
-                            xmlFreeParserCtxt(parser)
-                        }
                         xmlCtxtUseOptions(parser, XMLDocument.options)
                         xmlParseDocument(parser)
                         return parser.pointee.wellFormed != 0
@@ -344,3 +354,40 @@ private final class StreamState {
 }
 
 private let ampersand = UInt8(ascii: "&")
+
+/// One libxml2 parser a thread, reset for every page it checks: making and freeing a parser a
+/// page (its dictionary, stacks and tables) was a tenth of the parse of a page's own bytes.
+///
+/// A check takes the thread's parser out of its slot and gives it back when done, so a check
+/// begun inside another (none is, today) makes a parser of its own rather than reset the one in
+/// use. Names come from the parser's dictionary, which a reset keeps: an address stays one name
+/// for the thread's life (``FragmentMarks`` keys its hashes by address within one parse).
+private enum ThreadParser {
+    static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { parser in
+            if let parser { xmlFreeParserCtxt(parser.assumingMemoryBound(to: xmlParserCtxt.self)) }
+        }
+        return key
+    }()
+
+    /// The thread's parser, reset, or a new one.
+    static func take() -> xmlParserCtxtPtr? {
+        if let kept = pthread_getspecific(slot) {
+            pthread_setspecific(slot, nil)
+            let parser = kept.assumingMemoryBound(to: xmlParserCtxt.self)
+            xmlCtxtReset(parser)
+            return parser
+        }
+        return xmlNewParserCtxt()
+    }
+
+    /// Keeps `parser` for the thread's next check, or frees it when the thread keeps another.
+    static func give(_ parser: xmlParserCtxtPtr) {
+        if pthread_getspecific(slot) == nil {
+            pthread_setspecific(slot, parser)
+        } else {
+            xmlFreeParserCtxt(parser)
+        }
+    }
+}
