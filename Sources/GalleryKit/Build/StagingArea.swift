@@ -57,9 +57,15 @@ public final class StagingArea: Sendable {
         // their folders as they are staged.) Not one more once the build is stopping: a folder
         // made while the stop removes the others keeps their parent from going.
         if descriptor >= 0 {
-            for folder in folders {
-                try refuseWhenStopping(folder)
-                try Self.makeFolders(folder, in: descriptor, named: root)
+            do {
+                for folder in folders {
+                    try refuseWhenStopping(folder)
+                    try Self.makeFolders(folder, in: descriptor, named: root)
+                }
+            } catch {
+                // No one gets this staging folder to discard: it goes here.
+                discard()
+                throw error
             }
         }
     }

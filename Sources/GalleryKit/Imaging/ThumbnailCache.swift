@@ -5,8 +5,8 @@ import Foundation
 /// A thumbnail is keyed by what decides its bytes: the cover's content hash, the size, the fit,
 /// the format, the quality, the shim's version and, for one resized from a larger thumbnail
 /// rather than made from the cover, that one's size. (The thumbnailer makes a cover's sizes from
-/// one decode: the largest from the cover, the others from the largest; see
-/// ``Thumbnailer/chains(of:from:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
+/// one decode: the largest from the cover, the others from the largest, but an SVG's, each drawn
+/// from the vector; see ``Thumbnailer/chains(of:from:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
 /// `ab/abcdef…-300-crop-q80-v4.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v4.webp`
 /// for a 200 resized from it. So a lookup is one file read and needs no index, and a name holds
 /// the same bytes whichever build made it (with the same libvips): a missing thumbnail is made

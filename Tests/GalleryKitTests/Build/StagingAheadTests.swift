@@ -31,6 +31,19 @@ import Testing
         #expect(try String(contentsOf: output.appending(path: "index.html"), encoding: .utf8) == "top")
     }
 
+    /// A folder that cannot be made (a name longer than the file system takes) fails the staging
+    /// area, and takes the half-made staging folder with it: no one else could discard it.
+    @Test func aFolderThatCannotBeMadeLeavesNoStagingFolder() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "ahead-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let output = root.appending(path: "public", directoryHint: .isDirectory)
+        #expect(throws: AtomicFile.WriteError.self) {
+            _ = try StagingArea(for: output, folders: ["albums", "albums/" + String(repeating: "x", count: 300)])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == [])
+    }
+
     /// The steps before rendering start the staging folder only for a build that writes every
     /// page; one that stops before the render step leaves none behind.
     @Test func aColdBuildStagesAheadAndABuildStoppedBeforeRenderingLeavesNoStagingFolder() async throws {
