@@ -226,7 +226,7 @@ struct MustacheRenderer {
     /// ``resolve(_:in:at:)``, asking `top` (the object on top of the stack) first for a name of
     /// one part, as the lookup down the stack would, unless unknown names are being recorded.
     private mutating func lookUp(_ site: UnsafeMutablePointer<TemplateProgram.NameSite>, below top: (any TemplateObject)?, in template: String) -> TemplateValue {
-        if let top, unknownNames == nil, site.pointee.name.parts.count == 1, let value = top.value(forKey: site.pointee.name.parts[0]) {
+        if let top, unknownNames == nil, let single = site.pointee.single, let value = top.value(forKey: single) {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
             return value
         }
@@ -302,8 +302,8 @@ struct MustacheRenderer {
         }
         lowestLevelUsed = min(lowestLevelUsed, max(level, 0))
         guard var value = found else { return .null }
-        for part in name.parts.dropFirst() {
-            guard case .object(let object) = value, let child = object.value(forKey: part) else { return .null }
+        for index in 1..<max(1, name.parts.count) {
+            guard case .object(let object) = value, let child = object.value(forKey: name.parts[index]) else { return .null }
             value = child
         }
         return value

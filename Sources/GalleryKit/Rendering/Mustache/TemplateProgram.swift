@@ -29,6 +29,15 @@ final class TemplateProgram: @unchecked Sendable {
     struct NameSite {
         var name: MustacheName
         var position: SourcePosition
+        /// The name's one part, for a name without dots (`nil` for `album.title` and `.`): read
+        /// without going through `name`'s array.
+        var single: String?
+
+        init(name: MustacheName, position: SourcePosition) {
+            self.name = name
+            self.position = position
+            single = name.parts.count == 1 ? name.parts[0] : nil
+        }
     }
 
     /// The operations, in template order.
