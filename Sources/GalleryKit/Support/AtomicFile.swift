@@ -108,7 +108,7 @@ public enum AtomicFile {
     /// is `folderPath` (for messages). When the file's folder is missing, `makeFolder` makes it
     /// (and says whether it did) and the file is opened again.
     public static func writeInPlace(
-        _ data: some Collection<UInt8>, at path: String, in folder: Int32, named folderPath: String, makingFolder makeFolder: () throws -> Bool = { false }
+        _ data: some Collection<UInt8>, at path: String, in folder: Int32, named folderPath: String, makingFolder makeFolder: () throws -> Bool
     ) throws {
         var descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         if descriptor < 0, errno == ENOENT, try makeFolder() {
