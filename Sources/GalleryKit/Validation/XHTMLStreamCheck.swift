@@ -33,6 +33,29 @@ enum XHTMLStreamCheck {
         return passes(checks.bytes, state: state) ? state.marks?.learnt : nil
     }
 
+    /// White space the parser reads after a page's bytes: as many spaces as libxml2 2.9's
+    /// `INPUT_CHUNK` (250) and a few more.
+    ///
+    /// Within that many bytes of its input's end, libxml2 2.9 tries to top the input up before
+    /// nearly every token it reads, through half a dozen calls into its buffer code, though a
+    /// page in memory has nothing more to give: at a page's last 250 bytes that was a fifth of
+    /// the parse of an album page's 3 KB that the check reads (a C loop over libxml2 alone, 9.2
+    /// against 7.4 µs a page). Spaces after the page move that end past the page.
+    ///
+    /// They change no answer: XML allows white space after the root element, where the parser
+    /// reports none of it through SAX; a page that is cut short stays cut short (the spaces
+    /// close no tag, comment, reference or element), and the parser's positions within the page,
+    /// which the check reads (``FragmentMarks``, `startOfLastTag`), are those of the page's own
+    /// bytes. A failed check is redone on the page's own bytes anyway, for the findings.
+    static let tail = [UInt8](repeating: UInt8(ascii: " "), count: 256)
+
+    /// Whether the page's bytes take ``tail``: those that start with `<` read as one byte, so in
+    /// an encoding where a space is the byte 0x20 (not UTF-16 or UTF-32, nor after a byte-order
+    /// mark, whose pages are checked as they are).
+    static func takesTail(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[0] == UInt8(ascii: "<") && bytes[1] != 0
+    }
+
     private static func passes(_ bytes: [UInt8], state: StreamState) -> Bool {
         _ = XMLDocument.libraryReady
         guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { return false }
@@ -81,8 +104,18 @@ enum XHTMLStreamCheck {
                             parser.pointee.myDoc = nil
                             ThreadParser.give(parser)
                         }
-                        // The page's bytes as the parser's one input, as xmlCreateMemoryParserCtxt makes it.
+                        // The page's bytes as the parser's one input, as xmlCreateMemoryParserCtxt makes it,
+                        // and white space after them (``tail``).
                         guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, Int32(chars.count), XML_CHAR_ENCODING_NONE) else { return false }
+                        if Self.takesTail(buffer) {
+                            let added = Self.tail.withUnsafeBufferPointer { tail in
+                                tail.withMemoryRebound(to: CChar.self) { xmlParserInputBufferPush(input, Int32($0.count), $0.baseAddress) }
+                            }
+                            guard added >= 0 else {
+                                xmlFreeParserInputBuffer(input)
+                                return false
+                            }
+                        }
                         guard let stream = xmlNewIOInputStream(parser, input, XML_CHAR_ENCODING_NONE) else {
                             xmlFreeParserInputBuffer(input)
                             return false

@@ -161,6 +161,46 @@ import Testing
         #expect(Self.passes(page))
     }
 
+    /// The check reads white space after a page's bytes (`XHTMLStreamCheck.tail`, which spares
+    /// libxml2 topping its input up near the end): a page cut short anywhere, inside a tag, an
+    /// attribute value, a reference, a comment or between elements, must fail it all the same,
+    /// and the whole page, or one with white space of its own after the root, pass. (Only the
+    /// page without its last line break, or without more of the white space after its root, is
+    /// whole.)
+    @Test func failsThePageCutShortAnywhere() {
+        let page = Fixtures.page(Fixtures.validBody)
+        #expect(XHTMLStreamCheck.takesTail(page.withUnsafeBufferPointer { $0 }))
+        #expect(Self.passes(page))
+        #expect(Self.passes(page + Array("\n \t\n".utf8)))
+        var cut = 0
+        for count in 1..<page.count {
+            let prefix = Array(page[..<count])
+            guard !Self.findings(prefix).isEmpty else { continue }
+            cut += 1
+            if Self.passes(prefix) {
+                Issue.record("passed the page cut after \(count) of \(page.count) bytes: …\(String(decoding: prefix.suffix(40), as: UTF8.self))")
+            }
+        }
+        #expect(cut > 1_000)
+    }
+
+    /// A page in UTF-16 reads no spaces after it (they would be half characters there), and the
+    /// check answers for it as the full validation does.
+    @Test func readsAPageInUTF16AsItIs() {
+        let text = String(decoding: Fixtures.page(Fixtures.validBody), as: UTF8.self)
+        let utf16 = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let withMark: [UInt8] = [0xFF, 0xFE] + utf16
+        #expect(!XHTMLStreamCheck.takesTail(utf16.withUnsafeBufferPointer { $0 }))
+        #expect(!XHTMLStreamCheck.takesTail(withMark.withUnsafeBufferPointer { $0 }))
+        #expect(Self.findings(withMark).isEmpty)
+        // The closing `>` half there (its line break after it gone): a space byte after it
+        // would complete a character, `\u{203E}`.
+        #expect(text.hasSuffix(">\n"))
+        let cut = Array(withMark.dropLast(3))
+        #expect(!Self.findings(cut).isEmpty)
+        #expect(!Self.passes(cut))
+    }
+
     /// Random edits of the valid page: whatever the tree-based validation faults, the streaming
     /// check fails too; and the edits leave enough valid pages that passing is exercised as well.
     @Test func neverPassesAPageTheFullValidationFaults() {
