@@ -19,7 +19,13 @@ import Testing
         #expect(table.count == dictionary.count)
         for (key, entry) in dictionary {
             #expect(table[key]?.slot == entry.slot && table[key]?.bytes == entry.bytes, "\(key)")
+            // Appended where the output ends, as a copy of the entry would be.
+            var output: [UInt8] = [7, 7]
+            let appended = table.append(key, to: &output)
+            #expect(appended?.slot == entry.slot && appended?.length == entry.bytes.count && output == [7, 7] + entry.bytes, "\(key)")
         }
+        var untouched: [UInt8] = [1]
+        #expect(table.append(FragmentCache.Key(site: 9, object: 0), to: &untouched) == nil && untouched == [1])
         for object in 600..<700 where dictionary[FragmentCache.Key(site: 1, object: object)] == nil {
             #expect(table[FragmentCache.Key(site: 1, object: object)] == nil)
         }

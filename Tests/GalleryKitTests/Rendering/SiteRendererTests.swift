@@ -64,6 +64,18 @@ import Testing
         let cache = FragmentCache()
         for page in leaky.plan.pages { #expect(leaky.render(page, fragments: cache) == leaky.render(page)) }
         #expect(cache.entries.isEmpty)
+        // A strip whose section holds only the tile partial is copied from the cache a list at
+        // a time: inline, indented, or among other text, the bytes are the same.
+        for strip in ["{{#carousel.tiles}}{{>partials/tile}}{{/carousel.tiles}}", "  <ol>\n    {{#carousel.tiles}}\n    {{>partials/tile}}\n    {{/carousel.tiles}}\n  </ol>\n", "{{#carousel.tiles}}<b>{{>partials/tile}}</b>{{/carousel.tiles}}"] {
+            var sources = renderer.templates.sources
+            let carousel = try #require(sources["partials/carousel"]?.text)
+            let start = try #require(carousel.range(of: "{{#carousel.tiles}}")), end = try #require(carousel.range(of: "{{/carousel.tiles}}\n"))
+            sources["partials/carousel"] = .init(text: carousel.replacingCharacters(in: start.lowerBound..<end.upperBound, with: strip), origin: .builtin)
+            let variant = try Self.renderer(renderer.plan.catalogue, templates: TemplateSet(sources: sources))
+            let cache = FragmentCache()
+            for page in variant.plan.pages { #expect(variant.render(page, fragments: cache) == variant.render(page), "\(strip): \(page)") }
+            #expect(!cache.entries.isEmpty)
+        }
     }
 
     /// A page's tiles and the objects its templates name are handed out without copying: a

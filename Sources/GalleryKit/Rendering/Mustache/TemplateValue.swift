@@ -127,6 +127,15 @@ public final class FragmentCache {
         return number
     }
 
+    /// Appends the fragment of `key` to `output` and notes where it lies, if there is one; whether
+    /// there was.
+    func appendCached(_ key: Key, to output: inout [UInt8]) -> Bool {
+        let offset = output.count
+        guard let (length, slot) = entries.append(key, to: &output) else { return false }
+        placements.append(Placement(offset: offset, length: length, slot: slot))
+        return true
+    }
+
     /// Stores the fragment just rendered at `offset` of `output` under `key`, and notes where it lies.
     func store(_ key: Key, from offset: Int, in output: [UInt8]) {
         let slot = checkedIn.count
