@@ -3,7 +3,7 @@
 ///
 /// Every string here is album or site text and is escaped by Mustache's `{{…}}`; values are first
 /// cleaned of characters XML forbids, so no album text can break a page.
-final class PageContext: TemplateObject {
+final class PageContext: TemplateObject, @unchecked Sendable {
     let site: SiteContext
     let root: String
     let canonical: String?
@@ -39,11 +39,11 @@ final class PageContext: TemplateObject {
         self.pager = .object(pager)
     }
 
-    var keys: [String] {
+    override var keys: [String] {
         ["site", "root", "canonical", "description", "social", "assets", "analytics", "carousel", "album", "previous", "next", "pager", "text", "isIndex", "isAlbum", "isNotFound"]
     }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "site": .object(site)
         case "root": .text(root)
@@ -69,7 +69,7 @@ final class PageContext: TemplateObject {
 
 /// `site`: the site's settings. One per build, shared by every page (an object, so a page's
 /// `{{site.…}}` hands out a reference rather than a copy); its values are made once.
-final class SiteContext: TemplateObject {
+final class SiteContext: TemplateObject, @unchecked Sendable {
     let title: String
     let description: String
     let language: String
@@ -93,9 +93,9 @@ final class SiteContext: TemplateObject {
         direction = Self.isRightToLeft(language) ? .text("rtl") : .null
     }
 
-    var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
+    override var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "title": .text(title)
         case "params": .object(params)
@@ -133,23 +133,23 @@ extension SiteContext {
 /// `text`: the words gallery puts on pages, as `[text]` gives them or in English
 /// (``SiteText``). A pattern (`page_of`…) is shown as written, placeholders and all. Made once
 /// per build, each word looked up once.
-final class TextContext: TemplateObject {
+final class TextContext: TemplateObject, @unchecked Sendable {
     private let values: [String: TemplateValue]
 
     init(text: SiteText) {
         values = Dictionary(uniqueKeysWithValues: SiteText.names.map { ($0, TemplateValue.text(text[$0])) })
     }
 
-    var keys: [String] { values.keys.sorted() }
+    override var keys: [String] { values.keys.sorted() }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         values[name]
     }
 }
 
 /// `assets`: fingerprinted stylesheet and script paths, and the site's icon in `static/` if it
 /// has one, relative to the site root.
-final class AssetsContext: TemplateObject {
+final class AssetsContext: TemplateObject, @unchecked Sendable {
     let css: String
     let js: String
     let icon: String?
@@ -160,9 +160,9 @@ final class AssetsContext: TemplateObject {
         self.icon = icon
     }
 
-    var keys: [String] { ["css", "js", "icon"] }
+    override var keys: [String] { ["css", "js", "icon"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "css": .text(css)
         case "js": .text(js)
@@ -173,7 +173,7 @@ final class AssetsContext: TemplateObject {
 }
 
 /// One item of `analytics`: a `<script>` element of the `[analytics]` provider.
-final class AnalyticsScriptContext: TemplateObject {
+final class AnalyticsScriptContext: TemplateObject, @unchecked Sendable {
     let attributes: [TemplateValue]
     let code: String?
 
@@ -182,9 +182,9 @@ final class AnalyticsScriptContext: TemplateObject {
         code = script.code
     }
 
-    var keys: [String] { ["attributes", "code"] }
+    override var keys: [String] { ["attributes", "code"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "attributes": .list(attributes)
         case "code": code.map(TemplateValue.markup) ?? .null
@@ -194,7 +194,7 @@ final class AnalyticsScriptContext: TemplateObject {
 }
 
 /// One attribute of an element: `name` and `value`.
-final class AttributeContext: TemplateObject {
+final class AttributeContext: TemplateObject, @unchecked Sendable {
     let name: String
     let value: String
 
@@ -203,9 +203,9 @@ final class AttributeContext: TemplateObject {
         self.value = value
     }
 
-    var keys: [String] { ["name", "value"] }
+    override var keys: [String] { ["name", "value"] }
 
-    func value(forKey key: String) -> TemplateValue? {
+    override func value(forKey key: String) -> TemplateValue? {
         switch key {
         case "name": .text(name)
         case "value": .text(value)
@@ -215,7 +215,7 @@ final class AttributeContext: TemplateObject {
 }
 
 /// `carousel`: the strip with the tiles this page carries, placed by ``ScrollerLayout``.
-final class CarouselContext: TemplateObject {
+final class CarouselContext: TemplateObject, @unchecked Sendable {
     let layout: ScrollerLayout
     /// `index`, `album` or `404`, for the script.
     let page: String
@@ -231,9 +231,9 @@ final class CarouselContext: TemplateObject {
         self.firstIndex = firstIndex
     }
 
-    var keys: [String] { ["tiles", "page", "chunk", "count", "current", "padding", "dimension", "offset", "width", "height", "first"] }
+    override var keys: [String] { ["tiles", "page", "chunk", "count", "current", "padding", "dimension", "offset", "width", "height", "first"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "tiles": .list(tiles)
         case "page": .text(page)
@@ -252,7 +252,7 @@ final class CarouselContext: TemplateObject {
 }
 
 /// `album`: the details table's rows.
-final class AlbumContext: TemplateObject {
+final class AlbumContext: TemplateObject, @unchecked Sendable {
     let title: String
     let artist: String
     let genre: String
@@ -286,9 +286,9 @@ final class AlbumContext: TemplateObject {
         self.params = params
     }
 
-    var keys: [String] { ["title", "artist", "genre", "year", "slug", "number", "image", "imageSize", "placeholder", "coverAlt", "params"] }
+    override var keys: [String] { ["title", "artist", "genre", "year", "slug", "number", "image", "imageSize", "placeholder", "coverAlt", "params"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "title": .text(title)
         case "artist": .text(artist)
@@ -308,7 +308,7 @@ final class AlbumContext: TemplateObject {
 
 /// `album.params`: the album's own fields. A name the album does not have renders as nothing
 /// (another album may have it), and the template check leaves these names alone.
-final class ParamsContext: TemplateObject {
+final class ParamsContext: TemplateObject, @unchecked Sendable {
     let values: [String: TemplateValue]
     /// Whether a name it lacks is unknown (the site's `[params]`, all known when the site is
     /// built, so a template's slip can be told), rather than empty (an album's, which another
@@ -330,15 +330,15 @@ final class ParamsContext: TemplateObject {
 
     /// The album's own fields; any other name answers `.null` (another album may have it), or
     /// for the site's, nothing.
-    var keys: [String] { values.keys.sorted() }
+    override var keys: [String] { values.keys.sorted() }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         values[name] ?? (isComplete ? nil : .null)
     }
 }
 
 /// `previous` / `next`: a neighbouring album.
-final class LinkContext: TemplateObject {
+final class LinkContext: TemplateObject, @unchecked Sendable {
     let href: String
     let title: String
 
@@ -347,9 +347,9 @@ final class LinkContext: TemplateObject {
         self.title = title
     }
 
-    var keys: [String] { ["href", "title"] }
+    override var keys: [String] { ["href", "title"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "href": .text(href)
         case "title": .text(title)
@@ -359,7 +359,7 @@ final class LinkContext: TemplateObject {
 }
 
 /// `pager`: where an index page stands among the index pages.
-final class PagerContext: TemplateObject {
+final class PagerContext: TemplateObject, @unchecked Sendable {
     let number: Int
     let count: Int
     let previous: String?
@@ -375,9 +375,9 @@ final class PagerContext: TemplateObject {
         self.pattern = pattern
     }
 
-    var keys: [String] { ["text", "number", "count", "isPaged", "isFirst", "previous", "next"] }
+    override var keys: [String] { ["text", "number", "count", "isPaged", "isFirst", "previous", "next"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "text": .text(TextPattern(pattern).fill { $0 == "number" ? String(number) : $0 == "count" ? String(count) : nil })
         case "number": .number(number)

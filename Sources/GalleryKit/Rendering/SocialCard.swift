@@ -5,7 +5,7 @@
 /// they get a canonical link); the 404 page never does. A cover goes into the card only as a
 /// raster image (WebP, JPEG, PNG or GIF): the services that read these tags do not show SVG, and
 /// the placeholder of a missing cover is no picture of the album.
-final class SocialCard: TemplateObject {
+final class SocialCard: TemplateObject, @unchecked Sendable {
     /// `website` for the index pages, `music.album` for an album's page.
     let type: String
     let siteName: String
@@ -24,9 +24,9 @@ final class SocialCard: TemplateObject {
         self.image = image
     }
 
-    var keys: [String] { ["type", "siteName", "title", "description", "url", "image"] }
+    override var keys: [String] { ["type", "siteName", "title", "description", "url", "image"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "type": .text(type)
         case "siteName": .text(siteName)
@@ -40,7 +40,7 @@ final class SocialCard: TemplateObject {
 }
 
 /// `social.image`: the album cover a shared link shows, at its absolute URL.
-final class SocialImage: TemplateObject {
+final class SocialImage: TemplateObject, @unchecked Sendable {
     let url: String
     /// Its media type, e.g. `image/webp`.
     let type: String
@@ -57,9 +57,9 @@ final class SocialImage: TemplateObject {
         self.alt = alt
     }
 
-    var keys: [String] { ["url", "type", "size", "alt"] }
+    override var keys: [String] { ["url", "type", "size", "alt"] }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         switch name {
         case "url": .text(url)
         case "type": .text(type)

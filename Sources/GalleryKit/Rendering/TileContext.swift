@@ -4,7 +4,7 @@
 /// from the page in place after an edit (``FragmentSplice``), and reuses most of the others from
 /// the page before it (``FragmentCache``), so a tile's links and escaped text are made for few
 /// of the tiles a page shows.
-final class TileContext: TemplateObject {
+final class TileContext: TemplateObject, @unchecked Sendable {
     /// The album's position.
     let index: Int
     /// Where its values are made from.
@@ -33,15 +33,15 @@ final class TileContext: TemplateObject {
 
     /// The album, the root, whether it is current, on its own page and lazy identify a tile's
     /// values.
-    var fragmentKey: Int? {
+    override var fragmentKey: Int? {
         variant.map { index * 16 + $0 * 8 + (lazy ? 4 : 0) + (ownPage ? 2 : 0) + (current ? 1 : 0) }
     }
 
-    var keys: [String] {
+    override var keys: [String] {
         ["index", "number", "count", "x", "y", "width", "height", "href", "src", "srcset", "alt", "title", "artist", "genre", "year", "params", "current", "ownPage", "lazy"]
     }
 
-    func value(forKey name: String) -> TemplateValue? {
+    override func value(forKey name: String) -> TemplateValue? {
         // Told apart by length first: a `switch` over strings compares the name with each case in
         // turn, a call each, and a tile asks for some fifteen names.
         switch (name.utf8.count, name) {

@@ -8,7 +8,7 @@ import Testing
 /// tile that looked below its own object never taken as its object's alone.
 @Suite struct FragmentSpliceTests {
     /// A tile's values, as a test's objects.
-    final class Item: TemplateObject {
+    final class Item: TemplateObject, @unchecked Sendable {
         let index: Int
         let title: String
         let current: Bool
@@ -19,7 +19,7 @@ import Testing
             self.current = current
         }
 
-        func value(forKey key: String) -> TemplateValue? {
+        override func value(forKey key: String) -> TemplateValue? {
             switch key {
             case "index": .number(index)
             case "title": .text(title)
@@ -28,7 +28,7 @@ import Testing
             }
         }
 
-        var keys: [String] { ["index", "title", "current"] }
+        override var keys: [String] { ["index", "title", "current"] }
     }
 
     /// The built-in templates and a page `list` that shows `items` with the partial `item`.

@@ -37,7 +37,7 @@ func object(_ values: [String: TemplateValue]) -> TemplateValue {
 /// Shows gallery's typed contexts to swift-mustache: objects answer by name through
 /// `MustacheParent`, so the very same page contexts render through both engines.
 struct ReferenceObject: MustacheParent {
-    let object: any TemplateObject
+    let object: TemplateObject
 
     func child(named name: String) -> Any? {
         object.value(forKey: name).map(ReferenceObject.bridge)

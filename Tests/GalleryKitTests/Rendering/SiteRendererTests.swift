@@ -79,7 +79,7 @@ import Testing
     }
 
     /// A page's tiles and the objects its templates name are handed out without copying: a
-    /// template value is a reference and its witness table at most (two words and its case), so
+    /// template value is an object's reference or a string at most (two words and its case), so
     /// copying one retains one pointer, and `album`, `carousel` and the rest come back as the
     /// same object each time a template names them.
     @Test func pageValuesAreSharedNotCopied() throws {

@@ -384,20 +384,20 @@ import Testing
     }
 
     /// A context object that notes every name it answers that its ``TemplateObject/keys`` lack.
-    final class AuditedObject: TemplateObject {
-        let object: any TemplateObject
+    final class AuditedObject: TemplateObject, @unchecked Sendable {
+        let object: TemplateObject
         let path: String
         let audit: KeyAudit
 
-        init(object: any TemplateObject, path: String, audit: KeyAudit) {
+        init(object: TemplateObject, path: String, audit: KeyAudit) {
             self.object = object
             self.path = path
             self.audit = audit
         }
 
-        var keys: [String] { object.keys }
+        override var keys: [String] { object.keys }
 
-        func value(forKey key: String) -> TemplateValue? {
+        override func value(forKey key: String) -> TemplateValue? {
             guard let value = object.value(forKey: key) else { return nil }
             // An album's params answer any name (another album may have it).
             if !(object is ParamsContext), !object.keys.contains(key) { audit.record("\(path).\(key)") }

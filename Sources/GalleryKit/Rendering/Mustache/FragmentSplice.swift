@@ -27,7 +27,7 @@ final class FragmentSplice {
     }
 
     /// The key of an object's fragment (`nil`: its partials are rendered as usual).
-    let objectKey: (any TemplateObject) -> UInt64?
+    let objectKey: (TemplateObject) -> UInt64?
     /// The previous page.
     let old: [UInt8]
     /// Its fragments, in order.
@@ -37,7 +37,7 @@ final class FragmentSplice {
 
     /// A splice copying from `old`, whose fragments are `previous`; with no previous page, one
     /// that only records where the fragments of a new render lie.
-    init(objectKey: @escaping (any TemplateObject) -> UInt64?, old: [UInt8] = [], previous: [Fragment] = []) {
+    init(objectKey: @escaping (TemplateObject) -> UInt64?, old: [UInt8] = [], previous: [Fragment] = []) {
         self.objectKey = objectKey
         self.old = old
         self.previous = previous.allSatisfy { $0.offset >= 0 && $0.length >= 0 && $0.offset + $0.length <= old.count } ? previous : []
@@ -45,7 +45,7 @@ final class FragmentSplice {
 
     /// The key of the fragment of partial `name` rendered for `object` at this indentation, or
     /// `nil` when the object has none.
-    func key(for object: any TemplateObject, partial name: String, indentation: [UInt8], extra: [UInt8]?) -> UInt64? {
+    func key(for object: TemplateObject, partial name: String, indentation: [UInt8], extra: [UInt8]?) -> UInt64? {
         guard let key = objectKey(object) else { return nil }
         let place = (FastHash.hash(name), FastHash.hash(indentation), extra.map(FastHash.hash) ?? 0)
         return withUnsafeBytes(of: (key, place.0, place.1, place.2)) { FastHash.hash($0) }

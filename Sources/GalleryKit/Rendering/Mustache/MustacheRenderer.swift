@@ -40,7 +40,11 @@ struct MustacheRenderer {
     /// The bytes written so far.
     var output: [UInt8] = []
     /// The context stack: names resolve from the top down.
-    var stack: [TemplateValue] = []
+    private(set) var stack: [TemplateValue] = []
+    /// For each level of ``stack``, its object (`nil` for another value), unretained: the stack
+    /// holds it. A lookup asks each object through this without retaining and releasing it
+    /// around the call, as a copy out of the stack did for every name a page looked up.
+    private var objects: [Unmanaged<TemplateObject>?] = []
     /// When not `nil`, every run of output records the template line that wrote it: the entry
     /// covering an offset is the last one starting at or before it.
     var trace: [TraceEntry]?
@@ -74,6 +78,7 @@ struct MustacheRenderer {
     mutating func render(_ name: String, context: TemplateValue) {
         guard let template = templates[name] else { return }
         stack = [context]
+        objects = [context.unmanagedObject]
         render(template.program, template.program.all, in: name, indentation: [], overrides: [:], depth: 0)
     }
 
@@ -82,7 +87,7 @@ struct MustacheRenderer {
     private mutating func render(_ program: TemplateProgram, _ range: Range<Int>, in template: String, indentation: [UInt8], overrides: [String: MustacheBlock], depth: Int) {
         // A leaf's names are nearly all its object's own (a tile's): the object on top of the
         // stack is taken out once and asked first, rather than copied out for each name.
-        let top: (any TemplateObject)? = if program.isLeaf, case .object(let object)? = stack.last { object } else { nil }
+        let top: Unmanaged<TemplateObject>? = program.isLeaf ? objects.last ?? nil : nil
         var index = range.lowerBound
         while index < range.upperBound {
             switch program.operations[index] {
@@ -113,18 +118,18 @@ struct MustacheRenderer {
                         continue
                     }
                     for item in items {
-                        stack.append(item)
+                        push(item)
                         render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
-                        stack.removeLast()
+                        pop()
                     }
                 case .bool(true):
                     render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
                 case .bool(false), .null:
                     break
                 case .text, .markup, .number, .object:
-                    stack.append(value)
+                    push(value)
                     render(program, body, in: template, indentation: indentation, overrides: overrides, depth: depth)
-                    stack.removeLast()
+                    pop()
                 }
                 continue
             case .inclusion(let number):
@@ -194,16 +199,16 @@ struct MustacheRenderer {
                    fragments.appendCached(FragmentCache.Key(site: site, object: identity), to: &output) {
                     continue
                 }
-                stack.append(item)
+                push(item)
                 include(node, in: template, indentation: indentation, overrides: overrides, depth: depth)
-                stack.removeLast()
+                pop()
             }
             return
         }
         for item in items {
-            stack.append(item)
+            push(item)
             include(node, in: template, indentation: indentation, overrides: overrides, depth: depth)
-            stack.removeLast()
+            pop()
         }
     }
 
@@ -249,14 +254,29 @@ struct MustacheRenderer {
         return latestPartial
     }
 
-    /// ``resolve(_:in:at:)``, asking `top` (the object on top of the stack) first for a name of
-    /// one part, as the lookup down the stack would, unless unknown names are being recorded.
-    private mutating func lookUp(_ site: UnsafeMutablePointer<TemplateProgram.NameSite>, below top: (any TemplateObject)?, in template: String) -> TemplateValue {
-        if let top, unknownNames == nil, let single = site.pointee.single, let value = top.value(forKey: single) {
+    /// Puts `value` on top of the stack.
+    private mutating func push(_ value: TemplateValue) {
+        stack.append(value)
+        objects.append(value.unmanagedObject)
+    }
+
+    /// Takes the top of the stack off.
+    private mutating func pop() {
+        stack.removeLast()
+        objects.removeLast()
+    }
+
+    /// Looks the name of `site` up (``resolve(_:)``), noting it when no context knows it and
+    /// unknown names are being recorded; for a name of one part, `top` (the object on top of the
+    /// stack) is asked first, as the lookup down the stack would, unless names are being recorded.
+    private mutating func lookUp(_ site: UnsafeMutablePointer<TemplateProgram.NameSite>, below top: Unmanaged<TemplateObject>?, in template: String) -> TemplateValue {
+        if let top, unknownNames == nil, let single = site.pointee.single, let value = top._withUnsafeGuaranteedRef({ $0.value(forKey: single) }) {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
             return value
         }
-        return resolve(site.pointee.name, in: template, at: site.pointee.position)
+        let value = resolve(site)
+        if unknownNames != nil { noteUnknownParts(of: site.pointee.name, in: template, at: site.pointee.position) }
+        return value
     }
 
     private mutating func record(_ template: String, _ line: Int) {
@@ -267,14 +287,6 @@ struct MustacheRenderer {
             if last.offset == output.count { trace?.removeLast() }
         }
         trace?.append(TraceEntry(offset: output.count, template: template, line: line))
-    }
-
-    /// Looks a name up where `template` uses it, at the tag at `position`, noting it when no
-    /// context knows it and unknown names are being recorded.
-    private mutating func resolve(_ name: MustacheName, in template: String, at position: SourcePosition) -> TemplateValue {
-        let value = resolve(name)
-        if unknownNames != nil { noteUnknownParts(of: name, in: template, at: position) }
-        return value
     }
 
     /// Records the first part of `name` that no context knows, if any, with the names the
@@ -311,16 +323,19 @@ struct MustacheRenderer {
         unknownNames?[unknown, default: []].formUnion(names)
     }
 
-    /// Looks a name up: the first part down the stack, the rest inside what was found.
-    private mutating func resolve(_ name: MustacheName) -> TemplateValue {
-        guard let first = name.parts.first else {
+    /// Looks the name of `site` up: the first part down the stack, the rest inside what was
+    /// found. The name is read where the program keeps it, not copied out (which counted a
+    /// reference to its parts for every name a page looked up).
+    private mutating func resolve(_ site: UnsafeMutablePointer<TemplateProgram.NameSite>) -> TemplateValue {
+        let count = site.pointee.name.parts.count
+        guard count > 0 else {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
             return stack.last ?? .null
         }
         var found: TemplateValue?
-        var level = stack.count - 1
+        var level = objects.count - 1
         while level >= 0 {
-            if case .object(let object) = stack[level], let child = object.value(forKey: first) {
+            if let object = objects[level], let child = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[0]) }) {
                 found = child
                 break
             }
@@ -328,8 +343,8 @@ struct MustacheRenderer {
         }
         lowestLevelUsed = min(lowestLevelUsed, max(level, 0))
         guard var value = found else { return .null }
-        for index in 1..<max(1, name.parts.count) {
-            guard case .object(let object) = value, let child = object.value(forKey: name.parts[index]) else { return .null }
+        for index in 1..<max(1, count) {
+            guard let object = value.unmanagedObject, let child = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[index]) }) else { return .null }
             value = child
         }
         return value

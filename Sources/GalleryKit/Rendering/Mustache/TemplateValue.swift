@@ -15,7 +15,7 @@ public enum TemplateValue: Sendable {
     /// Items a section renders once each.
     case list([TemplateValue])
     /// Named values, looked up by `{{name}}` and `{{name.child}}`.
-    case object(any TemplateObject)
+    case object(TemplateObject)
     /// Nothing: falsey, renders as empty.
     case null
 
@@ -33,30 +33,34 @@ public enum TemplateValue: Sendable {
 
 /// A value with named children, such as a page's context or a tile.
 ///
-/// Objects are classes: a ``TemplateValue`` then holds a reference (and its witness table), so
-/// the renderer's stack, lists and lookups copy values by retaining one pointer, and a `switch`
-/// over a value borrows it. A value type here made every ``TemplateValue`` address-only: each
-/// pattern match copied the whole value through the type's witnesses, and half of a page's
-/// rendering time was retains, releases and such copies.
-public protocol TemplateObject: AnyObject, Sendable {
+/// Objects are classes: a ``TemplateValue`` then holds a reference, so the renderer's stack,
+/// lists and lookups copy values by retaining one pointer, and a `switch` over a value borrows
+/// it. A value type here made every ``TemplateValue`` address-only: each pattern match copied
+/// the whole value through the type's witnesses, and half of a page's rendering time was
+/// retains, releases and such copies.
+///
+/// A class to subclass rather than a protocol: the renderer keeps an unmanaged reference to
+/// each object on its stack and asks it for names without retaining it for every call, which
+/// an existential (`any P`) does not allow. Subclasses are final classes with `let` fields of
+/// Sendable types, made once and read from any thread; hence `@unchecked Sendable`, which Swift
+/// has each subclass restate.
+open class TemplateObject: @unchecked Sendable {
+    public init() {}
+
     /// The child named `key`, or `nil` when this object has no such key (lookup then continues
     /// down the context stack, as Mustache requires).
-    func value(forKey key: String) -> TemplateValue?
+    open func value(forKey key: String) -> TemplateValue? { nil }
 
     /// Every name ``value(forKey:)`` answers (if only with `.null`, for a value absent here),
     /// for the template check: a misspelt name is told the names of the object it was asked
     /// of, and where else a name it asked for is.
-    var keys: [String] { get }
+    open var keys: [String] { [] }
 
     /// A number that identifies this object's values among the objects rendered with one
     /// ``FragmentCache`` (equal keys, equal values), or `nil`. A partial rendered with such an
     /// object on top of the stack, that looks nothing up below it, is rendered once and reused.
-    var fragmentKey: Int? { get }
-}
-
-extension TemplateObject {
     /// Objects are not cached unless they say how.
-    public var fragmentKey: Int? { nil }
+    open var fragmentKey: Int? { nil }
 }
 
 /// Partial output already rendered for an object, reused when the same partial is rendered for
@@ -152,13 +156,18 @@ extension TemplateValue {
     }
 
     /// An object, or null when absent.
-    static func object(_ value: (any TemplateObject)?) -> TemplateValue {
+    static func object(_ value: TemplateObject?) -> TemplateValue {
         value.map { .object($0) } ?? .null
+    }
+
+    /// The object this value is, unretained; `nil` for any other value.
+    var unmanagedObject: Unmanaged<TemplateObject>? {
+        if case .object(let object) = self { .passUnretained(object) } else { nil }
     }
 }
 
 /// Named values held in a dictionary, for contexts built ad hoc (tests, small pages).
-public final class TemplateDictionary: TemplateObject {
+public final class TemplateDictionary: TemplateObject, @unchecked Sendable {
     /// The values.
     public let values: [String: TemplateValue]
 
@@ -167,7 +176,7 @@ public final class TemplateDictionary: TemplateObject {
         self.values = values
     }
 
-    public func value(forKey key: String) -> TemplateValue? { values[key] }
+    override public func value(forKey key: String) -> TemplateValue? { values[key] }
 
-    public var keys: [String] { values.keys.sorted() }
+    override public var keys: [String] { values.keys.sorted() }
 }
