@@ -332,38 +332,36 @@ struct MustacheRenderer {
             lowestLevelUsed = min(lowestLevelUsed, stack.count - 1)
             return stack.last ?? .null
         }
-        var found: TemplateValue?
         var level = objects.count - 1
         while level >= 0 {
-            if let object = objects[level], let child = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[0]) }) {
-                found = child
-                break
+            if let object = objects[level], var value = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[0]) }) {
+                lowestLevelUsed = min(lowestLevelUsed, level)
+                for index in 1..<count {
+                    guard let object = value.unmanagedObject, let child = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[index]) }) else { return .null }
+                    value = child
+                }
+                return value
             }
             level -= 1
         }
-        lowestLevelUsed = min(lowestLevelUsed, max(level, 0))
-        guard var value = found else { return .null }
-        for index in 1..<max(1, count) {
-            guard let object = value.unmanagedObject, let child = object._withUnsafeGuaranteedRef({ $0.value(forKey: site.pointee.name.parts[index]) }) else { return .null }
-            value = child
-        }
-        return value
+        lowestLevelUsed = min(lowestLevelUsed, 0)
+        return .null
     }
 
-    private mutating func write(_ value: TemplateValue, escaped: Bool) {
-        switch value {
-        case .text(let text):
+    /// Writes a value looked up for `{{name}}` (`escaped`) or `{{{name}}}`. It takes the value
+    /// over, so the text inside is read where it is, not copied and counted first.
+    private mutating func write(_ value: consuming TemplateValue, escaped: Bool) {
+        switch consume value {
+        case .text(var text):
             if escaped || escapesEveryText {
                 Self.appendEscaped(text, to: &output)
             } else {
-                var text = text
                 text.withUTF8 { output.append(contentsOf: $0) }
             }
-        case .markup(let markup):
+        case .markup(var markup):
             if escaped {
                 Self.appendEscaped(markup, to: &output)
             } else {
-                var markup = markup
                 markup.withUTF8 { output.append(contentsOf: $0) }
             }
         case .number(let number):
@@ -396,8 +394,7 @@ struct MustacheRenderer {
     }
 
     /// Appends text with `& < > " '` escaped for HTML and XML, as swift-mustache escapes them.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        var text = text
+    static func appendEscaped(_ text: consuming String, to output: inout [UInt8]) {
         text.withUTF8 { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
