@@ -48,28 +48,6 @@ struct FragmentTable {
         }
     }
 
-    /// Appends the bytes of `key`'s fragment to `output` and returns its length and slot, or
-    /// `nil` when there is no such fragment: as `self[key]` and an append would, without copying
-    /// the entry out (a tile copied from the cache counted its bytes' references twice).
-    func append(_ key: Key, to output: inout [UInt8]) -> (length: Int, slot: Int)? {
-        let mask = slots.count - 1
-        var slot = Self.hash(key) & mask
-        while true {
-            let item = Int(slots[slot])
-            if item == 0 { return nil }
-            let found: (length: Int, slot: Int)? = items.withUnsafeBufferPointer { items in
-                guard items[item - 1].key == key else { return nil }
-                let entry = UnsafePointer(items.baseAddress! + (item - 1))
-                return entry.pointee.entry.bytes.withUnsafeBufferPointer { bytes in
-                    output.append(contentsOf: bytes)
-                    return (bytes.count, entry.pointee.entry.slot)
-                }
-            }
-            if let found { return found }
-            slot = (slot + 1) & mask
-        }
-    }
-
     private mutating func grow() {
         slots = [Int32](repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1

@@ -195,7 +195,7 @@ struct MustacheRenderer {
            depth < Self.maximumDepth, let partial = partial(named: name), partial.isLeaf {
             let site = fragments.site(template: name, indentation: indentation, extra: extra)
             for item in items {
-                if case .object(let object) = item, let identity = object.fragmentKey,
+                if let object = item.unmanagedObject, let identity = object._withUnsafeGuaranteedRef({ $0.fragmentKey }),
                    fragments.appendCached(FragmentCache.Key(site: site, object: identity), to: &output) {
                     continue
                 }

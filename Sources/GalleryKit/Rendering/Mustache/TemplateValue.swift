@@ -83,9 +83,11 @@ public final class FragmentCache {
         var extra: [UInt8]?
     }
 
-    /// A fragment's bytes, and its number among the cache's fragments.
-    struct Entry {
-        var bytes: [UInt8]
+    /// Where a fragment's bytes lie in the cache's ``arena``, and its number among the cache's
+    /// fragments.
+    struct Entry: Equatable {
+        var offset: Int
+        var length: Int
         var slot: Int
     }
 
@@ -98,6 +100,11 @@ public final class FragmentCache {
     }
 
     var entries = FragmentTable()
+    /// Every fragment's bytes, one after another, in memory the cache owns: a tile copied from
+    /// the cache is then a copy of bytes, with no array's references counted around it.
+    private var arena: UnsafeMutablePointer<UInt8>
+    private var arenaCapacity = 1 << 15
+    private var arenaCount = 0
     /// The number of each site, and the latest site asked for, which the next ask is nearly
     /// always for (a strip's tiles all come from one): found by comparing, without hashing.
     private var sites: [Site: Int] = [:]
@@ -115,7 +122,18 @@ public final class FragmentCache {
     var leftOut = 0
 
     /// An empty cache.
-    public init() {}
+    public init() {
+        arena = .allocate(capacity: arenaCapacity)
+    }
+
+    deinit {
+        arena.deallocate()
+    }
+
+    /// The bytes of the fragment `entry` describes.
+    func bytes(of entry: Entry) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: arena + entry.offset, count: entry.length)
+    }
 
     /// The number of the place `template` is included at, with `indentation` around its tag and
     /// `extra` its own.
@@ -134,9 +152,9 @@ public final class FragmentCache {
     /// Appends the fragment of `key` to `output` and notes where it lies, if there is one; whether
     /// there was.
     func appendCached(_ key: Key, to output: inout [UInt8]) -> Bool {
-        let offset = output.count
-        guard let (length, slot) = entries.append(key, to: &output) else { return false }
-        placements.append(Placement(offset: offset, length: length, slot: slot))
+        guard let entry = entries[key] else { return false }
+        placements.append(Placement(offset: output.count, length: entry.length, slot: entry.slot))
+        output.append(contentsOf: bytes(of: entry))
         return true
     }
 
@@ -144,8 +162,18 @@ public final class FragmentCache {
     func store(_ key: Key, from offset: Int, in output: [UInt8]) {
         let slot = checkedIn.count
         checkedIn.append([])
-        entries[key] = Entry(bytes: Array(output[offset...]), slot: slot)
-        placements.append(Placement(offset: offset, length: output.count - offset, slot: slot))
+        let length = output.count - offset
+        if arenaCount + length > arenaCapacity {
+            let capacity = max(arenaCapacity * 2, arenaCount + length)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            larger.initialize(from: arena, count: arenaCount)
+            arena.deallocate()
+            (arena, arenaCapacity) = (larger, capacity)
+        }
+        output.withUnsafeBufferPointer { (arena + arenaCount).initialize(from: $0.baseAddress! + offset, count: length) }
+        entries[key] = Entry(offset: arenaCount, length: length, slot: slot)
+        arenaCount += length
+        placements.append(Placement(offset: offset, length: length, slot: slot))
     }
 }
 
