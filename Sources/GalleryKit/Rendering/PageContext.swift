@@ -44,24 +44,26 @@ final class PageContext: TemplateObject, @unchecked Sendable {
     }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "site": .object(site)
-        case "root": .text(root)
-        case "canonical": .text(canonical)
-        case "description": .text(description)
-        case "social": social
-        case "assets": assets
-        case "analytics": .list(analytics)
-        case "carousel": carousel
-        case "album": album
-        case "previous": previous
-        case "next": next
-        case "pager": pager
-        case "text": .object(site.textContext)
+        // Told apart by length first, as in `TileContext`: every name a page's layout looks up
+        // comes here first.
+        switch (name.utf8.count, name) {
+        case (4, "site"): .object(site)
+        case (4, "root"): .text(root)
+        case (9, "canonical"): .text(canonical)
+        case (11, "description"): .text(description)
+        case (6, "social"): social
+        case (6, "assets"): assets
+        case (9, "analytics"): .list(analytics)
+        case (8, "carousel"): carousel
+        case (5, "album"): album
+        case (8, "previous"): previous
+        case (4, "next"): next
+        case (5, "pager"): pager
+        case (4, "text"): .object(site.textContext)
         // Which page this is, for a layout that differs (a nav's aria-current, a heading).
-        case "isIndex": .bool(page == "index")
-        case "isAlbum": .bool(page == "album")
-        case "isNotFound": .bool(page == "404")
+        case (7, "isIndex"): .bool(page == "index")
+        case (7, "isAlbum"): .bool(page == "album")
+        case (10, "isNotFound"): .bool(page == "404")
         default: nil
         }
     }

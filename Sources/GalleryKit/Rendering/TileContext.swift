@@ -94,8 +94,13 @@ final class TileSource: Sendable {
         case (3, "src"): return .text(root + images[index].src)
         case (6, "srcset"): return .text(images[index].srcset.map { SiteRenderer.prefixingSrcset($0, with: root) })
         case (3, "alt"):
-            let album = plan.catalogue.entries[index].album
-            return .text(albumBy.fillAlbum(title: Escape.xmlCharacters(album.title), artist: Escape.xmlCharacters(album.artist), genre: Escape.xmlCharacters(album.genre), year: album.year))
+            // Field by field, not the album copied out first (all its strings retained).
+            return .text(albumBy.fillAlbum(
+                title: Escape.xmlCharacters(plan.catalogue.entries[index].album.title),
+                artist: Escape.xmlCharacters(plan.catalogue.entries[index].album.artist),
+                genre: Escape.xmlCharacters(plan.catalogue.entries[index].album.genre),
+                year: plan.catalogue.entries[index].album.year
+            ))
         case (5, "title"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.title))
         case (6, "artist"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.artist))
         case (5, "genre"): return .text(Escape.xmlCharacters(plan.catalogue.entries[index].album.genre))
