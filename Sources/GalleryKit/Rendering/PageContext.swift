@@ -98,14 +98,14 @@ final class SiteContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["title", "params", "description", "language", "direction", "count", "countText"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "title": .text(title)
-        case "params": .object(params)
-        case "description": description.isEmpty ? .null : .text(description)
-        case "language": .text(language)
-        case "direction": direction
-        case "count": .number(count)
-        case "countText": .text(albumCount)
+        switch (name.utf8.count, name) {
+        case (5, "title"): .text(title)
+        case (6, "params"): .object(params)
+        case (11, "description"): description.isEmpty ? .null : .text(description)
+        case (8, "language"): .text(language)
+        case (9, "direction"): direction
+        case (5, "count"): .number(count)
+        case (9, "countText"): .text(albumCount)
         default: nil
         }
     }
@@ -165,10 +165,10 @@ final class AssetsContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["css", "js", "icon"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "css": .text(css)
-        case "js": .text(js)
-        case "icon": .text(icon)
+        switch (name.utf8.count, name) {
+        case (3, "css"): .text(css)
+        case (2, "js"): .text(js)
+        case (4, "icon"): .text(icon)
         default: nil
         }
     }
@@ -187,9 +187,9 @@ final class AnalyticsScriptContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["attributes", "code"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "attributes": .list(attributes)
-        case "code": code.map(TemplateValue.markup) ?? .null
+        switch (name.utf8.count, name) {
+        case (10, "attributes"): .list(attributes)
+        case (4, "code"): code.map(TemplateValue.markup) ?? .null
         default: nil
         }
     }
@@ -236,18 +236,18 @@ final class CarouselContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["tiles", "page", "chunk", "count", "current", "padding", "dimension", "offset", "width", "height", "first"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "tiles": .list(tiles)
-        case "page": .text(page)
-        case "chunk": .number(DataFile.chunkSize)
-        case "count": .number(layout.count)
-        case "current": .number(current)
-        case "padding": .number(layout.metrics.padding)
-        case "dimension": .number(layout.metrics.dimension)
-        case "offset": .number(layout.metrics.offset)
-        case "width": .number(layout.contentWidth)
-        case "height": .number(layout.stripHeight)
-        case "first": .number(firstIndex)
+        switch (name.utf8.count, name) {
+        case (5, "tiles"): .list(tiles)
+        case (4, "page"): .text(page)
+        case (5, "chunk"): .number(DataFile.chunkSize)
+        case (5, "count"): .number(layout.count)
+        case (7, "current"): .number(current)
+        case (7, "padding"): .number(layout.metrics.padding)
+        case (9, "dimension"): .number(layout.metrics.dimension)
+        case (6, "offset"): .number(layout.metrics.offset)
+        case (5, "width"): .number(layout.contentWidth)
+        case (6, "height"): .number(layout.stripHeight)
+        case (5, "first"): .number(firstIndex)
         default: nil
         }
     }
@@ -291,18 +291,18 @@ final class AlbumContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["title", "artist", "genre", "year", "slug", "number", "image", "imageSize", "placeholder", "coverAlt", "params"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "title": .text(title)
-        case "artist": .text(artist)
-        case "genre": .text(genre)
-        case "year": .number(year)
-        case "slug": .text(slug)
-        case "number": .number(number)
-        case "image": .text(image)
-        case "imageSize": .number(imageSize)
-        case "placeholder": .bool(placeholder)
-        case "coverAlt": .text(coverAlt)
-        case "params": .object(params)
+        switch (name.utf8.count, name) {
+        case (5, "title"): .text(title)
+        case (6, "artist"): .text(artist)
+        case (5, "genre"): .text(genre)
+        case (4, "year"): .number(year)
+        case (4, "slug"): .text(slug)
+        case (6, "number"): .number(number)
+        case (5, "image"): .text(image)
+        case (9, "imageSize"): .number(imageSize)
+        case (11, "placeholder"): .bool(placeholder)
+        case (8, "coverAlt"): .text(coverAlt)
+        case (6, "params"): .object(params)
         default: nil
         }
     }
@@ -352,9 +352,9 @@ final class LinkContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["href", "title"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "href": .text(href)
-        case "title": .text(title)
+        switch (name.utf8.count, name) {
+        case (4, "href"): .text(href)
+        case (5, "title"): .text(title)
         default: nil
         }
     }
@@ -380,14 +380,14 @@ final class PagerContext: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["text", "number", "count", "isPaged", "isFirst", "previous", "next"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "text": .text(TextPattern(pattern).fill { $0 == "number" ? String(number) : $0 == "count" ? String(count) : nil })
-        case "number": .number(number)
-        case "count": .number(count)
-        case "isPaged": .bool(count > 1)
-        case "isFirst": .bool(number == 1)
-        case "previous": .text(previous)
-        case "next": .text(next)
+        switch (name.utf8.count, name) {
+        case (4, "text"): .text(TextPattern(pattern).fill { $0 == "number" ? String(number) : $0 == "count" ? String(count) : nil })
+        case (6, "number"): .number(number)
+        case (5, "count"): .number(count)
+        case (7, "isPaged"): .bool(count > 1)
+        case (7, "isFirst"): .bool(number == 1)
+        case (8, "previous"): .text(previous)
+        case (4, "next"): .text(next)
         default: nil
         }
     }

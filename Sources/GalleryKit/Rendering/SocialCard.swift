@@ -27,13 +27,13 @@ final class SocialCard: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["type", "siteName", "title", "description", "url", "image"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "type": .text(type)
-        case "siteName": .text(siteName)
-        case "title": .text(title)
-        case "description": .text(description)
-        case "url": .text(url)
-        case "image": image.map { .object($0) } ?? .null
+        switch (name.utf8.count, name) {
+        case (4, "type"): .text(type)
+        case (8, "siteName"): .text(siteName)
+        case (5, "title"): .text(title)
+        case (11, "description"): .text(description)
+        case (3, "url"): .text(url)
+        case (5, "image"): image.map { .object($0) } ?? .null
         default: nil
         }
     }
@@ -60,11 +60,11 @@ final class SocialImage: TemplateObject, @unchecked Sendable {
     override var keys: [String] { ["url", "type", "size", "alt"] }
 
     override func value(forKey name: String) -> TemplateValue? {
-        switch name {
-        case "url": .text(url)
-        case "type": .text(type)
-        case "size": .number(size)
-        case "alt": .text(alt)
+        switch (name.utf8.count, name) {
+        case (3, "url"): .text(url)
+        case (4, "type"): .text(type)
+        case (4, "size"): .number(size)
+        case (3, "alt"): .text(alt)
         default: nil
         }
     }
