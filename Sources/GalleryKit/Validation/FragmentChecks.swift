@@ -103,38 +103,53 @@ struct FragmentChecks {
         var position = 0
         let marker = Self.marker
         var valid = true
+        // The run of left-out fragments being gathered (only white space between them): the
+        // signatures all of them were checked in, how many, and where its marker ends. Kept
+        // here and written once, when the run ends, rather than into the last marker for each
+        // of a page's tiles.
+        var run: (signatures: [UInt64], count: Int, end: Int)?
         page.withUnsafeBufferPointer { page in
-            for placement in placements {
-                guard placement.offset >= position, placement.length >= 0, placement.offset + placement.length <= page.count,
-                      checkedIn.indices.contains(placement.slot) else { valid = false; return }
-                let fragment = UnsafeBufferPointer(rebasing: page[placement.offset..<(placement.offset + placement.length)])
-                guard Self.isMarkable(fragment) else { continue }
-                let gap = UnsafeBufferPointer(rebasing: page[position..<placement.offset])
-                let known = checkedIn[placement.slot]
-                // Beside the run of left-out fragments before it, with only white space between.
-                if !known.isEmpty, case .checked(let signatures, let count)? = markers.last?.kind, markers.last?.end == bytes.count,
-                   gap.allSatisfy(Self.isSpace) {
-                    // Nearly always the run's signatures are all known here too: keep them as
-                    // they are rather than make a new array for each of a page's tiles.
-                    let common = signatures.allSatisfy(known.contains) ? signatures : signatures.filter(known.contains)
-                    if !common.isEmpty {
-                        markers[markers.count - 1].kind = .checked(signatures: common, count: count + 1)
-                        position = placement.offset + placement.length
-                        continue
+            checkedIn.withUnsafeBufferPointer { checkedIn in
+                for placement in placements {
+                    guard placement.offset >= position, placement.length >= 0, placement.offset + placement.length <= page.count,
+                          checkedIn.indices.contains(placement.slot) else { valid = false; return }
+                    let fragment = UnsafeBufferPointer(rebasing: page[placement.offset..<(placement.offset + placement.length)])
+                    guard Self.isMarkable(fragment) else { continue }
+                    let gap = UnsafeBufferPointer(rebasing: page[position..<placement.offset])
+                    let knownCount = checkedIn[placement.slot].count
+                    // Beside the run of left-out fragments before it, with only white space between.
+                    if knownCount > 0, let current = run, current.end == bytes.count, gap.allSatisfy(Self.isSpace) {
+                        // Nearly always the run's one signature is this fragment's one too:
+                        // compared in place, rather than the fragment's list copied out.
+                        let common = current.signatures.count == 1 && knownCount == 1 && checkedIn[placement.slot][0] == current.signatures[0]
+                            ? current.signatures
+                            : current.signatures.filter(checkedIn[placement.slot].contains)
+                        if !common.isEmpty {
+                            run = (common, current.count + 1, current.end)
+                            position = placement.offset + placement.length
+                            continue
+                        }
                     }
+                    if let current = run {
+                        markers.append((current.end, .checked(signatures: current.signatures, count: current.count)))
+                        run = nil
+                    }
+                    bytes.append(contentsOf: gap)
+                    if knownCount == 0 {
+                        bytes.append(contentsOf: marker)
+                        markers.append((bytes.count, .start(slot: placement.slot)))
+                        bytes.append(contentsOf: fragment)
+                        bytes.append(contentsOf: marker)
+                        markers.append((bytes.count, .end(slot: placement.slot)))
+                    } else {
+                        bytes.append(contentsOf: marker)
+                        run = (checkedIn[placement.slot], 1, bytes.count)
+                    }
+                    position = placement.offset + placement.length
                 }
-                bytes.append(contentsOf: gap)
-                if known.isEmpty {
-                    bytes.append(contentsOf: marker)
-                    markers.append((bytes.count, .start(slot: placement.slot)))
-                    bytes.append(contentsOf: fragment)
-                    bytes.append(contentsOf: marker)
-                    markers.append((bytes.count, .end(slot: placement.slot)))
-                } else {
-                    bytes.append(contentsOf: marker)
-                    markers.append((bytes.count, .checked(signatures: known, count: 1)))
-                }
-                position = placement.offset + placement.length
+            }
+            if let current = run {
+                markers.append((current.end, .checked(signatures: current.signatures, count: current.count)))
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[position...]))
         }
