@@ -32,6 +32,9 @@ import Testing
     @Test func appendsTheBytesItStored() {
         let cache = FragmentCache()
         var stored: [FragmentCache.Key: [UInt8]] = [:]
+        // A partial that renders nothing, on a page that is empty so far.
+        cache.store(FragmentCache.Key(site: 7, object: 0), from: 0, in: [])
+        stored[FragmentCache.Key(site: 7, object: 0)] = []
         var generator = SystemRandomNumberGenerator()
         for round in 0..<400 {
             // Fragments of 0 to 700 bytes, 140 KB in all: past the cache's first 32 KB.

@@ -170,7 +170,11 @@ public final class FragmentCache {
             arena.deallocate()
             (arena, arenaCapacity) = (larger, capacity)
         }
-        output.withUnsafeBufferPointer { (arena + arenaCount).initialize(from: $0.baseAddress! + offset, count: length) }
+        if length > 0 {
+            output.withUnsafeBufferPointer { output in
+                if let base = output.baseAddress { (arena + arenaCount).initialize(from: base + offset, count: length) }
+            }
+        }
         entries[key] = Entry(offset: arenaCount, length: length, slot: slot)
         arenaCount += length
         placements.append(Placement(offset: offset, length: length, slot: slot))
