@@ -4,13 +4,13 @@ extension BuildStep {
     /// Renders every page whose inputs changed, the SVG strip, the data files and the sitemap,
     /// checks each while its bytes are in memory, and stages what differs from the output folder.
     ///
-    /// Everything renders in one parallel pass over a list of work: runs of pages (``runs(of:cores:)``), and each
-    /// file made from every album (or a chunk of them). The longest items go first (the run that
-    /// holds the index pages, then the strip and the data file), so no core is left waiting on
-    /// one at the end: after a one-album edit they are most of the work. A build holds only a
-    /// few outputs at a time; the findings wait for the validate step. An output whose input key
-    /// matches the previous build's manifest, and whose file is in place, is skipped. Nothing
-    /// reaches the output folder yet.
+    /// Everything renders in one parallel pass over a list of work: runs of pages
+    /// (``runs(of:cores:)``), and each file made from every album (or a chunk of them). The
+    /// longest items go first (the run that holds the index pages, then the strip and the data
+    /// file), so no core is left waiting on one at the end: after a one-album edit they are most
+    /// of the work. A build holds only a few outputs at a time; the findings wait for the
+    /// validate step. An output whose input key matches the previous build's manifest, and whose
+    /// file is in place, is skipped. Nothing reaches the output folder yet.
     public static let render = BuildStep(name: "render") { state, observer in
         guard let plan = state.plan, let templates = state.templates, let assets = state.assets else {
             throw BuildFailure(step: "render", reason: "nothing to render: an earlier step did not finish")
