@@ -259,27 +259,18 @@ public final class StagingArea: Sendable {
     /// times as much, which shows when a build creates ten thousand album folders). Their mode
     /// is 0777 less the umask.
     static func makeFolders(_ path: some StringProtocol) throws {
-        let path = String(path)
-        if mkdir(path, 0o777) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
-            throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError())
-        }
-        try makeFolders(path[..<slash])
-        if mkdir(path, 0o777) != 0, errno != EEXIST { throw AtomicFile.WriteError(path: path, reason: AtomicFile.systemError()) }
+        try makeFolders(path, in: AT_FDCWD, named: nil)
     }
 
     /// ``makeFolders(_:)`` for `path` relative to the open folder `descriptor`, whose path is
-    /// `folderPath` (for messages).
-    static func makeFolders(_ path: some StringProtocol, in descriptor: Int32, named folderPath: String) throws {
+    /// `folderPath` (for messages; `nil` when `path` stands for itself).
+    static func makeFolders(_ path: some StringProtocol, in descriptor: Int32, named folderPath: String?) throws {
         let path = String(path)
+        let failure = { AtomicFile.WriteError(path: folderPath.map { $0 + "/" + path } ?? path, reason: AtomicFile.systemError()) }
         if mkdirat(descriptor, path, 0o777) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
-            throw AtomicFile.WriteError(path: folderPath + "/" + path, reason: AtomicFile.systemError())
-        }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw failure() }
         try makeFolders(path[..<slash], in: descriptor, named: folderPath)
-        if mkdirat(descriptor, path, 0o777) != 0, errno != EEXIST {
-            throw AtomicFile.WriteError(path: folderPath + "/" + path, reason: AtomicFile.systemError())
-        }
+        if mkdirat(descriptor, path, 0o777) != 0, errno != EEXIST { throw failure() }
     }
 
     /// Deletes the staging folder and whatever is in it.

@@ -6,12 +6,12 @@ import Foundation
 /// the format, the quality, the shim's version and, for one resized from a larger thumbnail
 /// rather than made from the cover, that one's size. (The thumbnailer makes a cover's sizes from
 /// one decode: the largest from the cover, the others from the largest, but an SVG's, each drawn
-/// from the vector; see ``Thumbnailer/chains(of:from:)``.) The key is the file name, under `.gallery-cache/thumbnails/`:
-/// `ab/abcdef…-300-crop-q80-v4.webp` for the largest, `ab/abcdef…-200-of300-crop-q80-v4.webp`
-/// for a 200 resized from it. So a lookup is one file read and needs no index, and a name holds
-/// the same bytes whichever build made it (with the same libvips): a missing thumbnail is made
-/// with the rest of its chain, as in a cold cache, so a build's thumbnails never depend on what
-/// the cache held before.
+/// from the vector; see ``Thumbnailer/chains(of:from:)``.) The key is the file name, under
+/// `.gallery-cache/thumbnails/`: `ab/abcdef…-300-crop-q80-v4.webp` for the largest,
+/// `ab/abcdef…-200-of300-crop-q80-v4.webp` for a 200 resized from it. So a lookup is one file
+/// read and needs no index, and a name holds the same bytes whichever build made it (with the
+/// same libvips): a missing thumbnail is made with the rest of its chain, as in a cold cache,
+/// so a build's thumbnails never depend on what the cache held before.
 ///
 /// Files are written to a temporary file in their folder and renamed into place, so a killed
 /// build leaves whole thumbnails or none; a file that is not a whole image of its format (a torn
@@ -77,8 +77,8 @@ public struct ThumbnailCache: Sendable {
     /// stored) where it has not. The cover's file is read, and decoded, at most once, and only if
     /// one is missing.
     ///
-    /// A missing thumbnail is made with the whole of its chain (``Thumbnailer/chains(of:from:)``), not
-    /// on its own: resized from the largest of the chain as it would be in a cold cache, so the
+    /// A missing thumbnail is made with the whole of its chain (``Thumbnailer/chains(of:from:)``),
+    /// not on its own: resized from the largest of the chain as it would be in a cold cache, so the
     /// bytes under a name never depend on what the cache held. The others of the chain are made
     /// again with it (the decode is the cost, not the resizes) but the cached files are kept:
     /// their bytes are the same.
