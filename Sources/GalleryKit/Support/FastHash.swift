@@ -119,6 +119,15 @@ public struct FastHash: Sendable {
         let array = Array(values)
         return array.withUnsafeBytes { hash($0) }
     }
+
+    /// Two 64-bit values mixed into one: their product, to 128 bits, folded (wyhash's `mum`),
+    /// each first xored with a constant of its own. Three multiplies hash four values, where
+    /// ``hash(_:)`` of their 32 bytes took some thirty instructions of set-up and finish. For
+    /// hashes that live in one process only: unlike ``hash(_:)``, nothing stores them.
+    @inline(__always) static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = (a ^ 0xA076_1D64_78BD_642F).multipliedFullWidth(by: b ^ 0xE703_7ED1_A0B4_28DB)
+        return product.high ^ product.low
+    }
 }
 
 extension UInt64 {

@@ -48,7 +48,7 @@ struct FragmentMarks {
     mutating func enter(_ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, holdsID: @autoclosure () -> Bool) {
         let rawText = matches(name, "script") || matches(name, "style")
         let parent = frames.last ?? (hash: 0, rawText: false)
-        var hash = withUnsafeBytes(of: (parent.hash, cachedHash(name), cachedHash(uri), UInt64(count))) { FastHash.hash($0) }
+        var hash = FastHash.mix(FastHash.mix(parent.hash, cachedHash(name)), FastHash.mix(cachedHash(uri), UInt64(count)))
         if let namespaces, count > 0 {
             var values = [hash]
             for index in 0..<(2 * count) { values.append(cachedHash(namespaces[index])) }
@@ -117,7 +117,8 @@ struct FragmentMarks {
         case .svg: 2
         case .mathML: 3
         }
-        return withUnsafeBytes(of: (frame.hash, UInt64(place.depth), UInt64(folderDepth), UInt64(place.scope.insideTile ? 1 : 0), names)) { FastHash.hash($0) }
+        let flags = names << 1 | (place.scope.insideTile ? 1 : 0)
+        return FastHash.mix(FastHash.mix(frame.hash, UInt64(truncatingIfNeeded: place.depth)), FastHash.mix(UInt64(truncatingIfNeeded: folderDepth), flags))
     }
 
     /// ``hash(_:)`` of a name, from `nameHashes` when the name was met before at its address.
