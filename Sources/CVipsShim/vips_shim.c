@@ -24,7 +24,7 @@
     X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
     X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
-    X(g_object_ref) X(g_object_unref) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
+    X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
 GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
@@ -70,6 +70,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)
+#define g_malloc (*gallery_p_g_malloc)
 #define g_free (*gallery_p_g_free)
 #define g_strdup (*gallery_p_g_strdup)
 #define g_strfreev (*gallery_p_g_strfreev)
@@ -85,6 +86,8 @@ static int library_loaded = 0;
 static char load_error[512];
 /* The file libvips was loaded from (set once, while loading). */
 static char library_file[1024];
+/* Its handle, for the libraries it loads (svg_webp.c). */
+static void *library_handle;
 
 const char *gallery_vips_load_advice(const char *reason) {
     if (reason == NULL || strstr(reason, "No such file") != NULL) return "install it (apt-get install libvips42)";
@@ -124,6 +127,7 @@ static int load_vips(void) {
     if (dladdr((void *)gallery_p_vips_init, &info) != 0 && info.dli_fname != NULL) {
         snprintf(library_file, sizeof library_file, "%s", info.dli_fname);
     }
+    library_handle = library;
     library_loaded = 1;
     return 0;
 }
@@ -233,6 +237,16 @@ char *gallery_vips_error(void) {
     /* Read and cleared in one step, under libvips's lock: the buffer is the whole process's, and
        another thread's error must not land between the two and be cleared unread. */
     return vips_error_buffer_copy();
+}
+
+/* For svg_webp.c: the libvips handle once libvips has started (NULL before, or if it could
+   not), and a buffer that gallery_vips_free() frees. */
+void *gallery_vips_library_handle(void) {
+    return __atomic_load_n(&vips_running, __ATOMIC_ACQUIRE) ? library_handle : NULL;
+}
+
+void *gallery_vips_malloc(size_t size) {
+    return g_malloc(size);
 }
 
 void gallery_vips_free(void *pointer) {

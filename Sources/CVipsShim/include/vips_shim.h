@@ -103,6 +103,13 @@ int gallery_vips_thumbnail(const void *buffer, size_t length, int width, int hei
 int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const int *sizes, int fit,
                             int format, int quality, int jpeg_warnings_pass, void **outputs, size_t *output_lengths);
 
+/// Draws a square SVG straight into a WebP thumbnail of `size` pixels a side, with librsvg and
+/// libwebp and without libvips's pipeline, byte for byte as gallery_vips_thumbnail() would make it
+/// (see svg_webp.c), when that is sure: the SVG's size in pixels must be whole, square and `side`
+/// (libvips's header's). 1 when made (free `output` with gallery_vips_free()), 0 when not: the
+/// caller then makes it with gallery_vips_thumbnail() or gallery_vips_thumbnails().
+int gallery_svg_webp(const void *buffer, size_t length, int side, int size, int quality, void **output, size_t *output_length);
+
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
 /// sets a glibc.malloc value.
