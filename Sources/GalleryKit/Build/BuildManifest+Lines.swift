@@ -27,6 +27,16 @@ extension BuildManifest {
         }
     }
 
+    /// The paths of `entries` sorted by `<`, each once: a ``sortedPaths`` for a manifest of them.
+    static func sortedUniquePaths(of entries: [(path: String, entry: Entry)]) -> [String] {
+        var paths = entries.map(\.path)
+        paths.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(paths.count)
+        for path in paths where unique.last != path { unique.append(path) }
+        return unique
+    }
+
     /// The entries in path order: in ``sortedPaths``' when it names exactly these paths.
     func sortedEntries() -> [(key: String, value: Entry)] {
         if sortedPaths.count == entries.count {

@@ -218,11 +218,17 @@ extension BuildStep {
             for (path, entry) in total.remade { manifest.entries[path] = entry }
             state.manifest = manifest
             state.manifestChanges = total.remade
+            state.manifest.sortedPaths = ledger.previous.sortedPaths
         } else {
+            // The paths sorted on another core while this one puts the entries in a table: the
+            // write step then writes the manifest's lines in their order instead of sorting them
+            // itself, after the last page, when nothing else is left to run beside it.
+            let entries = total.entries
+            async let sortedPaths = BuildManifest.sortedUniquePaths(of: entries)
             state.manifest = total.manifest()
             state.manifestChanges = nil
+            state.manifest.sortedPaths = await sortedPaths
         }
-        state.manifest.sortedPaths = ledger.previous.sortedPaths
         state.outputFilesVerified = ledger.filesVerified
         // How many of the previous build's outputs this one made again (unknown, -1, when a path
         // was recorded twice), so the write step need not look each of them up to find none gone.

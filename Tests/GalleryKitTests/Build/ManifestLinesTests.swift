@@ -48,6 +48,28 @@ import Testing
     /// Lines gallery would not write as they are (still read, as before) are never patched: a
     /// size with a leading zero, a key or a hash of fifteen digits, a blank line between lines or
     /// after the last, paths out of order, and the lines of an earlier format.
+    /// A cold build sorts its outputs' paths beside making the table of entries, and the lines
+    /// are written in that order: each path once, in `<` order (non-ASCII and a path recorded
+    /// twice among them), the same lines as sorted from the table.
+    @Test func pathsSortedAheadWriteTheLinesSortedFromTheTable() throws {
+        let sample = BuildManifestTests.sample(count: 2_000)
+        var recorded = sample.entries.map { (path: $0.key, entry: $0.value) }.shuffled()
+        recorded += [("albums/émile/index.html", .init(inputKey: 1, size: 2, outputHash: 3)), ("albums/zoë/index.html", .init(inputKey: 4, size: 5, outputHash: 6))]
+        recorded.append((recorded[10].path, .init(inputKey: 7, size: 8, outputHash: 9)))
+        var batch = RenderBatch()
+        batch.entries = recorded
+        var manifest = batch.manifest()
+        let sorted = BuildManifest.sortedUniquePaths(of: recorded)
+        #expect(sorted.count == manifest.entries.count && Set(sorted) == Set(manifest.entries.keys))
+        #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $0 < $1 })
+        let fromTable = manifest.entryLines().bytes
+        manifest.sortedPaths = sorted
+        let inOrder = manifest.entryLines().bytes
+        let same = inOrder == fromTable
+        #expect(same, "\(inOrder.count) bytes in the sorted order, \(fromTable.count) sorted from the table")
+        #expect(manifest.sortedEntries().map(\.value) == sorted.map { manifest.entries[$0]! })
+    }
+
     @Test func linesNotAsWrittenAreNotPatched() throws {
         let header = "gallery-manifest 3\n"
         let good = "0000000000000001\t12\t0000000000000002\ta.html\n0000000000000003\t4\t0000000000000004\tb.html\n"
