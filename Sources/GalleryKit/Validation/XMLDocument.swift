@@ -334,6 +334,9 @@ extension XMLDocument {
 }
 
 /// Whether the NUL-terminated `cString` equals `name`, comparing bytes without allocating.
+/// Inlined: the page check asks it a dozen times for each element it reads, and a literal's bytes
+/// then become a few compares in place instead of a call and a loop.
+@inline(__always)
 func matches(_ cString: UnsafePointer<xmlChar>?, _ name: StaticString) -> Bool {
     guard let cString else { return false }
     return name.withUTF8Buffer { expected in
