@@ -19,7 +19,6 @@
 #include "vips_shim.h"
 
 #include <dlfcn.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
