@@ -110,6 +110,16 @@ int gallery_vips_thumbnails(const void *buffer, size_t length, int count, const 
 /// caller then makes it with gallery_vips_thumbnail() or gallery_vips_thumbnails().
 int gallery_svg_webp(const void *buffer, size_t length, int side, int size, int quality, void **output, size_t *output_length);
 
+/// A PNG's pixels decoded with libdeflate and SSE2 instead of libpng (see png_pixels.c), when
+/// that is sure to give libpng's pixels: 1 with `*pixels` (width × height × bands bytes, rows
+/// packed; free() it) and its size, 0 (nothing allocated) for anything else, which libvips
+/// then decodes, damaged files included.
+int gallery_png_pixels(const void *buffer, size_t length, int *width, int *height, int *bands, unsigned char **pixels);
+
+/// Turns gallery_png_pixels() off (0) or on (1, the default) on the calling thread only: for the
+/// tests, which compare the thumbnails made both ways.
+void gallery_png_pixels_set_enabled(int on);
+
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
 /// sets a glibc.malloc value.

@@ -55,12 +55,12 @@ enum TestImages {
         return Array(try Data(contentsOf: repository.appending(path: "content/covers/\(name).svg")))
     }
 
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
     }
 
-    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
@@ -79,7 +79,7 @@ enum TestImages {
         return out + bigEndian(b << 16 | a)
     }
 
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -88,7 +88,7 @@ enum TestImages {
         return ~crc
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 }

@@ -1,0 +1,204 @@
+import CVipsShim
+import Foundation
+import Synchronization
+import Testing
+
+@testable import GalleryKit
+
+/// A PNG cover is decoded by `png_pixels.c` (libdeflate and SSE2) rather than by libpng, when it
+/// is sure to give libpng's pixels: the thumbnails are byte for byte libvips's own, and
+/// whatever is unusual or damaged is left to libvips.
+@Suite struct PNGDecodingTests {
+    /// Whether the shim decodes `png` itself.
+    static func decodedDirectly(_ png: [UInt8]) throws -> Bool {
+        try Thumbnailer.requireLibrary()
+        var width: Int32 = 0, height: Int32 = 0, bands: Int32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let decoded = png.withUnsafeBytes { gallery_png_pixels($0.baseAddress, $0.count, &width, &height, &bands, &pixels) }
+        free(pixels)
+        return decoded == 1
+    }
+
+    /// What making `png` into `spec` gives with the shim's decode and then with libvips's
+    /// alone (the thumbnail, or nil when refused): on this thread only, since the switch is
+    /// the calling thread's.
+    static func bothWays(_ png: [UInt8], as spec: ThumbnailSpec) -> (direct: [UInt8]?, libvips: [UInt8]?) {
+        let direct = try? Thumbnailer.encode(png, as: spec)
+        gallery_png_pixels_set_enabled(0)
+        defer { gallery_png_pixels_set_enabled(1) }
+        return (direct, try? Thumbnailer.encode(png, as: spec))
+    }
+
+    /// Every colour type the shim takes, every filter alone and mixed, at sides where a row is
+    /// shorter than a pixel's register, not a multiple of 16 bytes, or ends on a 3-byte pixel.
+    /// Each is made into a PNG thumbnail of its own size, so nothing resizes it: the bytes are
+    /// the decoded pixels, losslessly.
+    @Test(arguments: [UInt8(0), 2, 4, 6])
+    func everyFilterDecodesAsLibpngDoes(colourType: UInt8) throws {
+        var compared = 0
+        for side in [1, 2, 3, 5, 16, 17, 31, 64, 101] {
+            for filters: [UInt8] in [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4], [4, 3, 4, 1, 2, 2]] {
+                let builder = PNGBuilder(width: side, height: side, colourType: colourType, filters: filters, seed: UInt32(side))
+                let png = builder.bytes()
+                #expect(try Self.decodedDirectly(png), "\(side) px, filters \(filters)")
+                let (direct, libvips) = Self.bothWays(png, as: ThumbnailSpec(size: side, format: .png))
+                let same = direct != nil && direct == libvips
+                #expect(same, "colour type \(colourType), \(side) px, filters \(filters)")
+                compared += 1
+            }
+        }
+        #expect(compared == 9 * 7)
+    }
+
+    /// PNGs compressed by zlib (libvips's own, through libpng), made into every fit and format
+    /// at the sizes a build makes, one at a time and as a chain from one decode.
+    @Test func compressedPNGsMakeLibvipssThumbnails() throws {
+        var compared = 0
+        for (width, height) in [(1200, 1200), (640, 480), (301, 999)] {
+            let png = try Thumbnailer.pattern(width: width, height: height, kind: .png)
+            #expect(try Self.decodedDirectly(png), "\(width)×\(height)")
+            for fit in ThumbnailFit.allCases {
+                for format in [ThumbnailFormat.webp, .jpeg] {
+                    let spec = ThumbnailSpec(size: 300, fit: fit, format: format)
+                    let (direct, libvips) = Self.bothWays(png, as: spec)
+                    let same = direct != nil && direct == libvips
+                    #expect(same, "\(width)×\(height) \(fit) \(format)")
+                    compared += 1
+                }
+            }
+            let specs = [100, 200, 300].map { ThumbnailSpec(size: $0) }
+            let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+            let direct = try thumbnailer.thumbnails(of: png, as: specs)
+            gallery_png_pixels_set_enabled(0)
+            let libvips = try thumbnailer.thumbnails(of: png, as: specs)
+            gallery_png_pixels_set_enabled(1)
+            #expect(direct == libvips, "\(width)×\(height): the chain")
+        }
+        #expect(compared == 3 * ThumbnailFit.allCases.count * 2)
+    }
+
+    /// Chunks that leave the pixels alone (text, time, resolution, and the colour hints libvips
+    /// does not apply), before and after the image data, and the data cut into many chunks,
+    /// some empty, still decode directly, to the same thumbnails.
+    @Test func harmlessChunksAndManyIDATChunks() throws {
+        let text = Array("Comment\u{0}Scanned from the sleeve".utf8)
+        var builder = PNGBuilder(width: 40, height: 30, colourType: 6, filters: [4, 1, 0, 3, 2])
+        builder.before = [
+            ("gAMA", TestImages.bigEndian(45_455)), ("cHRM", [UInt8](repeating: 1, count: 32)), ("sRGB", [0]),
+            ("sBIT", [8, 8, 8, 8]), ("pHYs", TestImages.bigEndian(11_811) + TestImages.bigEndian(11_811) + [1]),
+            ("bKGD", [0, 255, 0, 0, 0, 255]), ("tEXt", text), ("iTXt", Array("Title\u{0}\u{0}\u{0}\u{0}\u{0}Côté".utf8)),
+        ]
+        builder.after = [("tIME", [7, 234, 11, 30, 9, 30, 0]), ("zTXt", Array("Note\u{0}\u{0}".utf8) + TestImages.zlibStored(Array("x".utf8)))]
+        builder.pieces = 7
+        let pieces = builder.bytes()
+        builder.pieces = 40_000  // more chunks than stream bytes: most are empty
+        for png in [pieces, builder.bytes()] {
+            #expect(try Self.decodedDirectly(png))
+            for spec in [ThumbnailSpec(size: 40, format: .png), ThumbnailSpec(size: 17, fit: .contain, format: .jpeg)] {
+                let (direct, libvips) = Self.bothWays(png, as: spec)
+                let same = direct != nil && direct == libvips
+                #expect(same, "\(png.count) bytes, \(spec.size) \(spec.format)")
+            }
+        }
+    }
+
+    /// What libpng or libvips reads otherwise is left to libvips, which still makes a thumbnail
+    /// of it: other bit depths, a palette, interlacing, transparency by colour, a colour
+    /// profile, EXIF (an orientation), chunks it does not know, and an image too large to hold
+    /// whole.
+    @Test func whatLibvipsReadsOtherwiseIsLeftToIt() throws {
+        let plain = PNGBuilder(width: 9, height: 9)
+        var cases: [(String, PNGBuilder)] = []
+        var sixteen = plain
+        sixteen.bitDepth = 16
+        cases.append(("16 bits", sixteen))
+        var four = plain
+        (four.colourType, four.bitDepth) = (0, 4)
+        cases.append(("4-bit grey", four))
+        var palette = plain
+        palette.colourType = 3
+        palette.before = [("PLTE", (0..<256).flatMap { [UInt8($0), UInt8(255 - $0), 128] })]
+        cases.append(("a palette", palette))
+        var interlaced = PNGBuilder(width: 1, height: 1)  // one pixel: the same stream, interlaced or not
+        interlaced.interlace = 1
+        cases.append(("interlaced", interlaced))
+        for (name, chunk) in [
+            ("tRNS", TestImages.bigEndian(0) + [0, 0]), ("iCCP", Array("p\u{0}\u{0}".utf8) + TestImages.zlibStored([1, 2, 3])),
+            ("eXIf", Array("MM\u{0}*".utf8) + TestImages.bigEndian(8) + [0, 0]), ("PLTE", [0, 0, 0, 255, 255, 255]),
+            ("oFFs", TestImages.bigEndian(3) + TestImages.bigEndian(3) + [0]), ("vpAg", [0, 0, 0, 9, 0, 0, 0, 9, 0]),
+        ] {
+            var builder = plain
+            builder.before = [(name, chunk)]
+            cases.append((name, builder))
+        }
+        for (name, builder) in cases {
+            let png = builder.bytes()
+            #expect(try !Self.decodedDirectly(png), "\(name)")
+            let made = try? Thumbnailer.encode(png, as: ThumbnailSpec(size: 9, format: .png))
+            #expect(made != nil, "\(name): libvips makes it")
+        }
+        // Four times as many pixels as the shim holds whole: refused from the header alone.
+        #expect(try !Self.decodedDirectly(TestImages.pngClaiming(width: 8192, height: 8192)))
+    }
+
+    /// A damaged PNG is left to libvips, whose verdict (a thumbnail or a refusal) stands: a
+    /// chunk failing its CRC, the file cut short, no IEND, a stream longer or shorter than the
+    /// image, a filter that does not exist, image data split by another chunk.
+    @Test func damagedPNGsGetLibvipssVerdict() throws {
+        let builder = PNGBuilder(width: 24, height: 24, colourType: 2, filters: [1, 4])
+        let whole = builder.bytes()
+        #expect(try Self.decodedDirectly(whole))
+        var cases: [(String, [UInt8])] = []
+        var flipped = whole
+        flipped[whole.count - 20] ^= 0x10  // inside the image data
+        cases.append(("an IDAT failing its CRC", flipped))
+        var texted = builder
+        texted.after = [("tEXt", Array("Key\u{0}value".utf8))]
+        var badText = texted.bytes()
+        badText[badText.count - 14] ^= 1  // the tEXt chunk's CRC
+        cases.append(("a tEXt chunk failing its CRC", badText))
+        cases.append(("cut short", Array(whole.prefix(whole.count - 40))))
+        cases.append(("no IEND", Array(whole.prefix(whole.count - 12))))
+        cases.append(("a stream with bytes after it", builder.bytes(stream: builder.stream + [0, 0, 0, 0])))
+        cases.append(("a stream a row short", builder.bytes(stream: TestImages.zlibStored(Array(builder.filtered.dropLast(24 * 3 + 1))))))
+        cases.append(("a stream a row long", builder.bytes(stream: TestImages.zlibStored(builder.filtered + [0] + Array(repeating: 9, count: 24 * 3)))))
+        var unknownFilter = builder
+        unknownFilter.filters = [1, 4, 5]
+        cases.append(("filter 5", unknownFilter.bytes()))
+        var split = builder
+        split.pieces = 2
+        let halves = split.bytes()
+        let secondIDAT = try #require(Self.offsets(of: "IDAT", in: halves).last) - 4
+        cases.append(("IDAT split by a tEXt chunk", Array(halves[..<secondIDAT]) + TestImages.chunk("tEXt", Array("a\u{0}b".utf8)) + Array(halves[secondIDAT...])))
+        for (name, png) in cases {
+            #expect(try !Self.decodedDirectly(png), "\(name)")
+            let (direct, libvips) = Self.bothWays(png, as: ThumbnailSpec(size: 24, format: .png))
+            #expect(direct == libvips, "\(name): \(direct == nil ? "refused" : "made") with the shim, \(libvips == nil ? "refused" : "made") without")
+        }
+    }
+
+    /// Where the chunk type `type` starts in `png`.
+    static func offsets(of type: String, in png: [UInt8]) -> [Int] {
+        let needle = Array(type.utf8)
+        return (0...(png.count - 4)).filter { Array(png[$0..<$0 + 4]) == needle }
+    }
+
+    /// Many threads decoding at once make the same thumbnails.
+    @Test func theSameOnManyThreads() throws {
+        let png = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
+        let specs = [100, 200, 300].map { ThumbnailSpec(size: $0, format: .jpeg) }
+        let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+        gallery_png_pixels_set_enabled(0)
+        let expected = try thumbnailer.thumbnails(of: png, as: specs)
+        gallery_png_pixels_set_enabled(1)
+        let mismatches = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<8 {
+                let made = try? thumbnailer.thumbnails(of: png, as: specs)
+                if made != expected { mismatches.withLock { $0 += 1 } }
+            }
+            Thumbnailer.threadFinished()
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+}
