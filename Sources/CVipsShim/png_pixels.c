@@ -42,6 +42,8 @@ static int api_loaded = 0;
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 /* Set on a thread that is to leave every PNG to libvips (the tests' comparisons). */
 static _Thread_local int disabled = 0;
+/* How many images gallery_png_halve_rows() has halved on this thread (for the tests). */
+static _Thread_local int halved = 0;
 
 static void load_api(void) {
     void *vips = gallery_vips_library_handle();
@@ -62,6 +64,10 @@ static void load_api(void) {
 
 void gallery_png_pixels_set_enabled(int on) {
     disabled = !on;
+}
+
+int gallery_png_halved_on_this_thread(void) {
+    return halved;
 }
 
 static uint32_t read_be32(const unsigned char *bytes) {
@@ -267,4 +273,24 @@ int gallery_png_pixels(const void *buffer, size_t length, int *width, int *heigh
 refuse:
     free(stream);
     return 0;
+}
+
+int gallery_png_halve_rows(unsigned char *pixels, int width, int height, int bands) {
+    size_t stride = (size_t)width * (size_t)bands;
+    /* Row r is written over row r (the first) or over rows already read (the others). */
+    for (int r = 0; r < height / 2; r++) {
+        const unsigned char *top = pixels + (size_t)(2 * r) * stride;
+        const unsigned char *bottom = top + stride;
+        unsigned char *row = pixels + (size_t)r * stride;
+        size_t i = 0;
+#ifdef __SSE2__
+        for (; i + 16 <= stride; i += 16) {
+            __m128i mean = _mm_avg_epu8(_mm_loadu_si128((const __m128i *)(top + i)), _mm_loadu_si128((const __m128i *)(bottom + i)));
+            _mm_storeu_si128((__m128i *)(row + i), mean);
+        }
+#endif
+        for (; i < stride; i++) row[i] = (unsigned char)((top[i] + bottom[i] + 1) >> 1);
+    }
+    halved++;
+    return height / 2;
 }

@@ -120,6 +120,14 @@ int gallery_png_pixels(const void *buffer, size_t length, int *width, int *heigh
 /// tests, which compare the thumbnails made both ways.
 void gallery_png_pixels_set_enabled(int on);
 
+/// Averages each pair of rows of `pixels` (as gallery_png_pixels() gives them) into one, in
+/// place, rounding halves up as libvips's shrinkv does: the box shrink by 2 that libvips's
+/// reduce would make first (see vips_shim.c). Returns the new height, `height` / 2.
+int gallery_png_halve_rows(unsigned char *pixels, int width, int height, int bands);
+
+/// How many images gallery_png_halve_rows() has halved on the calling thread: for the tests.
+int gallery_png_halved_on_this_thread(void);
+
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
 /// sets a glibc.malloc value.
