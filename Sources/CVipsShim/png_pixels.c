@@ -42,8 +42,8 @@ static int api_loaded = 0;
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 /* Set on a thread that is to leave every PNG to libvips (the tests' comparisons). */
 static _Thread_local int disabled = 0;
-/* How many images gallery_png_halve_rows() has halved on this thread (for the tests). */
-static _Thread_local int halved = 0;
+/* How many images gallery_png_shrink_rows() has shrunk on this thread (for the tests). */
+static _Thread_local int shrunk = 0;
 
 static void load_api(void) {
     void *vips = gallery_vips_library_handle();
@@ -66,8 +66,8 @@ void gallery_png_pixels_set_enabled(int on) {
     disabled = !on;
 }
 
-int gallery_png_halved_on_this_thread(void) {
-    return halved;
+int gallery_png_rows_shrunk_on_this_thread(void) {
+    return shrunk;
 }
 
 static uint32_t read_be32(const unsigned char *bytes) {
@@ -275,22 +275,45 @@ refuse:
     return 0;
 }
 
-int gallery_png_halve_rows(unsigned char *pixels, int width, int height, int bands) {
+int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor) {
     size_t stride = (size_t)width * (size_t)bands;
-    /* Row r is written over row r (the first) or over rows already read (the others). */
-    for (int r = 0; r < height / 2; r++) {
-        const unsigned char *top = pixels + (size_t)(2 * r) * stride;
-        const unsigned char *bottom = top + stride;
+    int rows = height / factor;
+    unsigned amend = (unsigned)factor / 2;
+#ifdef __SSE2__
+    /* (sum + amend) / factor as a multiply: with the multiplier rounded up, the error stays under
+       1 / factor for sums up to 2^16 / factor, and these are at most 255 × 8 + 4. */
+    __m128i multiplier = _mm_set1_epi16((short)(uint16_t)((65536 + factor - 1) / factor));
+    __m128i rounding = _mm_set1_epi16((short)amend);
+    __m128i zero = _mm_setzero_si128();
+#endif
+    /* Row r is written over the first row of its group (the first), or over rows already read. */
+    for (int r = 0; r < rows; r++) {
+        const unsigned char *first = pixels + (size_t)r * (size_t)factor * stride;
         unsigned char *row = pixels + (size_t)r * stride;
         size_t i = 0;
 #ifdef __SSE2__
         for (; i + 16 <= stride; i += 16) {
-            __m128i mean = _mm_avg_epu8(_mm_loadu_si128((const __m128i *)(top + i)), _mm_loadu_si128((const __m128i *)(bottom + i)));
+            __m128i mean;
+            if (factor == 2) {
+                mean = _mm_avg_epu8(_mm_loadu_si128((const __m128i *)(first + i)), _mm_loadu_si128((const __m128i *)(first + stride + i)));
+            } else {
+                __m128i low = rounding, high = rounding;
+                for (int k = 0; k < factor; k++) {
+                    __m128i bytes = _mm_loadu_si128((const __m128i *)(first + (size_t)k * stride + i));
+                    low = _mm_add_epi16(low, _mm_unpacklo_epi8(bytes, zero));
+                    high = _mm_add_epi16(high, _mm_unpackhi_epi8(bytes, zero));
+                }
+                mean = _mm_packus_epi16(_mm_mulhi_epu16(low, multiplier), _mm_mulhi_epu16(high, multiplier));
+            }
             _mm_storeu_si128((__m128i *)(row + i), mean);
         }
 #endif
-        for (; i < stride; i++) row[i] = (unsigned char)((top[i] + bottom[i] + 1) >> 1);
+        for (; i < stride; i++) {
+            unsigned sum = amend;
+            for (int k = 0; k < factor; k++) sum += first[(size_t)k * stride + i];
+            row[i] = (unsigned char)(sum / (unsigned)factor);
+        }
     }
-    halved++;
-    return height / 2;
+    shrunk++;
+    return rows;
 }

@@ -442,22 +442,27 @@ static void free_pixels(VipsImage *image, void *pixels) {
 }
 
 /* Whether libvips's thumbnail of a `side` px square cover into a `size` px square would begin with
-   a box shrink of its rows by exactly 2 (its reducev's integer part: libvips 8.13's "gap" of 2),
-   and the rest of its reducev would be the same on the rows halved beforehand: the same output
-   height, shrink and offset, computed as libvips computes them. The thumbnail is then that
-   reducev of the halved rows and libvips's reduceh (decoded_png, fitted): byte for byte the same,
-   as a test checks on sizes that divide and sizes that do not, without libvips's shrinkv, a
-   fifth of a 1200 px PNG's thumbnail. Into *shrink, the vertical shrink left after the box. */
-static int halves_rows_first(int side, int size, double *shrink) {
-    if (side % 2 != 0 || size < 1) return 0;
+   a box shrink of its rows (its reducev's integer part: libvips 8.13's "gap" of 2) by 2 to 8, into
+   *factor, and the rest of its reducev would be the same on the rows shrunk beforehand: the same
+   output height, shrink and offset, computed as libvips computes them. The thumbnail is then that
+   reducev of the shrunk rows and libvips's reduceh (decoded_png, fitted): byte for byte the same,
+   as a test checks on sides the size divides and sides it does not, without libvips's shrinkv,
+   a third of the resize of a 1200 px PNG. Into *shrink, the vertical shrink left after the box. */
+static int shrinks_rows_first(int side, int size, int *factor, double *shrink) {
+    if (size < 1) return 0;
     double total = 1.0 / (1.0 / ((double)side / size)); /* thumbnail's scale, inverted by reduce */
     int height = VIPS_ROUND_UINT((double)side / total);
-    if (height != size || VIPS_MAX(1, (int)VIPS_FLOOR((double)side / height / 2.0)) != 2) return 0;
-    double rest = total / 2;
-    int rest_height = VIPS_ROUND_UINT((double)(side / 2) / rest);
-    double invented = (height * total - side) / 2; /* the offset's part, as reducev divides it */
-    double invented_after = rest_height * rest - (double)(side / 2);
+    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)side / height / 2.0));
+    if (height != size || box < 2 || box > 8 || side % box != 0) return 0;
+    /* libvips 8.15 and later (Highway) round a box of 3, 5 or 6 rows otherwise than 8.14's
+       (sum + box / 2) / box; by 2, 4 and 8 they agree, as the tests check with 8.18. */
+    if ((vips_version(0) > 8 || vips_version(1) >= 15) && (box & (box - 1)) != 0) return 0;
+    double rest = total / box;
+    int rest_height = VIPS_ROUND_UINT((double)(side / box) / rest);
+    double invented = (height * total - side) / box; /* the offset's part, as reducev divides it */
+    double invented_after = rest_height * rest - (double)(side / box);
     if (rest_height != height || invented_after != invented) return 0;
+    *factor = box;
     *shrink = rest;
     return 1;
 }
@@ -466,16 +471,17 @@ static int halves_rows_first(int side, int size, double *shrink) {
    (nothing to undo) when png_pixels.c leaves it to libvips. It is marked as libvips's loader
    marks its images, read in order: libvips 8.14's shrink then reads the rows a strip at a time
    and takes a quarter of the time it takes on an image it may read anywhere.
-   When the thumbnail is a square `size` px of a square opaque cover that libvips would shrink
-   by 2 first (halves_rows_first), the rows come halved already, and *rest is the vertical
+   When the thumbnail is a square `size` px of a square opaque cover whose rows libvips would
+   box-shrink first (shrinks_rows_first), they come shrunk already, and *rest is the vertical
    shrink left to reducev; 0 otherwise. */
 static VipsImage *decoded_png(const void *buffer, size_t length, int size, double *rest) {
     int width = 0, height = 0, bands = 0;
     unsigned char *pixels = NULL;
     *rest = 0;
     if (gallery_png_pixels(buffer, length, &width, &height, &bands, &pixels) != 1) return NULL;
-    if (width == height && (bands == 1 || bands == 3) && halves_rows_first(height, size, rest)) {
-        height = gallery_png_halve_rows(pixels, width, height, bands);
+    int factor = 0;
+    if (width == height && (bands == 1 || bands == 3) && shrinks_rows_first(height, size, &factor, rest)) {
+        height = gallery_png_shrink_rows(pixels, width, height, bands, factor);
     }
     VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * height * bands, width, height, bands, VIPS_FORMAT_UCHAR);
     if (image == NULL) {
@@ -517,7 +523,7 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
         g_object_unref(cmyk);
         if (result != 0) return -1;
     } else if (png != NULL && rest > 0) {
-        /* The rows halved: the rest of what libvips's thumbnail would do, its reducev and reduceh
+        /* The rows shrunk: the rest of what libvips's thumbnail would do, its reducev and reduceh
            (Lanczos 3, gap 2). Square into square, there is nothing to cut. */
         VipsImage *rows = NULL;
         double across = 1.0 / (1.0 / ((double)vips_image_get_width(png) / width));

@@ -120,13 +120,14 @@ int gallery_png_pixels(const void *buffer, size_t length, int *width, int *heigh
 /// tests, which compare the thumbnails made both ways.
 void gallery_png_pixels_set_enabled(int on);
 
-/// Averages each pair of rows of `pixels` (as gallery_png_pixels() gives them) into one, in
-/// place, rounding halves up as libvips's shrinkv does: the box shrink by 2 that libvips's
-/// reduce would make first (see vips_shim.c). Returns the new height, `height` / 2.
-int gallery_png_halve_rows(unsigned char *pixels, int width, int height, int bands);
+/// Averages each group of `factor` rows (2 to 8) of `pixels` (as gallery_png_pixels() gives
+/// them) into one, in place, as libvips's shrinkv does ((sum + factor / 2) / factor): the box
+/// shrink that libvips's reduce would make first (see vips_shim.c). `height` must be a multiple
+/// of `factor`. Returns the new height.
+int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor);
 
-/// How many images gallery_png_halve_rows() has halved on the calling thread: for the tests.
-int gallery_png_halved_on_this_thread(void);
+/// How many images gallery_png_shrink_rows() has shrunk on the calling thread: for the tests.
+int gallery_png_rows_shrunk_on_this_thread(void);
 
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES

@@ -183,29 +183,39 @@ import Testing
         return (0...(png.count - 4)).filter { Array(png[$0..<$0 + 4]) == needle }
     }
 
-    /// A square opaque cover whose thumbnail libvips would begin by averaging its rows in pairs
-    /// (its reduce's box shrink by 2, from about 4 to 6 times the thumbnail's side) has them
+    /// A square opaque cover whose thumbnail libvips would begin by averaging its rows in groups
+    /// (its reduce's box shrink by 2 or more, from 4 times the thumbnail's side) has them
     /// averaged as it is decoded, and libvips's reducev and reduceh do the rest: the same
     /// thumbnails, in every fit, for sides the size divides and sides it does not. Other covers
-    /// (an odd side, another shrink, alpha, not square) are left to libvips's thumbnail.
-    @Test func rowsHalvedAsLibvipsWouldMakeTheSameThumbnails() throws {
-        let halving: [(side: Int, size: Int, colourType: UInt8)] = [
-            (400, 100, 2), (500, 100, 2), (548, 137, 2), (426, 100, 0), (998, 211, 0), (1200, 300, 2),
+    /// (a side the group does not divide, alpha, not square, a shrink under 4) are left to
+    /// libvips's thumbnail.
+    @Test func rowsShrunkAsLibvipsWouldMakeTheSameThumbnails() throws {
+        let shrinking: [(side: Int, size: Int, colourType: UInt8)] = [
+            (400, 100, 2), (500, 100, 2), (548, 137, 2), (426, 100, 0), (600, 100, 2), (1000, 100, 0),
+            (832, 100, 2), (800, 50, 0), (1200, 300, 2),
         ]
-        let notHalving: [(width: Int, height: Int, size: Int, colourType: UInt8)] = [
-            (600, 600, 100, 2), (401, 401, 100, 2), (300, 300, 100, 0), (400, 400, 100, 6), (400, 360, 90, 2), (400, 400, 100, 4),
+        let notShrinking: [(width: Int, height: Int, size: Int, colourType: UInt8)] = [
+            (401, 401, 100, 2), (830, 830, 100, 2), (300, 300, 100, 0), (900, 900, 50, 2),
+            (400, 400, 100, 6), (400, 360, 90, 2), (400, 400, 100, 4),
         ]
-        var cases = halving.map { (PNGBuilder(width: $0.side, height: $0.side, colourType: $0.colourType, filters: [1, 4, 2], seed: 7), $0.size, true) }
-        cases += notHalving.map { (PNGBuilder(width: $0.width, height: $0.height, colourType: $0.colourType, filters: [1, 4, 2], seed: 7), $0.size, false) }
-        for (builder, size, halves) in cases {
+        // libvips 8.15 and later (Highway) round a box of 3, 5 or 6 rows otherwise: with them
+        // only boxes of 2, 4 and 8 rows are made so, and the others are left to libvips.
+        let newer = gallery_vips_version() >= 81500
+        var cases = shrinking.map { shrinking in
+            let box = Int((Double(shrinking.side) / Double(shrinking.size) / 2).rounded(.down))
+            let builder = PNGBuilder(width: shrinking.side, height: shrinking.side, colourType: shrinking.colourType, filters: [1, 4, 2], seed: 7)
+            return (builder, shrinking.size, !newer || box & (box - 1) == 0)
+        }
+        cases += notShrinking.map { (PNGBuilder(width: $0.width, height: $0.height, colourType: $0.colourType, filters: [1, 4, 2], seed: 7), $0.size, false) }
+        for (builder, size, shrinks) in cases {
             let png = builder.bytes()
             let name = "\(builder.width)×\(builder.height) colour type \(builder.colourType) into \(size)"
             for fit in ThumbnailFit.allCases {
                 for format in [ThumbnailFormat.png, .webp] {
-                    let before = gallery_png_halved_on_this_thread()
+                    let before = gallery_png_rows_shrunk_on_this_thread()
                     let (direct, libvips) = Self.bothWays(png, as: ThumbnailSpec(size: size, fit: fit, format: format))
-                    let halved = gallery_png_halved_on_this_thread() - before
-                    #expect(halved == (halves ? 1 : 0), "\(name) \(fit): halved \(halved) times")
+                    let shrunk = gallery_png_rows_shrunk_on_this_thread() - before
+                    #expect(shrunk == (shrinks ? 1 : 0), "\(name) \(fit): shrunk \(shrunk) times")
                     let same = direct != nil && direct == libvips
                     #expect(same, "\(name) \(fit) \(format)")
                 }
@@ -213,24 +223,30 @@ import Testing
         }
     }
 
-    /// Rows averaged in pairs round halves up, as libvips's shrinkv does, on rows whose length
-    /// is not a multiple of the 16 bytes averaged at once.
-    @Test func halvingRoundsHalvesUp() {
-        for (width, bands) in [(1, 1), (7, 3), (21, 3), (33, 1)] {
-            let stride = width * bands
-            let rows = 6
-            var pixels: [UInt8] = (0..<(stride * rows)).map { (index: Int) -> UInt8 in UInt8(truncatingIfNeeded: index &* 97 &+ index / 3) }
-            var expected: [UInt8] = []
-            for pair in 0..<(rows / 2) {
-                for i in 0..<stride {
-                    let top = Int(pixels[2 * pair * stride + i]), bottom = Int(pixels[(2 * pair + 1) * stride + i])
-                    expected.append(UInt8((top + bottom + 1) / 2))
+    /// Rows averaged in groups of 2 to 8 round as libvips's shrinkv does, (sum + factor / 2) /
+    /// factor, on rows whose length is not a multiple of the 16 bytes averaged at once, with the
+    /// largest sums there are.
+    @Test func shrinkingRoundsAsShrinkvDoes() {
+        for factor in 2...8 {
+            for (width, bands) in [(1, 1), (7, 3), (21, 3), (33, 1)] {
+                let stride = width * bands
+                let rows = factor * 3
+                var pixels: [UInt8] = (0..<(stride * rows)).map { (index: Int) -> UInt8 in
+                    index / stride >= rows - factor ? 255 : UInt8(truncatingIfNeeded: index &* 97 &+ index / 3)
                 }
+                var expected: [UInt8] = []
+                for group in 0..<3 {
+                    for i in 0..<stride {
+                        var sum = factor / 2
+                        for k in 0..<factor { sum += Int(pixels[(group * factor + k) * stride + i]) }
+                        expected.append(UInt8(sum / factor))
+                    }
+                }
+                let height = gallery_png_shrink_rows(&pixels, Int32(width), Int32(rows), Int32(bands), Int32(factor))
+                #expect(height == 3)
+                let same = Array(pixels.prefix(stride * 3)) == expected
+                #expect(same, "by \(factor): \(width) px of \(bands) bands")
             }
-            let height = gallery_png_halve_rows(&pixels, Int32(width), Int32(rows), Int32(bands))
-            #expect(height == 3)
-            let same = Array(pixels.prefix(stride * 3)) == expected
-            #expect(same, "\(width) px of \(bands) bands")
         }
     }
 
