@@ -24,7 +24,7 @@
     X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
     X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
-    X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) \
+    X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) \
     X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
@@ -73,6 +73,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define g_signal_connect_data (*gallery_p_g_signal_connect_data)
 #define vips_reducev (*gallery_p_vips_reducev)
 #define vips_reduceh (*gallery_p_vips_reduceh)
+#define vips_image_get_data (*gallery_p_vips_image_get_data)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)
@@ -467,10 +468,25 @@ static int shrinks_rows_first(int side, int size, int *factor, double *shrink) {
     return 1;
 }
 
-/* A PNG decoded by png_pixels.c, as an image libvips resizes as it would its own decode, or NULL
-   (nothing to undo) when png_pixels.c leaves it to libvips. It is marked as libvips's loader
-   marks its images, read in order: libvips 8.14's shrink then reads the rows a strip at a time
-   and takes a quarter of the time it takes on an image it may read anywhere.
+/* 8-bit pixels from malloc() as an image (freed with it), marked as libvips's loader marks its
+   images, read in order: libvips 8.14's shrink then reads the rows a strip at a time and takes a
+   quarter of the time it takes on an image it may read anywhere. NULL (the pixels freed) when
+   libvips cannot make it. */
+static VipsImage *wrapped(unsigned char *pixels, int width, int height, int bands) {
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * height * bands, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        free(pixels);
+        vips_error_clear();
+        return NULL;
+    }
+    g_signal_connect_data(image, "postclose", G_CALLBACK(free_pixels), pixels, NULL, 0);
+    image->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    vips_image_set_int(image, VIPS_META_SEQUENTIAL, 1);
+    return image;
+}
+
+/* A PNG decoded by png_pixels.c, as an image libvips resizes as it would its own decode (see
+   wrapped), or NULL (nothing to undo) when png_pixels.c leaves it to libvips.
    When the thumbnail is a square `size` px of a square opaque cover whose rows libvips would
    box-shrink first (shrinks_rows_first), they come shrunk already, and *rest is the vertical
    shrink left to reducev; 0 otherwise. */
@@ -483,17 +499,31 @@ static VipsImage *decoded_png(const void *buffer, size_t length, int size, doubl
     if (width == height && (bands == 1 || bands == 3) && shrinks_rows_first(height, size, &factor, rest)) {
         height = gallery_png_shrink_rows(pixels, width, height, bands, factor);
     }
-    VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * height * bands, width, height, bands, VIPS_FORMAT_UCHAR);
-    if (image == NULL) {
+    VipsImage *image = wrapped(pixels, width, height, bands);
+    if (image == NULL) *rest = 0;
+    return image;
+}
+
+/* libvips 8.14's reducev (Lanczos 3, gap 2) of the shrunk rows of a decoded PNG into `size` rows,
+   by `rest`, made by reduce_rows.c, when that is sure to be libvips's: 8.14 with its vector
+   paths off (as gallery runs it), and a shrink and offset with at most 8 binary places (see
+   reduce_rows.c). NULL otherwise (nothing to undo); `in` is left as it is. */
+static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
+    if (vips_version(0) != 8 || vips_version(1) != 14 || vips_vector_isenabled()) return NULL;
+    int rows = vips_image_get_height(in);
+    double extra_pixels = size * rest - rows; /* as reducev computes its offset */
+    double offset = (1 + extra_pixels) / 2.0 - 1;
+    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6) return NULL;
+    if (gallery_reduce_rows_points(rest) > 64) return NULL;
+    int width = vips_image_get_width(in), bands = in->Bands;
+    size_t row_length = (size_t)width * bands;
+    unsigned char *pixels = malloc(row_length * size);
+    if (pixels == NULL) return NULL;
+    if (gallery_reduce_rows(vips_image_get_data(in), row_length, rows, pixels, size, rest, offset) != 0) {
         free(pixels);
-        vips_error_clear();
-        *rest = 0;
         return NULL;
     }
-    g_signal_connect_data(image, "postclose", G_CALLBACK(free_pixels), pixels, NULL, 0);
-    image->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
-    vips_image_set_int(image, VIPS_META_SEQUENTIAL, 1);
-    return image;
+    return wrapped(pixels, width, size, bands);
 }
 
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
@@ -525,9 +555,9 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     } else if (png != NULL && rest > 0) {
         /* The rows shrunk: the rest of what libvips's thumbnail would do, its reducev and reduceh
            (Lanczos 3, gap 2). Square into square, there is nothing to cut. */
-        VipsImage *rows = NULL;
         double across = 1.0 / (1.0 / ((double)vips_image_get_width(png) / width));
-        int result = vips_reducev(png, &rows, rest, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+        VipsImage *rows = reduced_rows(png, height, rest);
+        int result = rows != NULL ? 0 : vips_reducev(png, &rows, rest, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
         g_object_unref(png);
         if (result != 0) return -1;
         result = vips_reduceh(rows, &current, across, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);

@@ -129,6 +129,19 @@ int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int ba
 /// How many images gallery_png_shrink_rows() has shrunk on the calling thread: for the tests.
 int gallery_png_rows_shrunk_on_this_thread(void);
 
+/// libvips 8.14's reducev of 8-bit rows with the Lanczos 3 kernel (see reduce_rows.c):
+/// `in_rows` rows of `row_length` bytes into `out_rows` rows, by `shrink`, with libvips's offset
+/// `offset`. The caller makes sure the result is libvips's (vips_shim.c). 0, or -1 when the
+/// shrink needs more points than it handles.
+int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
+                        double shrink, double offset);
+
+/// How many rows libvips's Lanczos 3 reduce by `shrink` weighs into each (vips_reduce_get_points).
+int gallery_reduce_rows_points(double shrink);
+
+/// How many images gallery_reduce_rows() has reduced on the calling thread: for the tests.
+int gallery_rows_reduced_on_this_thread(void);
+
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
 /// sets a glibc.malloc value.
