@@ -40,8 +40,9 @@ static struct {
 } api;
 static int api_loaded = 0;
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
-/* Set on a thread that is to leave every PNG to libvips (the tests' comparisons). */
-static _Thread_local int disabled = 0;
+/* Set on a thread that is to leave everything to libvips (the tests' comparisons): PNGs here,
+   and reduce_rows.c's reduce. */
+_Thread_local int gallery_shim_paths_disabled = 0;
 /* How many images gallery_png_shrink_rows() has shrunk on this thread (for the tests). */
 static _Thread_local int shrunk = 0;
 
@@ -62,8 +63,8 @@ static void load_api(void) {
     api_loaded = 1;
 }
 
-void gallery_png_pixels_set_enabled(int on) {
-    disabled = !on;
+void gallery_shim_paths_set_enabled(int on) {
+    gallery_shim_paths_disabled = !on;
 }
 
 int gallery_png_rows_shrunk_on_this_thread(void) {
@@ -192,7 +193,7 @@ static void unfilter_row(int filter, const unsigned char *filtered, unsigned cha
 
 int gallery_png_pixels(const void *buffer, size_t length, int *width, int *height, int *bands, unsigned char **pixels) {
     *pixels = NULL;
-    if (disabled) return 0;
+    if (gallery_shim_paths_disabled) return 0;
     pthread_once(&api_once, load_api);
     if (!api_loaded) return 0;
     const unsigned char *bytes = buffer;

@@ -26,6 +26,8 @@ enum {
 };
 
 static _Thread_local int reduced = 0;
+/* From png_pixels.c: set on a thread that is to leave everything to libvips. */
+extern _Thread_local int gallery_shim_paths_disabled;
 
 int gallery_rows_reduced_on_this_thread(void) {
     return reduced;
@@ -95,7 +97,7 @@ static void reduce_row(const unsigned char *const *rows, const int *mask, int n,
 int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
                         double shrink, double offset) {
     const int n = gallery_reduce_rows_points(shrink);
-    if (n < 1 || n > most_points || in_rows < 1) return -1;
+    if (gallery_shim_paths_disabled || n < 1 || n > most_points || in_rows < 1) return -1;
     /* libvips pads the image with copies of its edge rows, this many above. */
     const int margin = (int)ceil(n / 2.0) - 1;
     int masks[transform_scale + 1][most_points];

@@ -24,7 +24,7 @@
     X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
     X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
-    X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) \
+    X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) X(vips_image_get) X(vips_image_set) X(g_value_unset) \
     X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
@@ -74,6 +74,9 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_reducev (*gallery_p_vips_reducev)
 #define vips_reduceh (*gallery_p_vips_reduceh)
 #define vips_image_get_data (*gallery_p_vips_image_get_data)
+#define vips_image_get (*gallery_p_vips_image_get)
+#define vips_image_set (*gallery_p_vips_image_set)
+#define g_value_unset (*gallery_p_g_value_unset)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)
@@ -504,6 +507,26 @@ static VipsImage *decoded_png(const void *buffer, size_t length, int size, doubl
     return image;
 }
 
+/* What a libvips operation's output takes from its input besides the pixels: the resolution
+   and offsets (PNG and JPEG write the resolution), and every metadata field. */
+static void inherit(VipsImage *image, VipsImage *from) {
+    image->Xres = from->Xres;
+    image->Yres = from->Yres;
+    image->Xoffset = from->Xoffset;
+    image->Yoffset = from->Yoffset;
+    static const char *header[] = {"width", "height", "bands", "format", "coding", "interpretation", "xoffset", "yoffset", "xres", "yres", "filename"};
+    char **fields = vips_image_get_fields(from);
+    for (char **field = fields; field != NULL && *field != NULL; field++) {
+        int is_header = 0;
+        for (size_t i = 0; i < sizeof header / sizeof header[0]; i++) is_header |= strcmp(*field, header[i]) == 0;
+        GValue value = G_VALUE_INIT;
+        if (is_header || vips_image_get(from, *field, &value) != 0) continue;
+        vips_image_set(image, *field, &value);
+        g_value_unset(&value);
+    }
+    g_strfreev(fields);
+}
+
 /* libvips 8.14's reducev (Lanczos 3, gap 2) of the shrunk rows of a decoded PNG into `size` rows,
    by `rest`, made by reduce_rows.c, when that is sure to be libvips's: 8.14 with its vector
    paths off (as gallery runs it), and a shrink and offset with at most 8 binary places (see
@@ -523,7 +546,29 @@ static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
         free(pixels);
         return NULL;
     }
-    return wrapped(pixels, width, size, bands);
+    VipsImage *image = wrapped(pixels, width, size, bands);
+    if (image != NULL) inherit(image, in);
+    return image;
+}
+
+/* libvips's thumbnail of a square opaque 8-bit image into a `size` px square, when its resize
+   begins with no box shrink (the image is under 4 times the size: the tile and its 2x copy made
+   from the album page's image) and reduce_rows.c can make its reducev (see reduced_rows): that
+   reducev, then libvips's reduceh. 1 when made, 0 when not (nothing made: the caller asks
+   libvips), -1 on error. */
+static int reduced_square(VipsImage *in, int size, VipsImage **out) {
+    int side = vips_image_get_width(in);
+    int opaque_grey = in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W;
+    int opaque_srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
+    if (side != vips_image_get_height(in) || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE
+        || !(opaque_grey || opaque_srgb) || size < 1 || size >= side) return 0;
+    double total = 1.0 / (1.0 / ((double)side / size)); /* as in shrinks_rows_first */
+    if (VIPS_ROUND_UINT((double)side / total) != size || VIPS_MAX(1, (int)VIPS_FLOOR((double)side / size / 2.0)) != 1) return 0;
+    VipsImage *rows = reduced_rows(in, size, total);
+    if (rows == NULL) return 0;
+    int result = vips_reduceh(rows, out, total, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+    g_object_unref(rows);
+    return result == 0 ? 1 : -1;
 }
 
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
@@ -627,7 +672,8 @@ static int thumbnails(const void *buffer, size_t length, int count, const int *s
             continue;
         }
         VipsImage *smaller = NULL;
-        result = vips_thumbnail_image(memory, &smaller, sizes[i], "height", sizes[i], "size", VIPS_SIZE_BOTH, NULL);
+        int made = reduced_square(memory, sizes[i], &smaller);
+        result = made < 0 ? -1 : made ? 0 : vips_thumbnail_image(memory, &smaller, sizes[i], "height", sizes[i], "size", VIPS_SIZE_BOTH, NULL);
         if (result == 0) {
             result = encode(smaller, format, quality, &outputs[i], &output_lengths[i]);
             g_object_unref(smaller);

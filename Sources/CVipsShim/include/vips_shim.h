@@ -116,9 +116,10 @@ int gallery_svg_webp(const void *buffer, size_t length, int side, int size, int 
 /// then decodes, damaged files included.
 int gallery_png_pixels(const void *buffer, size_t length, int *width, int *height, int *bands, unsigned char **pixels);
 
-/// Turns gallery_png_pixels() off (0) or on (1, the default) on the calling thread only: for the
-/// tests, which compare the thumbnails made both ways.
-void gallery_png_pixels_set_enabled(int on);
+/// Turns gallery_png_pixels() and gallery_reduce_rows() off (0: they leave everything to
+/// libvips) or on (1, the default) on the calling thread only: for the tests, which compare the
+/// thumbnails made both ways.
+void gallery_shim_paths_set_enabled(int on);
 
 /// Averages each group of `factor` rows (2 to 8) of `pixels` (as gallery_png_pixels() gives
 /// them) into one, in place, as libvips's shrinkv does ((sum + factor / 2) / factor): the box
@@ -131,8 +132,9 @@ int gallery_png_rows_shrunk_on_this_thread(void);
 
 /// libvips 8.14's reducev of 8-bit rows with the Lanczos 3 kernel (see reduce_rows.c):
 /// `in_rows` rows of `row_length` bytes into `out_rows` rows, by `shrink`, with libvips's offset
-/// `offset`. The caller makes sure the result is libvips's (vips_shim.c). 0, or -1 when the
-/// shrink needs more points than it handles.
+/// `offset`. The caller makes sure the result is libvips's (vips_shim.c). 0, or -1 (nothing
+/// made) when the shrink needs more points than it handles or the calling thread has turned the
+/// shim's paths off.
 int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
                         double shrink, double offset);
 

@@ -24,8 +24,8 @@ import Testing
     /// the calling thread's.
     static func bothWays(_ png: [UInt8], as spec: ThumbnailSpec) -> (direct: [UInt8]?, libvips: [UInt8]?) {
         let direct = try? Thumbnailer.encode(png, as: spec)
-        gallery_png_pixels_set_enabled(0)
-        defer { gallery_png_pixels_set_enabled(1) }
+        gallery_shim_paths_set_enabled(0)
+        defer { gallery_shim_paths_set_enabled(1) }
         return (direct, try? Thumbnailer.encode(png, as: spec))
     }
 
@@ -69,9 +69,9 @@ import Testing
             let specs = [100, 200, 300].map { ThumbnailSpec(size: $0) }
             let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
             let direct = try thumbnailer.thumbnails(of: png, as: specs)
-            gallery_png_pixels_set_enabled(0)
+            gallery_shim_paths_set_enabled(0)
             let libvips = try thumbnailer.thumbnails(of: png, as: specs)
-            gallery_png_pixels_set_enabled(1)
+            gallery_shim_paths_set_enabled(1)
             #expect(direct == libvips, "\(width)×\(height): the chain")
         }
         #expect(compared == 3 * ThumbnailFit.allCases.count * 2)
@@ -229,6 +229,35 @@ import Testing
         }
     }
 
+    /// The smaller sizes of a chain, resized from the largest in memory, have their rows reduced
+    /// by reduce_rows.c (libvips 8.14, shrinks with few binary places: 1.5, 2.5, 1.25, 3…),
+    /// whatever the cover's format: the same thumbnails as libvips's thumbnail of the largest.
+    /// Others (alpha, a shrink such as 300 / 137) are left to libvips.
+    @Test func smallerSizesOfAChainMakeLibvipssThumbnails() throws {
+        let jpeg = try Thumbnailer.pattern(width: 1200, height: 1200, kind: .jpeg)
+        let webp = try Thumbnailer.pattern(width: 640, height: 640, kind: .webp)
+        let grey = PNGBuilder(width: 600, height: 600, colourType: 0, filters: [4, 1], seed: 3).bytes()
+        let alpha = PNGBuilder(width: 400, height: 400, colourType: 6, filters: [4, 1], seed: 3).bytes()
+        let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+        var reducedAny = false
+        for (name, cover) in [("JPEG", jpeg), ("WebP", webp), ("grey PNG", grey), ("RGBA PNG", alpha)] {
+            for sizes in [[100, 200, 300], [120, 240, 300], [137, 300], [64, 128, 256]] {
+                for format in [ThumbnailFormat.png, .jpeg] {
+                    let specs = sizes.map { ThumbnailSpec(size: $0, fit: .crop, format: format) }
+                    let before = gallery_rows_reduced_on_this_thread()
+                    let direct = try thumbnailer.thumbnails(of: cover, as: specs)
+                    reducedAny = reducedAny || gallery_rows_reduced_on_this_thread() > before
+                    gallery_shim_paths_set_enabled(0)
+                    let libvips = try thumbnailer.thumbnails(of: cover, as: specs)
+                    gallery_shim_paths_set_enabled(1)
+                    let same = direct == libvips
+                    #expect(same, "\(name) \(sizes) \(format)")
+                }
+            }
+        }
+        #expect(reducedAny == (gallery_vips_version() / 100 == 814))
+    }
+
     /// Rows averaged in groups of 2 to 8 round as libvips's shrinkv does, (sum + factor / 2) /
     /// factor, on rows whose length is not a multiple of the 16 bytes averaged at once, with the
     /// largest sums there are.
@@ -261,9 +290,9 @@ import Testing
         let png = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
         let specs = [100, 200, 300].map { ThumbnailSpec(size: $0, format: .jpeg) }
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
-        gallery_png_pixels_set_enabled(0)
+        gallery_shim_paths_set_enabled(0)
         let expected = try thumbnailer.thumbnails(of: png, as: specs)
-        gallery_png_pixels_set_enabled(1)
+        gallery_shim_paths_set_enabled(1)
         let mismatches = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<8 {
