@@ -276,7 +276,7 @@ refuse:
     return 0;
 }
 
-int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor) {
+int gallery_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor) {
     size_t stride = (size_t)width * (size_t)bands;
     int rows = height / factor;
     unsigned amend = (unsigned)factor / 2;
@@ -315,6 +315,10 @@ int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int ba
             row[i] = (unsigned char)(sum / (unsigned)factor);
         }
     }
-    shrunk++;
     return rows;
+}
+
+int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor) {
+    shrunk++;
+    return gallery_shrink_rows(pixels, width, height, bands, factor);
 }

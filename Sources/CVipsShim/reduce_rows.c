@@ -26,11 +26,16 @@ enum {
 };
 
 static _Thread_local int reduced = 0;
+static _Thread_local int reduced_columns = 0;
 /* From png_pixels.c: set on a thread that is to leave everything to libvips. */
 extern _Thread_local int gallery_shim_paths_disabled;
 
 int gallery_rows_reduced_on_this_thread(void) {
     return reduced;
+}
+
+int gallery_columns_reduced_on_this_thread(void) {
+    return reduced_columns;
 }
 
 /* calculate_coefficients_lanczos (libvips's templates.h) for a = 3, expression for expression. */
@@ -94,8 +99,8 @@ static void reduce_row(const unsigned char *const *rows, const int *mask, int n,
     }
 }
 
-int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
-                        double shrink, double offset) {
+static int reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
+                       double shrink, double offset) {
     const int n = gallery_reduce_rows_points(shrink);
     if (gallery_shim_paths_disabled || n < 1 || n > most_points || in_rows < 1) return -1;
     /* libvips pads the image with copies of its edge rows, this many above. */
@@ -123,6 +128,47 @@ int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows,
         reduce_row(rows, masks[ty], n, row_length, out + (size_t)y * row_length);
         y_position += shrink;
     }
+    return 0;
+}
+
+int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
+                        double shrink, double offset) {
+    if (reduce_rows(in, row_length, in_rows, out, out_rows, shrink, offset) != 0) return -1;
     reduced++;
     return 0;
+}
+
+/* `rows` rows of `width` pixels of `bands` bytes (1 or 3) into `width` rows of `rows` pixels. */
+static void transpose(const unsigned char *in, int width, int rows, int bands, unsigned char *out) {
+    for (int y = 0; y < rows; y++) {
+        const unsigned char *row = in + (size_t)y * width * bands;
+        unsigned char *column = out + (size_t)y * bands;
+        if (bands == 3) {
+            for (int x = 0; x < width; x++) memcpy(column + (size_t)x * rows * 3, row + (size_t)x * 3, 3);
+        } else {
+            for (int x = 0; x < width; x++) column[(size_t)x * rows] = row[x];
+        }
+    }
+}
+
+/* libvips's reduceh is its reducev turned on its side: the same box shrink and rounding
+   (shrinkh), the same coefficient tables, the same pixel positions (adding the shrink pixel by
+   pixel from each region's left), the same edge padding. So the rows are turned into columns,
+   shrunk and reduced as rows, and turned back. */
+int gallery_reduce_columns(const unsigned char *in, int width, int rows, int bands, unsigned char *out, int out_width,
+                           int box, double shrink, double offset) {
+    if (gallery_shim_paths_disabled || (bands != 1 && bands != 3) || box < 1 || box > 8 || width % box != 0) return -1;
+    unsigned char *turned = malloc((size_t)width * rows * bands);
+    unsigned char *reduced_turned = malloc((size_t)out_width * rows * bands);
+    int result = -1;
+    if (turned != NULL && reduced_turned != NULL) {
+        transpose(in, width, rows, bands, turned);
+        int columns = box > 1 ? gallery_shrink_rows(turned, rows, width, bands, box) : width;
+        result = reduce_rows(turned, (size_t)rows * bands, columns, reduced_turned, out_width, shrink, offset);
+        if (result == 0) transpose(reduced_turned, rows, out_width, bands, out);
+    }
+    free(turned);
+    free(reduced_turned);
+    if (result == 0) reduced_columns++;
+    return result;
 }

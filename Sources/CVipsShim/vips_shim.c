@@ -551,6 +551,34 @@ static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
     return image;
 }
 
+/* libvips 8.14's reduceh (Lanczos 3, gap 2: a box shrink of the columns first when it is 4 times
+   or more) of an image made by reduced_rows into `size` columns, made by reduce_rows.c when that
+   is sure to be libvips's, as for reduced_rows. NULL otherwise (nothing to undo). */
+static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
+    int width = vips_image_get_width(in), rows = vips_image_get_height(in), bands = in->Bands;
+    /* As reduceh computes them. */
+    if (VIPS_ROUND_UINT((double)width / total) != size) return NULL;
+    double extra_pixels = size * total - width;
+    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)width / size / 2.0));
+    double rest = total;
+    if (box > 1) {
+        rest /= box;
+        extra_pixels /= box;
+    }
+    double offset = (1 + extra_pixels) / 2.0 - 1;
+    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6 || rest == 1.0) return NULL;
+    if (gallery_reduce_rows_points(rest) > 64 || box > 8 || width % box != 0) return NULL;
+    unsigned char *pixels = malloc((size_t)size * rows * bands);
+    if (pixels == NULL) return NULL;
+    if (gallery_reduce_columns(vips_image_get_data(in), width, rows, bands, pixels, size, box, rest, offset) != 0) {
+        free(pixels);
+        return NULL;
+    }
+    VipsImage *image = wrapped(pixels, size, rows, bands);
+    if (image != NULL) inherit(image, in);
+    return image;
+}
+
 /* libvips's thumbnail of a square opaque 8-bit image into a `size` px square, when its resize
    begins with no box shrink (the image is under 4 times the size: the tile and its 2x copy made
    from the album page's image) and reduce_rows.c can make its reducev (see reduced_rows): that
@@ -566,7 +594,8 @@ static int reduced_square(VipsImage *in, int size, VipsImage **out) {
     if (VIPS_ROUND_UINT((double)side / total) != size || VIPS_MAX(1, (int)VIPS_FLOOR((double)side / size / 2.0)) != 1) return 0;
     VipsImage *rows = reduced_rows(in, size, total);
     if (rows == NULL) return 0;
-    int result = vips_reduceh(rows, out, total, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+    *out = reduced_columns(rows, size, total);
+    int result = *out != NULL ? 0 : vips_reduceh(rows, out, total, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
     g_object_unref(rows);
     return result == 0 ? 1 : -1;
 }
@@ -602,10 +631,11 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
            (Lanczos 3, gap 2). Square into square, there is nothing to cut. */
         double across = 1.0 / (1.0 / ((double)vips_image_get_width(png) / width));
         VipsImage *rows = reduced_rows(png, height, rest);
+        current = rows != NULL ? reduced_columns(rows, width, across) : NULL;
         int result = rows != NULL ? 0 : vips_reducev(png, &rows, rest, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
         g_object_unref(png);
         if (result != 0) return -1;
-        result = vips_reduceh(rows, &current, across, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+        if (current == NULL) result = vips_reduceh(rows, &current, across, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
         g_object_unref(rows);
         if (result != 0) return -1;
     } else if (png != NULL) {

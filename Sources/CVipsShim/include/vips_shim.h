@@ -127,6 +127,9 @@ void gallery_shim_paths_set_enabled(int on);
 /// of `factor`. Returns the new height.
 int gallery_png_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor);
 
+/// gallery_png_shrink_rows() without counting (for gallery_reduce_columns()).
+int gallery_shrink_rows(unsigned char *pixels, int width, int height, int bands, int factor);
+
 /// How many images gallery_png_shrink_rows() has shrunk on the calling thread: for the tests.
 int gallery_png_rows_shrunk_on_this_thread(void);
 
@@ -138,11 +141,22 @@ int gallery_png_rows_shrunk_on_this_thread(void);
 int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows, unsigned char *out, int out_rows,
                         double shrink, double offset);
 
+/// libvips 8.14's reduceh of 8-bit pixels (see reduce_rows.c): `rows` rows of `width` pixels of
+/// `bands` bytes into rows of `out_width` pixels, with a box shrink of `box` pixels (1 for none;
+/// `width` must be a multiple), then the Lanczos 3 reduce by `shrink` with libvips's `offset`.
+/// The caller makes sure the result is libvips's (vips_shim.c). 0, or -1 (nothing made) as for
+/// gallery_reduce_rows().
+int gallery_reduce_columns(const unsigned char *in, int width, int rows, int bands, unsigned char *out, int out_width,
+                           int box, double shrink, double offset);
+
 /// How many rows libvips's Lanczos 3 reduce by `shrink` weighs into each (vips_reduce_get_points).
 int gallery_reduce_rows_points(double shrink);
 
 /// How many images gallery_reduce_rows() has reduced on the calling thread: for the tests.
 int gallery_rows_reduced_on_this_thread(void);
+
+/// How many images gallery_reduce_columns() has reduced on the calling thread: for the tests.
+int gallery_columns_reduced_on_this_thread(void);
 
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES

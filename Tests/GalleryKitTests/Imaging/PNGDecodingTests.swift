@@ -212,16 +212,18 @@ import Testing
             let name = "\(builder.width)×\(builder.height) colour type \(builder.colourType) into \(size)"
             for fit in ThumbnailFit.allCases {
                 for format in [ThumbnailFormat.png, .webp] {
-                    let before = (gallery_png_rows_shrunk_on_this_thread(), gallery_rows_reduced_on_this_thread())
+                    let before = (gallery_png_rows_shrunk_on_this_thread(), gallery_rows_reduced_on_this_thread(), gallery_columns_reduced_on_this_thread())
                     let (direct, libvips) = Self.bothWays(png, as: ThumbnailSpec(size: size, fit: fit, format: format))
                     let shrunk = gallery_png_rows_shrunk_on_this_thread() - before.0
                     #expect(shrunk == (shrinks ? 1 : 0), "\(name) \(fit): shrunk \(shrunk) times")
-                    // And with libvips 8.14, reduced by reduce_rows.c where the shrink left has at
-                    // most 8 binary places (4 to 5.5 or 8 to 11 times the size, 4.75…).
+                    // And with libvips 8.14, reduced by reduce_rows.c, rows and columns, where the
+                    // shrink left has at most 8 binary places (4 to 5.5 or 8 to 11 times the size,
+                    // 4.75…).
                     let rest = Double(builder.width) / Double(size) / Double(max(1, Int((Double(builder.width) / Double(size) / 2).rounded(.down))))
                     let reducible = shrinks && gallery_vips_version() / 100 == 814 && (rest * 256).rounded(.down) == rest * 256
                     let reducedRows = gallery_rows_reduced_on_this_thread() - before.1
-                    #expect(reducedRows == (reducible ? 1 : 0), "\(name) \(fit): reduced \(reducedRows) times")
+                    let reducedColumns = gallery_columns_reduced_on_this_thread() - before.2
+                    #expect(reducedRows == (reducible ? 1 : 0) && reducedColumns == reducedRows, "\(name) \(fit): rows reduced \(reducedRows) times, columns \(reducedColumns)")
                     let same = direct != nil && direct == libvips
                     #expect(same, "\(name) \(fit) \(format)")
                 }
@@ -229,8 +231,9 @@ import Testing
         }
     }
 
-    /// The smaller sizes of a chain, resized from the largest in memory, have their rows reduced
-    /// by reduce_rows.c (libvips 8.14, shrinks with few binary places: 1.5, 2.5, 1.25, 3…),
+    /// The smaller sizes of a chain, resized from the largest in memory, have their rows and
+    /// columns reduced by reduce_rows.c (libvips 8.14, shrinks with few binary places: 1.5, 2.5,
+    /// 1.25, 3…),
     /// whatever the cover's format: the same thumbnails as libvips's thumbnail of the largest.
     /// Others (alpha, a shrink such as 300 / 137) are left to libvips.
     @Test func smallerSizesOfAChainMakeLibvipssThumbnails() throws {
@@ -239,14 +242,15 @@ import Testing
         let grey = PNGBuilder(width: 600, height: 600, colourType: 0, filters: [4, 1], seed: 3).bytes()
         let alpha = PNGBuilder(width: 400, height: 400, colourType: 6, filters: [4, 1], seed: 3).bytes()
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
-        var reducedAny = false
+        var reducedAny = false, reducedColumns = false
         for (name, cover) in [("JPEG", jpeg), ("WebP", webp), ("grey PNG", grey), ("RGBA PNG", alpha)] {
             for sizes in [[100, 200, 300], [120, 240, 300], [137, 300], [64, 128, 256]] {
                 for format in [ThumbnailFormat.png, .jpeg] {
                     let specs = sizes.map { ThumbnailSpec(size: $0, fit: .crop, format: format) }
-                    let before = gallery_rows_reduced_on_this_thread()
+                    let before = (gallery_rows_reduced_on_this_thread(), gallery_columns_reduced_on_this_thread())
                     let direct = try thumbnailer.thumbnails(of: cover, as: specs)
-                    reducedAny = reducedAny || gallery_rows_reduced_on_this_thread() > before
+                    reducedAny = reducedAny || gallery_rows_reduced_on_this_thread() > before.0
+                    reducedColumns = reducedColumns || gallery_columns_reduced_on_this_thread() > before.1
                     gallery_shim_paths_set_enabled(0)
                     let libvips = try thumbnailer.thumbnails(of: cover, as: specs)
                     gallery_shim_paths_set_enabled(1)
@@ -255,7 +259,7 @@ import Testing
                 }
             }
         }
-        #expect(reducedAny == (gallery_vips_version() / 100 == 814))
+        #expect(reducedAny == (gallery_vips_version() / 100 == 814) && reducedColumns == reducedAny)
     }
 
     /// Rows averaged in groups of 2 to 8 round as libvips's shrinkv does, (sum + factor / 2) /
