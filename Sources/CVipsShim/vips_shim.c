@@ -6,86 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
-#include <vips/vector.h>
 
-/* libvips is loaded with dlopen the first time a thumbnail is made, not linked: it pulls in about
-   a hundred shared libraries (glib, cairo, pango, gnutls, hdf5…), and binding them cost every
-   gallery command some 45 ms before main, even `gallery list` and builds whose thumbnails are all
-   cached. The functions below are called through pointers of their declared types (__typeof__),
-   and the #defines after them send the rest of this file, VIPS_INIT included, to those pointers. */
-#define GALLERY_VIPS_SYMBOLS(X) \
-    X(vips_init) X(vips_version) X(vips_error) X(vips_error_buffer_copy) X(vips_error_clear) \
-    X(vips_cache_set_max) X(vips_concurrency_set) X(vips_foreign_find_load_buffer) \
-    X(vips_image_new_from_buffer) X(vips_image_get_width) X(vips_image_get_height) \
-    X(vips_image_hasalpha) X(vips_image_copy_memory) X(vips_array_double_new) X(vips_area_unref) \
-    X(vips_gravity) X(vips_addalpha) X(vips_flatten) X(vips_copy) X(vips_cast_uchar) X(vips_linear) \
-    X(vips_bandjoin_const1) X(vips_xyz) X(vips_getpoint) X(vips_thumbnail_image) \
-    X(vips_thumbnail_buffer) X(vips_webpsave_buffer) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
-    X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
-    X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
-    X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) X(vips_image_get) X(vips_image_set) X(g_value_unset) \
-    X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
+#include "vips_symbols.h"
 
-#define GALLERY_DECLARE(name) static __typeof__(name) *gallery_p_##name;
-GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
-
-#define vips_init (*gallery_p_vips_init)
-#define vips_version (*gallery_p_vips_version)
-#define vips_error (*gallery_p_vips_error)
-#define vips_error_buffer_copy (*gallery_p_vips_error_buffer_copy)
-#define vips_error_clear (*gallery_p_vips_error_clear)
-#define vips_cache_set_max (*gallery_p_vips_cache_set_max)
-#define vips_concurrency_set (*gallery_p_vips_concurrency_set)
-#define vips_foreign_find_load_buffer (*gallery_p_vips_foreign_find_load_buffer)
-#define vips_image_new_from_buffer (*gallery_p_vips_image_new_from_buffer)
-#define vips_image_get_width (*gallery_p_vips_image_get_width)
-#define vips_image_get_height (*gallery_p_vips_image_get_height)
-#define vips_image_hasalpha (*gallery_p_vips_image_hasalpha)
-#define vips_image_copy_memory (*gallery_p_vips_image_copy_memory)
-#define vips_array_double_new (*gallery_p_vips_array_double_new)
-#define vips_area_unref (*gallery_p_vips_area_unref)
-#define vips_gravity (*gallery_p_vips_gravity)
-#define vips_addalpha (*gallery_p_vips_addalpha)
-#define vips_flatten (*gallery_p_vips_flatten)
-#define vips_copy (*gallery_p_vips_copy)
-#define vips_cast_uchar (*gallery_p_vips_cast_uchar)
-#define vips_linear (*gallery_p_vips_linear)
-#define vips_bandjoin_const1 (*gallery_p_vips_bandjoin_const1)
-#define vips_xyz (*gallery_p_vips_xyz)
-#define vips_getpoint (*gallery_p_vips_getpoint)
-#define vips_thumbnail_image (*gallery_p_vips_thumbnail_image)
-#define vips_thumbnail_buffer (*gallery_p_vips_thumbnail_buffer)
-#define vips_webpsave_buffer (*gallery_p_vips_webpsave_buffer)
-#define vips_jpegsave_buffer (*gallery_p_vips_jpegsave_buffer)
-#define vips_pngsave_buffer (*gallery_p_vips_pngsave_buffer)
-#define vips_heifsave_buffer (*gallery_p_vips_heifsave_buffer)
-#define vips_thread_shutdown (*gallery_p_vips_thread_shutdown)
-#define vips_vector_set_enabled (*gallery_p_vips_vector_set_enabled)
-#define vips_vector_isenabled (*gallery_p_vips_vector_isenabled)
-#define vips_icc_transform (*gallery_p_vips_icc_transform)
-#define vips_black (*gallery_p_vips_black)
-#define vips_image_get_typeof (*gallery_p_vips_image_get_typeof)
-#define vips_image_get_fields (*gallery_p_vips_image_get_fields)
-#define vips_image_remove (*gallery_p_vips_image_remove)
-#define vips_image_new_from_memory (*gallery_p_vips_image_new_from_memory)
-#define vips_image_set_int (*gallery_p_vips_image_set_int)
-#define g_signal_connect_data (*gallery_p_g_signal_connect_data)
-#define vips_reducev (*gallery_p_vips_reducev)
-#define vips_reduceh (*gallery_p_vips_reduceh)
-#define vips_image_get_data (*gallery_p_vips_image_get_data)
-#define vips_image_get (*gallery_p_vips_image_get)
-#define vips_image_set (*gallery_p_vips_image_set)
-#define g_value_unset (*gallery_p_g_value_unset)
-#undef g_object_ref /* glib's own macro casts the result to the argument's type */
-#define g_object_ref (*gallery_p_g_object_ref)
-#define g_object_unref (*gallery_p_g_object_unref)
-#define g_malloc (*gallery_p_g_malloc)
-#define g_free (*gallery_p_g_free)
-#define g_strdup (*gallery_p_g_strdup)
-#define g_strfreev (*gallery_p_g_strfreev)
-#define g_log (*gallery_p_g_log)
-#define g_log_set_handler (*gallery_p_g_log_set_handler)
+#define GALLERY_DEFINE(name) __typeof__(gallery_p_##name) gallery_p_##name;
+GALLERY_VIPS_SYMBOLS(GALLERY_DEFINE)
+#undef GALLERY_DEFINE
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
@@ -440,166 +366,6 @@ static int cmyk_in_srgb(const void *buffer, size_t length, int size, const char 
     return *out == NULL ? -1 : 1;
 }
 
-static void free_pixels(VipsImage *image, void *pixels) {
-    (void)image;
-    free(pixels);
-}
-
-/* Whether libvips's thumbnail of a `side` px square cover into a `size` px square would begin with
-   a box shrink of its rows (its reducev's integer part: libvips 8.13's "gap" of 2) by 2 to 8, into
-   *factor, and the rest of its reducev would be the same on the rows shrunk beforehand: the same
-   output height, shrink and offset, computed as libvips computes them. The thumbnail is then that
-   reducev of the shrunk rows and libvips's reduceh (decoded_png, fitted): byte for byte the same,
-   as a test checks on sides the size divides and sides it does not, without libvips's shrinkv,
-   a third of the resize of a 1200 px PNG. Into *shrink, the vertical shrink left after the box. */
-static int shrinks_rows_first(int side, int size, int *factor, double *shrink) {
-    if (size < 1) return 0;
-    double total = 1.0 / (1.0 / ((double)side / size)); /* thumbnail's scale, inverted by reduce */
-    int height = VIPS_ROUND_UINT((double)side / total);
-    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)side / height / 2.0));
-    if (height != size || box < 2 || box > 8 || side % box != 0) return 0;
-    /* libvips 8.15 and later (Highway) round a box of 3, 5 or 6 rows otherwise than 8.14's
-       (sum + box / 2) / box; by 2, 4 and 8 they agree, as the tests check with 8.18. */
-    if ((vips_version(0) > 8 || vips_version(1) >= 15) && (box & (box - 1)) != 0) return 0;
-    double rest = total / box;
-    int rest_height = VIPS_ROUND_UINT((double)(side / box) / rest);
-    double invented = (height * total - side) / box; /* the offset's part, as reducev divides it */
-    double invented_after = rest_height * rest - (double)(side / box);
-    if (rest_height != height || invented_after != invented) return 0;
-    *factor = box;
-    *shrink = rest;
-    return 1;
-}
-
-/* 8-bit pixels from malloc() as an image (freed with it), marked as libvips's loader marks its
-   images, read in order: libvips 8.14's shrink then reads the rows a strip at a time and takes a
-   quarter of the time it takes on an image it may read anywhere. NULL (the pixels freed) when
-   libvips cannot make it. */
-static VipsImage *wrapped(unsigned char *pixels, int width, int height, int bands) {
-    VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * height * bands, width, height, bands, VIPS_FORMAT_UCHAR);
-    if (image == NULL) {
-        free(pixels);
-        vips_error_clear();
-        return NULL;
-    }
-    g_signal_connect_data(image, "postclose", G_CALLBACK(free_pixels), pixels, NULL, 0);
-    image->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
-    vips_image_set_int(image, VIPS_META_SEQUENTIAL, 1);
-    return image;
-}
-
-/* A PNG decoded by png_pixels.c, as an image libvips resizes as it would its own decode (see
-   wrapped), or NULL (nothing to undo) when png_pixels.c leaves it to libvips.
-   When the thumbnail is a square `size` px of a square opaque cover whose rows libvips would
-   box-shrink first (shrinks_rows_first), they come shrunk already, and *rest is the vertical
-   shrink left to reducev; 0 otherwise. */
-static VipsImage *decoded_png(const void *buffer, size_t length, int size, double *rest) {
-    int width = 0, height = 0, bands = 0;
-    unsigned char *pixels = NULL;
-    *rest = 0;
-    if (gallery_png_pixels(buffer, length, &width, &height, &bands, &pixels) != 1) return NULL;
-    int factor = 0;
-    if (width == height && (bands == 1 || bands == 3) && shrinks_rows_first(height, size, &factor, rest)) {
-        height = gallery_png_shrink_rows(pixels, width, height, bands, factor);
-    }
-    VipsImage *image = wrapped(pixels, width, height, bands);
-    if (image == NULL) *rest = 0;
-    return image;
-}
-
-/* What a libvips operation's output takes from its input besides the pixels: the resolution
-   and offsets (PNG and JPEG write the resolution), and every metadata field. */
-static void inherit(VipsImage *image, VipsImage *from) {
-    image->Xres = from->Xres;
-    image->Yres = from->Yres;
-    image->Xoffset = from->Xoffset;
-    image->Yoffset = from->Yoffset;
-    static const char *header[] = {"width", "height", "bands", "format", "coding", "interpretation", "xoffset", "yoffset", "xres", "yres", "filename"};
-    char **fields = vips_image_get_fields(from);
-    for (char **field = fields; field != NULL && *field != NULL; field++) {
-        int is_header = 0;
-        for (size_t i = 0; i < sizeof header / sizeof header[0]; i++) is_header |= strcmp(*field, header[i]) == 0;
-        GValue value = G_VALUE_INIT;
-        if (is_header || vips_image_get(from, *field, &value) != 0) continue;
-        vips_image_set(image, *field, &value);
-        g_value_unset(&value);
-    }
-    g_strfreev(fields);
-}
-
-/* libvips 8.14's reducev (Lanczos 3, gap 2) of the shrunk rows of a decoded PNG into `size` rows,
-   by `rest`, made by reduce_rows.c, when that is sure to be libvips's: 8.14 with its vector
-   paths off (as gallery runs it), and a shrink and offset with at most 8 binary places (see
-   reduce_rows.c). NULL otherwise (nothing to undo); `in` is left as it is. */
-static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
-    if (vips_version(0) != 8 || vips_version(1) != 14 || vips_vector_isenabled()) return NULL;
-    int rows = vips_image_get_height(in);
-    double extra_pixels = size * rest - rows; /* as reducev computes its offset */
-    double offset = (1 + extra_pixels) / 2.0 - 1;
-    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6) return NULL;
-    if (gallery_reduce_rows_points(rest) > 64) return NULL;
-    int width = vips_image_get_width(in), bands = in->Bands;
-    size_t row_length = (size_t)width * bands;
-    unsigned char *pixels = malloc(row_length * size);
-    if (pixels == NULL) return NULL;
-    if (gallery_reduce_rows(vips_image_get_data(in), row_length, rows, pixels, size, rest, offset) != 0) {
-        free(pixels);
-        return NULL;
-    }
-    VipsImage *image = wrapped(pixels, width, size, bands);
-    if (image != NULL) inherit(image, in);
-    return image;
-}
-
-/* libvips 8.14's reduceh (Lanczos 3, gap 2: a box shrink of the columns first when it is 4 times
-   or more) of an image made by reduced_rows into `size` columns, made by reduce_rows.c when that
-   is sure to be libvips's, as for reduced_rows. NULL otherwise (nothing to undo). */
-static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
-    int width = vips_image_get_width(in), rows = vips_image_get_height(in), bands = in->Bands;
-    /* As reduceh computes them. */
-    if (VIPS_ROUND_UINT((double)width / total) != size) return NULL;
-    double extra_pixels = size * total - width;
-    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)width / size / 2.0));
-    double rest = total;
-    if (box > 1) {
-        rest /= box;
-        extra_pixels /= box;
-    }
-    double offset = (1 + extra_pixels) / 2.0 - 1;
-    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6 || rest == 1.0) return NULL;
-    if (gallery_reduce_rows_points(rest) > 64 || box > 8 || width % box != 0) return NULL;
-    unsigned char *pixels = malloc((size_t)size * rows * bands);
-    if (pixels == NULL) return NULL;
-    if (gallery_reduce_columns(vips_image_get_data(in), width, rows, bands, pixels, size, box, rest, offset) != 0) {
-        free(pixels);
-        return NULL;
-    }
-    VipsImage *image = wrapped(pixels, size, rows, bands);
-    if (image != NULL) inherit(image, in);
-    return image;
-}
-
-/* libvips's thumbnail of a square opaque 8-bit image into a `size` px square, when its resize
-   begins with no box shrink (the image is under 4 times the size: the tile and its 2x copy made
-   from the album page's image) and reduce_rows.c can make its reducev (see reduced_rows): that
-   reducev, then libvips's reduceh. 1 when made, 0 when not (nothing made: the caller asks
-   libvips), -1 on error. */
-static int reduced_square(VipsImage *in, int size, VipsImage **out) {
-    int side = vips_image_get_width(in);
-    int opaque_grey = in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W;
-    int opaque_srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
-    if (side != vips_image_get_height(in) || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE
-        || !(opaque_grey || opaque_srgb) || size < 1 || size >= side) return 0;
-    double total = 1.0 / (1.0 / ((double)side / size)); /* as in shrinks_rows_first */
-    if (VIPS_ROUND_UINT((double)side / total) != size || VIPS_MAX(1, (int)VIPS_FLOOR((double)side / size / 2.0)) != 1) return 0;
-    VipsImage *rows = reduced_rows(in, size, total);
-    if (rows == NULL) return 0;
-    *out = reduced_columns(rows, size, total);
-    int result = *out != NULL ? 0 : vips_reduceh(rows, out, total, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
-    g_object_unref(rows);
-    return result == 0 ? 1 : -1;
-}
-
 /* Decodes and fits an image to exactly width × height (before encoding): shrink-on-load, the
    fit, the pixels in sRGB without metadata, padding for "contain", and a white background for
    JPEG. */
@@ -620,24 +386,14 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     int is_cmyk = is_jpeg ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
     if (is_cmyk < 0) return -1;
     double rest = 0;
-    VipsImage *png = loader != NULL && strstr(loader, "Png") != NULL && width == height ? decoded_png(buffer, length, width, &rest) : NULL;
+    VipsImage *png = loader != NULL && strstr(loader, "Png") != NULL && width == height ? gallery_decoded_png(buffer, length, width, &rest) : NULL;
     /* (The buffer goes to libvips as void *: it does not change it; its signature predates const.) */
     if (is_cmyk) {
         int result = vips_thumbnail_image(cmyk, &current, width, "height", height, "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
         g_object_unref(cmyk);
         if (result != 0) return -1;
     } else if (png != NULL && rest > 0) {
-        /* The rows shrunk: the rest of what libvips's thumbnail would do, its reducev and reduceh
-           (Lanczos 3, gap 2). Square into square, there is nothing to cut. */
-        double across = 1.0 / (1.0 / ((double)vips_image_get_width(png) / width));
-        VipsImage *rows = reduced_rows(png, height, rest);
-        current = rows != NULL ? reduced_columns(rows, width, across) : NULL;
-        int result = rows != NULL ? 0 : vips_reducev(png, &rows, rest, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
-        g_object_unref(png);
-        if (result != 0) return -1;
-        if (current == NULL) result = vips_reduceh(rows, &current, across, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
-        g_object_unref(rows);
-        if (result != 0) return -1;
+        if (gallery_resize_decoded_png(png, width, height, rest, &current) != 0) return -1;
     } else if (png != NULL) {
         int result = vips_thumbnail_image(png, &current, width, "height", height, "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
         g_object_unref(png);
@@ -702,7 +458,7 @@ static int thumbnails(const void *buffer, size_t length, int count, const int *s
             continue;
         }
         VipsImage *smaller = NULL;
-        int made = reduced_square(memory, sizes[i], &smaller);
+        int made = gallery_reduced_square(memory, sizes[i], &smaller);
         result = made < 0 ? -1 : made ? 0 : vips_thumbnail_image(memory, &smaller, sizes[i], "height", sizes[i], "size", VIPS_SIZE_BOTH, NULL);
         if (result == 0) {
             result = encode(smaller, format, quality, &outputs[i], &output_lengths[i]);
