@@ -1,6 +1,5 @@
 import CVipsShim
 import Foundation
-import Synchronization
 import Testing
 
 @testable import GalleryKit
@@ -297,14 +296,6 @@ import Testing
         gallery_shim_paths_set_enabled(0)
         let expected = try thumbnailer.thumbnails(of: png, as: specs)
         gallery_shim_paths_set_enabled(1)
-        let mismatches = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<8 {
-                let made = try? thumbnailer.thumbnails(of: png, as: specs)
-                if made != expected { mismatches.withLock { $0 += 1 } }
-            }
-            Thumbnailer.threadFinished()
-        }
-        #expect(mismatches.withLock { $0 } == 0)
+        #expect(thumbnailer.mismatches(of: png, as: specs, expected: expected, rounds: 8) == 0)
     }
 }

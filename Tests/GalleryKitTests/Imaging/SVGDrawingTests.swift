@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import GalleryKit
@@ -62,15 +61,7 @@ import Testing
         let together = try shared.thumbnails(of: svg, as: specs) == expected
         let alone = try specs.map { try shared.thumbnail(of: svg, as: $0) } == expected
         #expect(together && alone)
-        let mismatches = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<10 {
-                let made = try? shared.thumbnails(of: svg, as: specs)
-                if made != expected { mismatches.withLock { $0 += 1 } }
-            }
-            Thumbnailer.threadFinished()
-        }
-        #expect(mismatches.withLock { $0 } == 0)
+        #expect(shared.mismatches(of: svg, as: specs, expected: expected, rounds: 10) == 0)
     }
 
     /// Anything the shim cannot be sure of drawing as libvips would is left to libvips, which
