@@ -111,9 +111,10 @@ static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
     if (gallery_reduce_rows_points(rest) > 64) return NULL;
     int width = vips_image_get_width(in), bands = in->Bands;
     size_t row_length = (size_t)width * bands;
-    unsigned char *pixels = malloc(row_length * size);
+    const unsigned char *data = vips_image_get_data(in);
+    unsigned char *pixels = data != NULL ? malloc(row_length * size) : NULL;
     if (pixels == NULL) return NULL;
-    if (gallery_reduce_rows(vips_image_get_data(in), row_length, rows, pixels, size, rest, offset) != 0) {
+    if (gallery_reduce_rows(data, row_length, rows, pixels, size, rest, offset) != 0) {
         free(pixels);
         return NULL;
     }
@@ -139,9 +140,10 @@ static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
     double offset = (1 + extra_pixels) / 2.0 - 1;
     if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6 || rest == 1.0) return NULL;
     if (gallery_reduce_rows_points(rest) > 64 || box > 8 || width % box != 0) return NULL;
-    unsigned char *pixels = malloc((size_t)size * rows * bands);
+    const unsigned char *data = vips_image_get_data(in);
+    unsigned char *pixels = data != NULL ? malloc((size_t)size * rows * bands) : NULL;
     if (pixels == NULL) return NULL;
-    if (gallery_reduce_columns(vips_image_get_data(in), width, rows, bands, pixels, size, box, rest, offset) != 0) {
+    if (gallery_reduce_columns(data, width, rows, bands, pixels, size, box, rest, offset) != 0) {
         free(pixels);
         return NULL;
     }
