@@ -29,8 +29,8 @@ static int shrinks_rows_first(int side, int size, int *factor, double *shrink) {
     int height = VIPS_ROUND_UINT((double)side / total);
     int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)side / height / 2.0));
     if (height != size || box < 2 || box > 8 || side % box != 0) return 0;
-    /* libvips 8.15 and later (Highway) round a box of 3, 5 or 6 rows otherwise than 8.14's
-       (sum + box / 2) / box; by 2, 4 and 8 they agree, as the tests check with 8.18. */
+    /* libvips 8.15 and later (Highway) round a box of 3 or 5 rows otherwise than 8.14's
+       (sum + box / 2) / box (seen with 8.18); by 2, 4 and 8 they agree, as the tests check. */
     if ((vips_version(0) > 8 || vips_version(1) >= 15) && (box & (box - 1)) != 0) return 0;
     double rest = total / box;
     int rest_height = VIPS_ROUND_UINT((double)(side / box) / rest);
