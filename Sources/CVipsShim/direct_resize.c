@@ -16,6 +16,27 @@ static void free_pixels(VipsImage *image, void *pixels) {
     free(pixels);
 }
 
+/* The shrink libvips's thumbnail asks of its resize for a `side` px square into a `size` px one:
+   its scale, 1 / (side / size), inverted again by its reduce. */
+static double thumbnail_shrink(int side, int size) {
+    return 1.0 / (1.0 / ((double)side / size));
+}
+
+/* The box shrink libvips 8.13+'s reduce makes before its Lanczos pass, from `side` pixels into
+   `out` (its "gap" of 2), as reducev and reduceh compute it. */
+static int reduce_box(int side, int out) {
+    return VIPS_MAX(1, (int)VIPS_FLOOR((double)side / out / 2.0));
+}
+
+/* Whether reduce_rows.c is sure to make libvips 8.14's reduce by `shrink` with `offset` into
+   `size` rows: 8.14 with its vector paths off (as gallery runs it), no more points than it
+   handles, and a shrink and offset with at most 8 binary places (see reduce_rows.c). */
+static int reduces_exactly(double shrink, double offset, int size) {
+    if (vips_version(0) != 8 || vips_version(1) != 14 || vips_vector_isenabled()) return 0;
+    return shrink * 256 == floor(shrink * 256) && offset * 256 == floor(offset * 256) && shrink * size <= 1e6
+        && shrink != 1.0 && gallery_reduce_rows_points(shrink) <= 64;
+}
+
 /* Whether libvips's thumbnail of a `side` px square cover into a `size` px square would begin with
    a box shrink of its rows (its reducev's integer part: libvips 8.13's "gap" of 2) by 2 to 8, into
    *factor, and the rest of its reducev would be the same on the rows shrunk beforehand: the same
@@ -25,9 +46,9 @@ static void free_pixels(VipsImage *image, void *pixels) {
    a third of the resize of a 1200 px PNG. Into *shrink, the vertical shrink left after the box. */
 static int shrinks_rows_first(int side, int size, int *factor, double *shrink) {
     if (size < 1) return 0;
-    double total = 1.0 / (1.0 / ((double)side / size)); /* thumbnail's scale, inverted by reduce */
+    double total = thumbnail_shrink(side, size);
     int height = VIPS_ROUND_UINT((double)side / total);
-    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)side / height / 2.0));
+    int box = reduce_box(side, height);
     if (height != size || box < 2 || box > 8 || side % box != 0) return 0;
     /* libvips 8.15 and later (Highway) round a box of 3 or 5 rows otherwise than 8.14's
        (sum + box / 2) / box (seen with 8.18); by 2, 4 and 8 they agree, as the tests check. */
@@ -99,16 +120,13 @@ static void inherit(VipsImage *image, VipsImage *from) {
 }
 
 /* libvips 8.14's reducev (Lanczos 3, gap 2) of the shrunk rows of a decoded PNG into `size` rows,
-   by `rest`, made by reduce_rows.c, when that is sure to be libvips's: 8.14 with its vector
-   paths off (as gallery runs it), and a shrink and offset with at most 8 binary places (see
-   reduce_rows.c). NULL otherwise (nothing to undo); `in` is left as it is. */
+   by `rest`, made by reduce_rows.c, when that is sure to be libvips's (reduces_exactly). NULL
+   otherwise (nothing to undo); `in` is left as it is. */
 static VipsImage *reduced_rows(VipsImage *in, int size, double rest) {
-    if (vips_version(0) != 8 || vips_version(1) != 14 || vips_vector_isenabled()) return NULL;
     int rows = vips_image_get_height(in);
     double extra_pixels = size * rest - rows; /* as reducev computes its offset */
     double offset = (1 + extra_pixels) / 2.0 - 1;
-    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6) return NULL;
-    if (gallery_reduce_rows_points(rest) > 64) return NULL;
+    if (!reduces_exactly(rest, offset, size)) return NULL;
     int width = vips_image_get_width(in), bands = in->Bands;
     size_t row_length = (size_t)width * bands;
     const unsigned char *data = vips_image_get_data(in);
@@ -131,15 +149,14 @@ static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
     /* As reduceh computes them. */
     if (VIPS_ROUND_UINT((double)width / total) != size) return NULL;
     double extra_pixels = size * total - width;
-    int box = VIPS_MAX(1, (int)VIPS_FLOOR((double)width / size / 2.0));
+    int box = reduce_box(width, size);
     double rest = total;
     if (box > 1) {
         rest /= box;
         extra_pixels /= box;
     }
     double offset = (1 + extra_pixels) / 2.0 - 1;
-    if (rest * 256 != floor(rest * 256) || offset * 256 != floor(offset * 256) || rest * size > 1e6 || rest == 1.0) return NULL;
-    if (gallery_reduce_rows_points(rest) > 64 || box > 8 || width % box != 0) return NULL;
+    if (!reduces_exactly(rest, offset, size) || box > 8 || width % box != 0) return NULL;
     const unsigned char *data = vips_image_get_data(in);
     unsigned char *pixels = data != NULL ? malloc((size_t)size * rows * bands) : NULL;
     if (pixels == NULL) return NULL;
@@ -163,8 +180,8 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
     int opaque_srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
     if (side != vips_image_get_height(in) || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE
         || !(opaque_grey || opaque_srgb) || size < 1 || size >= side) return 0;
-    double total = 1.0 / (1.0 / ((double)side / size)); /* as in shrinks_rows_first */
-    if (VIPS_ROUND_UINT((double)side / total) != size || VIPS_MAX(1, (int)VIPS_FLOOR((double)side / size / 2.0)) != 1) return 0;
+    double total = thumbnail_shrink(side, size);
+    if (VIPS_ROUND_UINT((double)side / total) != size || reduce_box(side, size) != 1) return 0;
     VipsImage *rows = reduced_rows(in, size, total);
     if (rows == NULL) return 0;
     *out = reduced_columns(rows, size, total);
@@ -178,7 +195,7 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
    reduce_rows.c is sure to make libvips's bytes, else by libvips. Square into square, there is
    nothing to cut. Takes `png` over (unreferenced); 0 with *out, or -1. */
 int gallery_resize_decoded_png(VipsImage *png, int width, int height, double rest, VipsImage **out) {
-    double across = 1.0 / (1.0 / ((double)vips_image_get_width(png) / width));
+    double across = thumbnail_shrink(vips_image_get_width(png), width);
     VipsImage *rows = reduced_rows(png, height, rest);
     *out = rows != NULL ? reduced_columns(rows, width, across) : NULL;
     int result = rows != NULL ? 0 : vips_reducev(png, &rows, rest, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);

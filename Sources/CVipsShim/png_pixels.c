@@ -43,8 +43,10 @@ static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 /* Set on a thread that is to leave everything to libvips (the tests' comparisons): PNGs here,
    and reduce_rows.c's reduce. */
 _Thread_local int gallery_shim_paths_disabled = 0;
-/* How many images gallery_png_shrink_rows() has shrunk on this thread (for the tests). */
+/* How many images gallery_png_shrink_rows() has shrunk, and gallery_png_pixels() decoded, on this
+   thread (for the tests). */
 static _Thread_local int shrunk = 0;
+static _Thread_local int decoded = 0;
 
 static void load_api(void) {
     void *vips = gallery_vips_library_handle();
@@ -69,6 +71,10 @@ void gallery_shim_paths_set_enabled(int on) {
 
 int gallery_png_rows_shrunk_on_this_thread(void) {
     return shrunk;
+}
+
+int gallery_png_decoded_on_this_thread(void) {
+    return decoded;
 }
 
 static uint32_t read_be32(const unsigned char *bytes) {
@@ -270,6 +276,7 @@ int gallery_png_pixels(const void *buffer, size_t length, int *width, int *heigh
     *height = (int)rows;
     *bands = samples;
     *pixels = image;
+    decoded++;
     return 1;
 refuse:
     free(stream);

@@ -133,6 +133,9 @@ int gallery_shrink_rows(unsigned char *pixels, int width, int height, int bands,
 /// How many images gallery_png_shrink_rows() has shrunk on the calling thread: for the tests.
 int gallery_png_rows_shrunk_on_this_thread(void);
 
+/// How many PNGs gallery_png_pixels() has decoded on the calling thread: for the tests.
+int gallery_png_decoded_on_this_thread(void);
+
 /// libvips 8.14's reducev of 8-bit rows with the Lanczos 3 kernel (see reduce_rows.c):
 /// `in_rows` rows of `row_length` bytes into `out_rows` rows, by `shrink`, with libvips's offset
 /// `offset`. The caller makes sure the result is libvips's (vips_shim.c). 0, or -1 (nothing
