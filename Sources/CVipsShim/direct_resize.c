@@ -11,6 +11,15 @@
 
 #include "vips_symbols.h"
 
+/* From png_pixels.c: set on a thread that is to leave everything to libvips. */
+extern _Thread_local int gallery_shim_paths_disabled;
+
+static _Thread_local int jpegs_reduced = 0;
+
+int gallery_jpegs_reduced_on_this_thread(void) {
+    return jpegs_reduced;
+}
+
 static void free_pixels(VipsImage *image, void *pixels) {
     (void)image;
     free(pixels);
@@ -169,6 +178,24 @@ static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
     return image;
 }
 
+/* Whether an image is 8-bit, opaque, and grey or sRGB: what the direct resizes take. */
+static int opaque_8bit(VipsImage *in) {
+    int grey = in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W;
+    int srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
+    return (grey || srgb) && in->BandFmt == VIPS_FORMAT_UCHAR && in->Coding == VIPS_CODING_NONE;
+}
+
+/* Whether libvips's thumbnail of a `side` px square into a `size` px square is a resize with no
+   box shrink (the square is under 4 times the size) whose reducev and reduceh reduce_rows.c
+   makes exactly (see reduced_rows and reduced_columns, whose conditions these are). */
+static int square_reduces_exactly(int side, int size) {
+    if (size < 1 || size >= side) return 0;
+    double total = thumbnail_shrink(side, size);
+    double extra_pixels = size * total - side; /* as reducev and reduceh compute their offset */
+    double offset = (1 + extra_pixels) / 2.0 - 1;
+    return VIPS_ROUND_UINT((double)side / total) == size && reduce_box(side, size) == 1 && reduces_exactly(total, offset, size);
+}
+
 /* libvips's thumbnail of a square opaque 8-bit image into a `size` px square, when its resize
    begins with no box shrink (the image is under 4 times the size: the tile and its 2x copy made
    from the album page's image) and reduce_rows.c can make its reducev (see reduced_rows): that
@@ -176,18 +203,43 @@ static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
    libvips), -1 on error. */
 int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
     int side = vips_image_get_width(in);
-    int opaque_grey = in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W;
-    int opaque_srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
-    if (side != vips_image_get_height(in) || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE
-        || !(opaque_grey || opaque_srgb) || size < 1 || size >= side) return 0;
+    if (side != vips_image_get_height(in) || !opaque_8bit(in) || !square_reduces_exactly(side, size)) return 0;
     double total = thumbnail_shrink(side, size);
-    if (VIPS_ROUND_UINT((double)side / total) != size || reduce_box(side, size) != 1) return 0;
     VipsImage *rows = reduced_rows(in, size, total);
     if (rows == NULL) return 0;
     *out = reduced_columns(rows, size, total);
     int result = *out != NULL ? 0 : vips_reduceh(rows, out, total, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
     g_object_unref(rows);
     return result == 0 ? 1 : -1;
+}
+
+/* libvips 8.14's thumbnail of a square opaque JPEG (its header opened: `header`) into a `size` px
+   square, where the resize after its shrink-on-load is one gallery_reduced_square makes: 1200 px
+   into 300 (loaded at 600), 1500 or 3000 px (at 750), 600 px. The JPEG is loaded as the thumbnail
+   loads it, libjpeg shrinking it by the factor libvips's find_jpegshrink picks (leaving at least
+   2 to the resize), into memory, then reduced by reduce_rows.c: libvips 8.14's reduce without
+   its pipeline, which took a quarter of such a cover's time summing a byte at a time.
+   A cover libvips would turn upright is left to it. 1 when made; 0 when not (nothing made: the
+   caller asks libvips's thumbnail, which also gives a damaged JPEG its own error); -1 on error. */
+int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
+    int side = vips_image_get_width(header);
+    if (gallery_shim_paths_disabled || side != vips_image_get_height(header) || !opaque_8bit(header)
+        || vips_image_get_orientation(header) != 1) return 0;
+    double shrink = (double)side / size;
+    int factor = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
+    int loaded = (side + factor - 1) / factor; /* libjpeg's scaled side, rounded up */
+    if (!square_reduces_exactly(loaded, size) || (double)loaded * loaded > 16e6) return 0;
+    VipsImage *image = vips_image_new_from_buffer((void *)buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", factor, NULL);
+    VipsImage *memory = image != NULL ? vips_image_copy_memory(image) : NULL;
+    if (image != NULL) g_object_unref(image);
+    int made = 0;
+    if (memory != NULL && vips_image_get_width(memory) == loaded && vips_image_get_height(memory) == loaded) {
+        made = gallery_reduced_square(memory, size, out);
+    }
+    if (memory != NULL) g_object_unref(memory);
+    if (made == 0) vips_error_clear();
+    jpegs_reduced += made == 1;
+    return made;
 }
 
 /* What libvips's thumbnail would do with a PNG from gallery_decoded_png whose rows came shrunk

@@ -340,13 +340,11 @@ static int published(VipsImage **image) {
    with that profile, in *out; 1 when it is one, 0 when it is not (nothing made), -1 on error.
    libvips's thumbnail converts CMYK with its built-in profile whatever the cover carries, so
    SWOP, FOGRA or a newspaper's profile all came out alike, visibly off. JPEG is the only CMYK
-   kind gallery takes; it still shrinks while it loads, by as much as keeps `size` pixels. */
-static int cmyk_in_srgb(const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
-    VipsImage *header = vips_image_new_from_buffer(buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (header == NULL) return -1;
+   kind gallery takes (`header` is the cover's, opened); it still shrinks while it loads, by as
+   much as keeps `size` pixels. */
+static int cmyk_in_srgb(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
     int is_cmyk = header->Type == VIPS_INTERPRETATION_CMYK && vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0;
     int shortest = MIN(vips_image_get_width(header), vips_image_get_height(header));
-    g_object_unref(header);
     if (!is_cmyk) return 0;
     int shrink = 1;
     while (shrink < 8 && shortest / (shrink * 2) >= size) shrink *= 2;
@@ -383,12 +381,21 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
     int is_jpeg = loader != NULL && strstr(loader, "Jpeg") != NULL;
     const char *fail_on = is_jpeg && !jpeg_warnings_pass ? "fail_on=warning" : "fail_on=error";
     VipsImage *cmyk = NULL;
-    int is_cmyk = is_jpeg ? cmyk_in_srgb(buffer, length, MAX(width, height), fail_on, &cmyk) : 0;
-    if (is_cmyk < 0) return -1;
+    int is_cmyk = 0, is_reduced = 0;
+    if (is_jpeg) {
+        VipsImage *header = vips_image_new_from_buffer((void *)buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+        if (header == NULL) return -1;
+        is_cmyk = cmyk_in_srgb(header, buffer, length, MAX(width, height), fail_on, &cmyk);
+        if (is_cmyk == 0 && width == height) is_reduced = gallery_reduced_jpeg(header, buffer, length, width, fail_on, &current);
+        g_object_unref(header);
+        if (is_cmyk < 0 || is_reduced < 0) return -1;
+    }
     double rest = 0;
     VipsImage *png = loader != NULL && strstr(loader, "Png") != NULL && width == height ? gallery_decoded_png(buffer, length, width, &rest) : NULL;
     /* (The buffer goes to libvips as void *: it does not change it; its signature predates const.) */
-    if (is_cmyk) {
+    if (is_reduced) {
+        /* Made by gallery_reduced_jpeg, as libvips's thumbnail would have. */
+    } else if (is_cmyk) {
         int result = vips_thumbnail_image(cmyk, &current, width, "height", height, "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
         g_object_unref(cmyk);
         if (result != 0) return -1;

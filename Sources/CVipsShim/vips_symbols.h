@@ -23,6 +23,7 @@
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
     X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
     X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) X(vips_image_get) X(vips_image_set) X(g_value_unset) \
+    X(vips_image_get_orientation) \
     X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) extern __typeof__(name) *gallery_p_##name;
@@ -76,6 +77,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_image_get (*gallery_p_vips_image_get)
 #define vips_image_set (*gallery_p_vips_image_set)
 #define g_value_unset (*gallery_p_g_value_unset)
+#define vips_image_get_orientation (*gallery_p_vips_image_get_orientation)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)
@@ -90,5 +92,6 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 VipsImage *gallery_decoded_png(const void *buffer, size_t length, int size, double *rest);
 int gallery_resize_decoded_png(VipsImage *png, int width, int height, double rest, VipsImage **out);
 int gallery_reduced_square(VipsImage *in, int size, VipsImage **out);
+int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out);
 
 #endif
