@@ -152,6 +152,10 @@ int gallery_reduce_rows(const unsigned char *in, size_t row_length, int in_rows,
 int gallery_reduce_columns(const unsigned char *in, int width, int rows, int bands, unsigned char *out, int out_width,
                            int box, double shrink, double offset);
 
+/// Lets gallery_reduce_rows() and gallery_reduce_columns() use AVX2 where the CPU has it (1, the
+/// default) or not (0), on the calling thread only: for the tests, which compare both.
+void gallery_reduce_rows_set_avx2(int on);
+
 /// How many rows libvips's Lanczos 3 reduce by `shrink` weighs into each (vips_reduce_get_points).
 int gallery_reduce_rows_points(double shrink);
 

@@ -291,6 +291,44 @@ import Testing
         }
     }
 
+    /// reduce_rows.c's AVX2 loop (32 bytes at a time, where the CPU has it) and its SSE2 loop
+    /// make the same rows, on rows whose length is not a multiple of either, with extreme
+    /// values; and without AVX2 the thumbnails are still libvips's.
+    @Test func reducingRowsIsTheSameWithOrWithoutAVX2() throws {
+        var state: UInt32 = 12_345
+        for length in [1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 3600] {
+            for shrink in [1.5, 2, 2.5, 3, 4.75] {
+                let inRows = 9 * 4
+                let outRows = Int(Double(inRows) / shrink)
+                let input: [UInt8] = (0..<(length * inRows)).map { index in
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    // Rows of 0 and 255 in turn in places, where the kernel's lobes clip.
+                    return (index / length) % 7 < 2 ? UInt8((index / length) % 2 * 255) : UInt8(truncatingIfNeeded: state >> 24)
+                }
+                func reduced(avx2: Int32) -> [UInt8] {
+                    var output = [UInt8](repeating: 0, count: length * outRows)
+                    gallery_reduce_rows_set_avx2(avx2)
+                    defer { gallery_reduce_rows_set_avx2(1) }
+                    let status = gallery_reduce_rows(input, length, Int32(inRows), &output, Int32(outRows), shrink, 0.25)
+                    #expect(status == 0)
+                    return output
+                }
+                let same = reduced(avx2: 1) == reduced(avx2: 0)
+                #expect(same, "\(length) bytes by \(shrink)")
+            }
+        }
+        let cover = try Thumbnailer.pattern(width: 1200, height: 1200, kind: .png)
+        let specs = [100, 200, 300].map { ThumbnailSpec(size: $0, format: .jpeg) }
+        let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+        gallery_reduce_rows_set_avx2(0)
+        let withoutAVX2 = try thumbnailer.thumbnails(of: cover, as: specs)
+        gallery_reduce_rows_set_avx2(1)
+        gallery_shim_paths_set_enabled(0)
+        let libvips = try thumbnailer.thumbnails(of: cover, as: specs)
+        gallery_shim_paths_set_enabled(1)
+        #expect(withoutAVX2 == libvips)
+    }
+
     /// Many threads decoding at once make the same thumbnails.
     @Test func theSameOnManyThreads() throws {
         let png = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
