@@ -270,6 +270,7 @@ static int encode(VipsImage *image, int format, int quality, void **output, size
         return result;
     }
     case GALLERY_FORMAT_JPEG:
+        if (gallery_jpeg_encoded(image, quality, output, output_length)) return 0;
         return vips_jpegsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE,
                                     "optimize_coding", TRUE, NULL);
     case GALLERY_FORMAT_PNG:

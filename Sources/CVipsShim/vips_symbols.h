@@ -92,6 +92,9 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 VipsImage *gallery_decoded_png(const void *buffer, size_t length, int size, double *rest);
 int gallery_resize_decoded_png(VipsImage *png, int width, int height, double rest, VipsImage **out);
 int gallery_reduced_square(VipsImage *in, int size, VipsImage **out);
+/* jpeg_encode.c: libvips 8.14's jpegsave (strip, optimize_coding) of an image in memory, by
+   libjpeg directly; 1 when written, 0 when left to libvips (nothing made). */
+int gallery_jpeg_encoded(VipsImage *image, int quality, void **output, size_t *output_length);
 int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out);
 
 #endif
