@@ -321,13 +321,20 @@ static int published(VipsImage **image) {
         }
     }
     /* The resolution, which PNG (pHYs) and JPEG (JFIF) write, is the same 72 dpi for every
-       thumbnail: not the cover's own, so equal pixels give equal bytes whatever its DPI. */
-    if (vips_copy(current, &next, "xres", 72 / 25.4, "yres", 72 / 25.4, NULL) != 0) {
+       thumbnail: not the cover's own, so equal pixels give equal bytes whatever its DPI.
+       An image direct_resize.c made (pixels in memory, referenced only here) is changed in
+       place: a copy's header would not be in memory, and the chain's copy of it into memory
+       would run libvips's pipeline and thread pool again for the same pixels. */
+    if (current->dtype == VIPS_IMAGE_SETBUF_FOREIGN && ((GObject *)current)->ref_count == 1) {
+        current->Xres = 72 / 25.4;
+        current->Yres = 72 / 25.4;
+    } else if (vips_copy(current, &next, "xres", 72 / 25.4, "yres", 72 / 25.4, NULL) == 0) {
+        g_object_unref(current);
+        current = next;
+    } else {
         *image = current;
         return -1;
     }
-    g_object_unref(current);
-    current = next;
     char **fields = vips_image_get_fields(current);
     for (char **field = fields; field != NULL && *field != NULL; field++) {
         if (is_private_field(*field)) vips_image_remove(current, *field);
