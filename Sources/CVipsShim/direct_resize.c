@@ -217,7 +217,7 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
    square, where the resize after its shrink-on-load is one gallery_reduced_square makes: 1200 px
    into 300 (loaded at 600), 1500 or 3000 px (at 750), 600 px. The JPEG is loaded as the thumbnail
    loads it, libjpeg shrinking it by the factor libvips's find_jpegshrink picks (leaving at least
-   2 to the resize), into memory, then reduced by reduce_rows.c: libvips 8.14's reduce without
+   2 to the resize), into memory (by jpeg_pixels.c where it can), then reduced by reduce_rows.c: libvips 8.14's reduce without
    its pipeline, which took a quarter of such a cover's time summing a byte at a time.
    A cover libvips would turn upright is left to it. 1 when made; 0 when not (nothing made: the
    caller asks libvips's thumbnail, which also gives a damaged JPEG its own error); -1 on error. */
@@ -227,11 +227,21 @@ int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, i
         || vips_image_get_orientation(header) != 1) return 0;
     double shrink = (double)side / size;
     int factor = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
-    int loaded = (side + factor - 1) / factor; /* libjpeg's scaled side, rounded up */
+    int loaded = side / factor; /* jpegload crops libjpeg's rounded-up size to this */
     if (!square_reduces_exactly(loaded, size) || (double)loaded * loaded > 16e6) return 0;
-    VipsImage *image = vips_image_new_from_buffer((void *)buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", factor, NULL);
-    VipsImage *memory = image != NULL ? vips_image_copy_memory(image) : NULL;
-    if (image != NULL) g_object_unref(image);
+    /* Decoded by jpeg_pixels.c where it can (the cover's metadata taken from its header, as the
+       loader would have set it), else by libvips as its thumbnail loads it, into memory. */
+    VipsImage *memory = NULL;
+    int width = 0, height = 0, bands = 0;
+    unsigned char *pixels = NULL;
+    if (gallery_jpeg_pixels(buffer, length, factor, &width, &height, &bands, &pixels) == 1) {
+        memory = wrapped(pixels, width, height, bands);
+        if (memory != NULL) inherit(memory, header);
+    } else {
+        VipsImage *image = vips_image_new_from_buffer((void *)buffer, length, fail_on, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", factor, NULL);
+        memory = image != NULL ? vips_image_copy_memory(image) : NULL;
+        if (image != NULL) g_object_unref(image);
+    }
     int made = 0;
     if (memory != NULL && vips_image_get_width(memory) == loaded && vips_image_get_height(memory) == loaded) {
         made = gallery_reduced_square(memory, size, out);

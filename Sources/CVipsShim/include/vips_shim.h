@@ -116,7 +116,7 @@ int gallery_svg_webp(const void *buffer, size_t length, int side, int size, int 
 /// then decodes, damaged files included.
 int gallery_png_pixels(const void *buffer, size_t length, int *width, int *height, int *bands, unsigned char **pixels);
 
-/// Turns gallery_png_pixels(), gallery_reduce_rows(), the JPEG reduce and the JPEG encoder off
+/// Turns gallery_png_pixels(), gallery_reduce_rows() and the JPEG reduce, decoder and encoder off
 /// (0: they leave everything to libvips) or on (1, the default) on the calling thread only: for
 /// the tests, which compare the thumbnails made both ways.
 void gallery_shim_paths_set_enabled(int on);
@@ -173,6 +173,10 @@ int gallery_jpegs_reduced_on_this_thread(void);
 /// How many JPEG thumbnails jpeg_encode.c has written with libjpeg directly, rather than through
 /// libvips's jpegsave, on the calling thread: for the tests.
 int gallery_jpegs_encoded_on_this_thread(void);
+
+/// How many JPEG covers jpeg_pixels.c has decoded with libjpeg directly, rather than through
+/// libvips's jpegload, on the calling thread: for the tests.
+int gallery_jpegs_decoded_on_this_thread(void);
 
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES

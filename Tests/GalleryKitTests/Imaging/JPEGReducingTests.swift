@@ -9,10 +9,11 @@ import Testing
 /// thumbnails, byte for byte, and whatever libvips would treat otherwise (turned upright, CMYK,
 /// not square, damaged, another shrink) is left to libvips.
 @Suite struct JPEGReducingTests {
-    /// A JPEG of noise and gradients (`PNGBuilder`'s pixels), grey or RGB, with no metadata.
-    static func jpeg(side: Int, grey: Bool = false) throws -> [UInt8] {
+    /// A JPEG of noise and gradients (`PNGBuilder`'s pixels), grey or RGB, with no metadata: at
+    /// quality 80 its chroma is subsampled (4:2:0, as most photos'), at 90 not (libvips's rule).
+    static func jpeg(side: Int, grey: Bool = false, quality: Int = 80) throws -> [UInt8] {
         let png = PNGBuilder(width: side, height: side, colourType: grey ? 0 : 2, filters: [0], seed: UInt32(side)).bytes()
-        return try Thumbnailer.encode(png, as: ThumbnailSpec(size: side, format: .jpeg, quality: 90))
+        return try Thumbnailer.encode(png, as: ThumbnailSpec(size: side, format: .jpeg, quality: quality))
     }
 
     /// `jpeg` with a segment put in after its start marker.
@@ -29,14 +30,18 @@ import Testing
     /// What making `jpeg` into `specs` (one chain) gives with the shim's paths and then with
     /// libvips's alone (each a thumbnail list, or the error's text), and how many JPEGs the
     /// first reduced itself, on this thread.
+    ///
+    /// Every JPEG reduced must have been decoded by `jpeg_pixels.c` too: otherwise what is
+    /// counted as reduced is -1.
     static func bothWays(_ jpeg: [UInt8], as specs: [ThumbnailSpec]) -> (direct: Result<[[UInt8]], ThumbnailError>, libvips: Result<[[UInt8]], ThumbnailError>, reduced: Int) {
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
-        let before = gallery_jpegs_reduced_on_this_thread()
+        let before = (gallery_jpegs_reduced_on_this_thread(), gallery_jpegs_decoded_on_this_thread())
         let direct = Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: jpeg, as: specs) }
-        let reduced = Int(gallery_jpegs_reduced_on_this_thread() - before)
+        let reduced = Int(gallery_jpegs_reduced_on_this_thread() - before.0)
+        let decoded = Int(gallery_jpegs_decoded_on_this_thread() - before.1)
         gallery_shim_paths_set_enabled(0)
         defer { gallery_shim_paths_set_enabled(1) }
-        return (direct, Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: jpeg, as: specs) }, reduced)
+        return (direct, Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: jpeg, as: specs) }, decoded == reduced ? reduced : -1)
     }
 
     static func same(_ a: Result<[[UInt8]], ThumbnailError>, _ b: Result<[[UInt8]], ThumbnailError>) -> Bool {
@@ -50,22 +55,25 @@ import Testing
     static let reduces = gallery_vips_version() / 100 == 814
 
     /// Sides and sizes where libvips loads the JPEG shrunk by 1, 2 or 4 and reduces by a shrink
-    /// with few binary places (2, 2.5, 3: reduced here), and where the shrink left is not one
+    /// with few binary places (2, 2.5, 3: reduced here; 1201 and 401 px load at 600 and 200, as
+    /// libvips crops libjpeg's rounded-up size), and where the shrink left is not one
     /// (2.33 from 466 px into 100, 3.99 from 399, 3.2 from 320; none from 100: left to libvips),
-    /// grey and RGB, alone (in every fit and format once) and as the chain a build makes.
+    /// grey and RGB with and without subsampled chroma, alone (in every fit and format once) and
+    /// as the chain a build makes.
     @Test func squareJPEGsMakeLibvipssThumbnails() throws {
         let cases: [(side: Int, size: Int, reduced: Bool)] = [
             (1200, 300, true), (500, 100, true), (200, 100, true), (300, 100, true), (1000, 100, true), (600, 200, true),
+            (1201, 300, true), (401, 100, true),
             (466, 100, false), (399, 100, false), (320, 100, false), (100, 100, false),
         ]
         var reducedAny = false
         var made: [String: [UInt8]] = [:]
         for (side, size, reducible) in cases {
-            for grey in [false, true] {
-                let key = "\(side) \(grey)"
-                let jpeg = try made[key] ?? Self.jpeg(side: side, grey: grey)
+            for (kind, grey, quality) in [("RGB 4:2:0", false, 80), ("RGB 4:4:4", false, 90), ("grey", true, 80)] {
+                let key = "\(side) \(kind)"
+                let jpeg = try made[key] ?? Self.jpeg(side: side, grey: grey, quality: quality)
                 made[key] = jpeg
-                let name = "\(side) px \(grey ? "grey" : "RGB") into \(size)"
+                let name = "\(side) px \(kind) into \(size)"
                 // Every fit and format once; a square cover is cut or padded alike.
                 let fits = side == 1200 && size == 300 ? ThumbnailFit.allCases : [.crop]
                 let formats: [ThumbnailFormat] = side == 1200 && size == 300 ? [.jpeg, .webp, .png] : [.jpeg]
