@@ -265,6 +265,7 @@ static void strip_webp_chunks(unsigned char *bytes, size_t *length) {
 static int encode(VipsImage *image, int format, int quality, void **output, size_t *output_length) {
     switch (format) {
     case GALLERY_FORMAT_WEBP: {
+        if (gallery_webp_encoded(image, quality, output, output_length)) return 0;
         int result = vips_webpsave_buffer(image, output, output_length, "Q", quality, "strip", TRUE, NULL);
         if (result == 0) strip_webp_chunks(*output, output_length);
         return result;

@@ -95,6 +95,9 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out);
 /* jpeg_encode.c: libvips 8.14's jpegsave (strip, optimize_coding) of an image in memory, by
    libjpeg directly; 1 when written, 0 when left to libvips (nothing made). */
 int gallery_jpeg_encoded(VipsImage *image, int quality, void **output, size_t *output_length);
+/* webp_encode.c: libvips 8.14's webpsave of an opaque sRGB image in memory, as strip_webp_chunks()
+   leaves it, by libwebp directly; 1 when written, 0 when left to libvips (nothing made). */
+int gallery_webp_encoded(VipsImage *image, int quality, void **output, size_t *output_length);
 /* jpeg_pixels.c: a JPEG decoded as libvips 8.14's jpegload decodes it, shrunk by 1, 2, 4 or 8
    while it loads; 1 with *pixels (free() it), 0 when left to libvips (nothing allocated). */
 int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *width, int *height, int *bands,

@@ -116,9 +116,9 @@ int gallery_svg_webp(const void *buffer, size_t length, int side, int size, int 
 /// then decodes, damaged files included.
 int gallery_png_pixels(const void *buffer, size_t length, int *width, int *height, int *bands, unsigned char **pixels);
 
-/// Turns gallery_png_pixels(), gallery_reduce_rows() and the JPEG reduce, decoder and encoder off
-/// (0: they leave everything to libvips) or on (1, the default) on the calling thread only: for
-/// the tests, which compare the thumbnails made both ways.
+/// Turns gallery_png_pixels(), gallery_reduce_rows(), the JPEG reduce, decoder and encoder and
+/// the WebP encoder off (0: they leave everything to libvips) or on (1, the default) on the
+/// calling thread only: for the tests, which compare the thumbnails made both ways.
 void gallery_shim_paths_set_enabled(int on);
 
 /// Averages each group of `factor` rows (2 to 8) of `pixels` (as gallery_png_pixels() gives
@@ -177,6 +177,10 @@ int gallery_jpegs_encoded_on_this_thread(void);
 /// How many JPEG covers jpeg_pixels.c has decoded with libjpeg directly, rather than through
 /// libvips's jpegload, on the calling thread: for the tests.
 int gallery_jpegs_decoded_on_this_thread(void);
+
+/// How many WebP thumbnails webp_encode.c has written with libwebp directly, rather than through
+/// libvips's webpsave, on the calling thread: for the tests.
+int gallery_webps_encoded_on_this_thread(void);
 
 /// Sets glibc's allocator for a process that reads and writes many megabytes in a few hundred
 /// milliseconds (see GalleryKit's AllocatorTuning); nothing elsewhere, or when GLIBC_TUNABLES
