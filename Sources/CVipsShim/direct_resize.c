@@ -11,9 +11,6 @@
 
 #include "vips_symbols.h"
 
-/* From png_pixels.c: set on a thread that is to leave everything to libvips. */
-extern _Thread_local int gallery_shim_paths_disabled;
-
 static _Thread_local int jpegs_reduced = 0;
 
 int gallery_jpegs_reduced_on_this_thread(void) {
@@ -217,7 +214,7 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
    square, where the resize after its shrink-on-load is one gallery_reduced_square makes: 1200 px
    into 300 (loaded at 600), 1500 or 3000 px (at 750), 600 px. The JPEG is loaded as the thumbnail
    loads it, libjpeg shrinking it by the factor libvips's find_jpegshrink picks (leaving at least
-   2 to the resize), into memory (by jpeg_pixels.c where it can), then reduced by reduce_rows.c: libvips 8.14's reduce without
+   2 to the resize), into memory (by jpeg_direct.c where it can), then reduced by reduce_rows.c: libvips 8.14's reduce without
    its pipeline, which took a quarter of such a cover's time summing a byte at a time.
    A cover libvips would turn upright is left to it. 1 when made; 0 when not (nothing made: the
    caller asks libvips's thumbnail, which also gives a damaged JPEG its own error); -1 on error. */
@@ -229,7 +226,7 @@ int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, i
     int factor = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
     int loaded = side / factor; /* jpegload crops libjpeg's rounded-up size to this */
     if (!square_reduces_exactly(loaded, size) || (double)loaded * loaded > 16e6) return 0;
-    /* Decoded by jpeg_pixels.c where it can (the cover's metadata taken from its header, as the
+    /* Decoded by jpeg_direct.c where it can (the cover's metadata taken from its header, as the
        loader would have set it), else by libvips as its thumbnail loads it, into memory. */
     VipsImage *memory = NULL;
     int width = 0, height = 0, bands = 0;

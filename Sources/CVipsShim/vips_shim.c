@@ -181,6 +181,11 @@ void *gallery_vips_library_handle(void) {
     return __atomic_load_n(&vips_running, __ATOMIC_ACQUIRE) ? library_handle : NULL;
 }
 
+void *gallery_vips814_handle(void) {
+    void *handle = gallery_vips_library_handle();
+    return handle != NULL && vips_version(0) == 8 && vips_version(1) == 14 ? handle : NULL;
+}
+
 void *gallery_vips_malloc(size_t size) {
     return g_malloc(size);
 }

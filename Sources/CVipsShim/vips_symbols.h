@@ -88,17 +88,28 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define g_log (*gallery_p_g_log)
 #define g_log_set_handler (*gallery_p_g_log_set_handler)
 
+/* png_pixels.c: set on a thread that is to leave everything to libvips (the tests' switch). */
+extern _Thread_local int gallery_shim_paths_disabled;
+
+/* vips_shim.c: libvips's handle once it runs (its libraries' functions are found through it),
+   else NULL. */
+void *gallery_vips_library_handle(void);
+
+/* vips_shim.c: the same, only for libvips 8.14, whose loaders and savers the shim's direct JPEG
+   and WebP paths follow call for call (its source, and the tests), else NULL. */
+void *gallery_vips814_handle(void);
+
 /* direct_resize.c: resizes made without libvips's pipeline where they are sure to be its bytes. */
 VipsImage *gallery_decoded_png(const void *buffer, size_t length, int size, double *rest);
 int gallery_resize_decoded_png(VipsImage *png, int width, int height, double rest, VipsImage **out);
 int gallery_reduced_square(VipsImage *in, int size, VipsImage **out);
-/* jpeg_encode.c: libvips 8.14's jpegsave (strip, optimize_coding) of an image in memory, by
+/* jpeg_direct.c: libvips 8.14's jpegsave (strip, optimize_coding) of an image in memory, by
    libjpeg directly; 1 when written, 0 when left to libvips (nothing made). */
 int gallery_jpeg_encoded(VipsImage *image, int quality, void **output, size_t *output_length);
 /* webp_encode.c: libvips 8.14's webpsave of an opaque sRGB image in memory, as strip_webp_chunks()
    leaves it, by libwebp directly; 1 when written, 0 when left to libvips (nothing made). */
 int gallery_webp_encoded(VipsImage *image, int quality, void **output, size_t *output_length);
-/* jpeg_pixels.c: a JPEG decoded as libvips 8.14's jpegload decodes it, shrunk by 1, 2, 4 or 8
+/* jpeg_direct.c: a JPEG decoded as libvips 8.14's jpegload decodes it, shrunk by 1, 2, 4 or 8
    while it loads; 1 with *pixels (free() it), 0 when left to libvips (nothing allocated). */
 int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *width, int *height, int *bands,
                         unsigned char **pixels);

@@ -19,11 +19,6 @@
 
 #include "vips_symbols.h"
 
-/* From png_pixels.c: set on a thread that is to leave everything to libvips. */
-extern _Thread_local int gallery_shim_paths_disabled;
-/* From vips_shim.c. */
-void *gallery_vips_library_handle(void);
-
 #define GALLERY_WEBP_SYMBOLS(X) \
     X(WebPConfigInitInternal) X(WebPValidateConfig) X(WebPPictureInitInternal) X(WebPPictureImportRGB) X(WebPEncode) \
     X(WebPPictureFree) X(WebPMemoryWriterInit) X(WebPMemoryWrite) X(WebPMemoryWriterClear)
@@ -39,8 +34,8 @@ int gallery_webps_encoded_on_this_thread(void) {
 }
 
 static void load_encoder(void) {
-    void *vips = gallery_vips_library_handle();
-    if (vips == NULL || vips_version(0) != 8 || vips_version(1) != 14) return;
+    void *vips = gallery_vips814_handle();
+    if (vips == NULL) return;
 #define GALLERY_WEBP_LOAD(name) \
     encode_##name = (__typeof__(encode_##name))dlsym(vips, #name); \
     if (encode_##name == NULL) return;

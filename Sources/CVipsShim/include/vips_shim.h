@@ -170,11 +170,11 @@ int gallery_columns_reduced_on_this_thread(void);
 /// calling thread: for the tests.
 int gallery_jpegs_reduced_on_this_thread(void);
 
-/// How many JPEG thumbnails jpeg_encode.c has written with libjpeg directly, rather than through
+/// How many JPEG thumbnails jpeg_direct.c has written with libjpeg directly, rather than through
 /// libvips's jpegsave, on the calling thread: for the tests.
 int gallery_jpegs_encoded_on_this_thread(void);
 
-/// How many JPEG covers jpeg_pixels.c has decoded with libjpeg directly, rather than through
+/// How many JPEG covers jpeg_direct.c has decoded with libjpeg directly, rather than through
 /// libvips's jpegload, on the calling thread: for the tests.
 int gallery_jpegs_decoded_on_this_thread(void);
 

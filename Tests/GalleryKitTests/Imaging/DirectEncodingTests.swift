@@ -5,7 +5,7 @@ import Testing
 @testable import GalleryKit
 
 /// A JPEG or WebP thumbnail already in memory (every size of a chain) is written by libjpeg or
-/// libwebp directly (`jpeg_encode.c`, `webp_encode.c`) rather than through libvips's savers:
+/// libwebp directly (`jpeg_direct.c`, `webp_encode.c`) rather than through libvips's savers:
 /// the same bytes, at every quality, with and without chroma subsampling, at sides that fill no
 /// whole block.
 @Suite struct DirectEncodingTests {
@@ -24,9 +24,7 @@ import Testing
         let before = written(format)
         let direct = try thumbnailer.thumbnails(of: cover, as: specs)
         let written = written(format) - before
-        gallery_shim_paths_set_enabled(0)
-        defer { gallery_shim_paths_set_enabled(1) }
-        return (direct, try thumbnailer.thumbnails(of: cover, as: specs), written)
+        return (direct, try thumbnailer.libvipsThumbnails(of: cover, as: specs), written)
     }
 
     @Test(arguments: [1, 50, 80, 89, 90, 100])

@@ -31,7 +31,7 @@ import Testing
     /// libvips's alone (each a thumbnail list, or the error's text), and how many JPEGs the
     /// first reduced itself, on this thread.
     ///
-    /// Every JPEG reduced must have been decoded by `jpeg_pixels.c` too: otherwise what is
+    /// Every JPEG reduced must have been decoded by `jpeg_direct.c` too: otherwise what is
     /// counted as reduced is -1.
     static func bothWays(_ jpeg: [UInt8], as specs: [ThumbnailSpec]) -> (direct: Result<[[UInt8]], ThumbnailError>, libvips: Result<[[UInt8]], ThumbnailError>, reduced: Int) {
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
@@ -39,9 +39,7 @@ import Testing
         let direct = Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: jpeg, as: specs) }
         let reduced = Int(gallery_jpegs_reduced_on_this_thread() - before.0)
         let decoded = Int(gallery_jpegs_decoded_on_this_thread() - before.1)
-        gallery_shim_paths_set_enabled(0)
-        defer { gallery_shim_paths_set_enabled(1) }
-        return (direct, Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: jpeg, as: specs) }, decoded == reduced ? reduced : -1)
+        return (direct, Result { () throws(ThumbnailError) in try thumbnailer.libvipsThumbnails(of: jpeg, as: specs) }, decoded == reduced ? reduced : -1)
     }
 
     static func same(_ a: Result<[[UInt8]], ThumbnailError>, _ b: Result<[[UInt8]], ThumbnailError>) -> Bool {
@@ -148,9 +146,7 @@ import Testing
         let jpeg = try Self.jpeg(side: 1200)
         let specs = [100, 200, 300].map { ThumbnailSpec(size: $0, format: .jpeg) }
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
-        gallery_shim_paths_set_enabled(0)
-        let expected = try thumbnailer.thumbnails(of: jpeg, as: specs)
-        gallery_shim_paths_set_enabled(1)
+        let expected = try thumbnailer.libvipsThumbnails(of: jpeg, as: specs)
         #expect(thumbnailer.mismatches(of: jpeg, as: specs, expected: expected, rounds: 8) == 0)
     }
 }

@@ -75,9 +75,7 @@ import Testing
             let specs = [100, 200, 300].map { ThumbnailSpec(size: $0) }
             let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
             let direct = try thumbnailer.thumbnails(of: png, as: specs)
-            gallery_shim_paths_set_enabled(0)
-            let libvips = try thumbnailer.thumbnails(of: png, as: specs)
-            gallery_shim_paths_set_enabled(1)
+            let libvips = try thumbnailer.libvipsThumbnails(of: png, as: specs)
             #expect(direct == libvips, "\(width)×\(height): the chain")
         }
         #expect(compared == 3 * ThumbnailFit.allCases.count * 2)
@@ -258,9 +256,7 @@ import Testing
                     let direct = try thumbnailer.thumbnails(of: cover, as: specs)
                     reducedAny = reducedAny || gallery_rows_reduced_on_this_thread() > before.0
                     reducedColumns = reducedColumns || gallery_columns_reduced_on_this_thread() > before.1
-                    gallery_shim_paths_set_enabled(0)
-                    let libvips = try thumbnailer.thumbnails(of: cover, as: specs)
-                    gallery_shim_paths_set_enabled(1)
+                    let libvips = try thumbnailer.libvipsThumbnails(of: cover, as: specs)
                     let same = direct == libvips
                     #expect(same, "\(name) \(sizes) \(format)")
                 }
@@ -328,9 +324,7 @@ import Testing
         gallery_reduce_rows_set_avx2(0)
         let withoutAVX2 = try thumbnailer.thumbnails(of: cover, as: specs)
         gallery_reduce_rows_set_avx2(1)
-        gallery_shim_paths_set_enabled(0)
-        let libvips = try thumbnailer.thumbnails(of: cover, as: specs)
-        gallery_shim_paths_set_enabled(1)
+        let libvips = try thumbnailer.libvipsThumbnails(of: cover, as: specs)
         #expect(withoutAVX2 == libvips)
     }
 
@@ -339,9 +333,7 @@ import Testing
         let png = try Thumbnailer.pattern(width: 800, height: 800, kind: .png)
         let specs = [100, 200, 300].map { ThumbnailSpec(size: $0, format: .jpeg) }
         let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
-        gallery_shim_paths_set_enabled(0)
-        let expected = try thumbnailer.thumbnails(of: png, as: specs)
-        gallery_shim_paths_set_enabled(1)
+        let expected = try thumbnailer.libvipsThumbnails(of: png, as: specs)
         #expect(thumbnailer.mismatches(of: png, as: specs, expected: expected, rounds: 8) == 0)
     }
 }

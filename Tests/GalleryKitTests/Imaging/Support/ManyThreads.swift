@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Synchronization
 
@@ -17,5 +18,15 @@ extension Thumbnailer {
             Thumbnailer.threadFinished()
         }
         return mismatches.withLock { $0 }
+    }
+}
+
+extension Thumbnailer {
+    /// What ``thumbnails(of:as:)`` makes with libvips's own ways alone: the shim's direct paths
+    /// turned off on this thread for the call, for the tests that compare them.
+    func libvipsThumbnails(of bytes: [UInt8], as specs: [ThumbnailSpec]) throws(ThumbnailError) -> [[UInt8]] {
+        gallery_shim_paths_set_enabled(0)
+        defer { gallery_shim_paths_set_enabled(1) }
+        return try thumbnails(of: bytes, as: specs)
     }
 }
