@@ -214,10 +214,11 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
    square, where the resize after its shrink-on-load is one gallery_reduced_square makes: 1200 px
    into 300 (loaded at 600), 1500 or 3000 px (at 750), 600 px. The JPEG is loaded as the thumbnail
    loads it, libjpeg shrinking it by the factor libvips's find_jpegshrink picks (leaving at least
-   2 to the resize), into memory (by jpeg_direct.c where it can), then reduced by reduce_rows.c: libvips 8.14's reduce without
-   its pipeline, which took a quarter of such a cover's time summing a byte at a time.
-   A cover libvips would turn upright is left to it. 1 when made; 0 when not (nothing made: the
-   caller asks libvips's thumbnail, which also gives a damaged JPEG its own error); -1 on error. */
+   2 to the resize), into memory (by jpeg_direct.c where it can), then reduced by reduce_rows.c:
+   libvips 8.14's reduce without its pipeline, which took a quarter of such a cover's time
+   summing a byte at a time. A cover libvips would turn upright is left to it. 1 when made; 0
+   when not (nothing made: the caller asks libvips's thumbnail, which also gives a damaged JPEG
+   its own error); -1 on error. */
 int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
     int side = vips_image_get_width(header);
     if (gallery_shim_paths_disabled || side != vips_image_get_height(header) || !opaque_8bit(header)

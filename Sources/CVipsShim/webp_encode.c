@@ -44,6 +44,10 @@ static void load_encoder(void) {
     encoder_loaded = 1;
 }
 
+static uint32_t get_le32(const unsigned char *bytes) {
+    return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+}
+
 static void put_le32(unsigned char *bytes, uint32_t value) {
     for (int i = 0; i < 4; i++) bytes[i] = (unsigned char)(value >> (8 * i));
 }
@@ -86,7 +90,7 @@ int gallery_webp_encoded(VipsImage *image, int quality, void **output, size_t *o
     encode_WebPPictureFree(&picture);
     /* libwebp's simple file: RIFF, WEBP, then one VP8 chunk (even-padded) and nothing else. */
     const size_t header = 12;
-    size_t chunk = writer.size >= header + 8 ? 8 + (size_t)(writer.mem[16] | writer.mem[17] << 8 | writer.mem[18] << 16 | (uint32_t)writer.mem[19] << 24) : 0;
+    size_t chunk = writer.size >= header + 8 ? 8 + (size_t)get_le32(writer.mem + 16) : 0;
     chunk += chunk & 1;
     if (!made || chunk == 0 || memcmp(writer.mem, "RIFF", 4) != 0 || memcmp(writer.mem + 8, "WEBPVP8 ", 8) != 0
         || header + chunk != writer.size) {
