@@ -175,13 +175,6 @@ static VipsImage *reduced_columns(VipsImage *in, int size, double total) {
     return image;
 }
 
-/* Whether an image is 8-bit, opaque, and grey or sRGB: what the direct resizes take. */
-static int opaque_8bit(VipsImage *in) {
-    int grey = in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W;
-    int srgb = in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB;
-    return (grey || srgb) && in->BandFmt == VIPS_FORMAT_UCHAR && in->Coding == VIPS_CODING_NONE;
-}
-
 /* Whether libvips's thumbnail of a `side` px square into a `size` px square is a resize with no
    box shrink (the square is under 4 times the size) whose reducev and reduceh reduce_rows.c
    makes exactly (see reduced_rows and reduced_columns, whose conditions these are). */
@@ -200,7 +193,7 @@ static int square_reduces_exactly(int side, int size) {
    libvips), -1 on error. */
 int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
     int side = vips_image_get_width(in);
-    if (side != vips_image_get_height(in) || !opaque_8bit(in) || !square_reduces_exactly(side, size)) return 0;
+    if (side != vips_image_get_height(in) || !gallery_opaque_8bit(in) || !square_reduces_exactly(side, size)) return 0;
     double total = thumbnail_shrink(side, size);
     VipsImage *rows = reduced_rows(in, size, total);
     if (rows == NULL) return 0;
@@ -221,7 +214,7 @@ int gallery_reduced_square(VipsImage *in, int size, VipsImage **out) {
    its own error); -1 on error. */
 int gallery_reduced_jpeg(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
     int side = vips_image_get_width(header);
-    if (gallery_shim_paths_disabled || side != vips_image_get_height(header) || !opaque_8bit(header)
+    if (gallery_shim_paths_disabled || side != vips_image_get_height(header) || !gallery_opaque_8bit(header)
         || vips_image_get_orientation(header) != 1) return 0;
     double shrink = (double)side / size;
     int factor = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;

@@ -120,14 +120,16 @@ int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *widt
         return 0;
     }
     size_t stride = columns * (size_t)components;
+    /* A row of libjpeg's width to crop from, only when it is wider. */
+    int cropped = columns != decoder.output_width;
     image = malloc(stride * rows);
-    row = malloc((size_t)decoder.output_width * (size_t)components);
-    if (image == NULL || row == NULL) longjmp(errors.failed, 1);
+    row = cropped ? malloc((size_t)decoder.output_width * (size_t)components) : NULL;
+    if (image == NULL || (cropped && row == NULL)) longjmp(errors.failed, 1);
     while (decoder.output_scanline < rows) {
-        size_t y = decoder.output_scanline;
-        JSAMPROW into = columns == decoder.output_width ? (JSAMPROW)(image + y * stride) : (JSAMPROW)row;
+        unsigned char *pixels_row = image + (size_t)decoder.output_scanline * stride;
+        JSAMPROW into = cropped ? (JSAMPROW)row : (JSAMPROW)pixels_row;
         direct_jpeg_read_scanlines(&decoder, &into, 1);
-        if (into == (JSAMPROW)row) memcpy(image + y * stride, row, stride);
+        if (cropped) memcpy(pixels_row, row, stride);
     }
     /* The rows below are not needed (libvips may read a few of them, to no effect on these). */
     direct_jpeg_destroy_decompress(&decoder);
@@ -142,11 +144,7 @@ int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *widt
 
 int gallery_jpeg_encoded(VipsImage *image, int quality, void **output, size_t *output_length) {
     if (gallery_shim_paths_disabled) return 0;
-    int in_memory = image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
-    int grey = image->Bands == 1 && image->Type == VIPS_INTERPRETATION_B_W;
-    int srgb = image->Bands == 3 && image->Type == VIPS_INTERPRETATION_sRGB;
-    if (!in_memory || !(grey || srgb) || image->BandFmt != VIPS_FORMAT_UCHAR || image->Coding != VIPS_CODING_NONE
-        || quality < 1 || quality > 100) return 0;
+    if (!gallery_in_memory(image) || !gallery_opaque_8bit(image) || quality < 1 || quality > 100) return 0;
     pthread_once(&api_once, load_api);
     if (!api_loaded) return 0;
     const unsigned char *pixels = vips_image_get_data(image);

@@ -99,6 +99,19 @@ void *gallery_vips_library_handle(void);
    and WebP paths follow call for call (its source, and the tests), else NULL. */
 void *gallery_vips814_handle(void);
 
+/* Whether an image is 8-bit, opaque, and grey or sRGB: what the direct resizes and encoders
+   take (libvips's savers write such an image as it is). */
+static inline int gallery_opaque_8bit(VipsImage *image) {
+    int grey = image->Bands == 1 && image->Type == VIPS_INTERPRETATION_B_W;
+    int srgb = image->Bands == 3 && image->Type == VIPS_INTERPRETATION_sRGB;
+    return (grey || srgb) && image->BandFmt == VIPS_FORMAT_UCHAR && image->Coding == VIPS_CODING_NONE;
+}
+
+/* Whether an image's pixels are in memory already, to be read without libvips's pipeline. */
+static inline int gallery_in_memory(VipsImage *image) {
+    return image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
+}
+
 /* direct_resize.c: resizes made without libvips's pipeline where they are sure to be its bytes. */
 VipsImage *gallery_decoded_png(const void *buffer, size_t length, int size, double *rest);
 int gallery_resize_decoded_png(VipsImage *png, int width, int height, double rest, VipsImage **out);

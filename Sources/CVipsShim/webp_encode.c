@@ -58,9 +58,8 @@ static void put_le24(unsigned char *bytes, uint32_t value) {
 
 int gallery_webp_encoded(VipsImage *image, int quality, void **output, size_t *output_length) {
     if (gallery_shim_paths_disabled) return 0;
-    int in_memory = image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
-    if (!in_memory || image->Bands != 3 || image->Type != VIPS_INTERPRETATION_sRGB || image->BandFmt != VIPS_FORMAT_UCHAR
-        || image->Coding != VIPS_CODING_NONE || quality < 0 || quality > 100) return 0;
+    /* Grey goes to libvips, which writes it as RGB. */
+    if (!gallery_in_memory(image) || !gallery_opaque_8bit(image) || image->Bands != 3 || quality < 0 || quality > 100) return 0;
     int width = vips_image_get_width(image), height = vips_image_get_height(image);
     if (width > 16383 || height > 16383) return 0;
     pthread_once(&encoder_once, load_encoder);
