@@ -1,0 +1,199 @@
+import CVipsShim
+import Foundation
+import Testing
+
+@testable import GalleryKit
+
+/// Covers damaged at random, the way a broken server or a hostile one may send them: each made
+/// into a build's chain of thumbnails with the shim's direct paths (`png_pixels.c`,
+/// `jpeg_direct.c`, `direct_resize.c`, the encoders) and then with libvips's alone, which must
+/// agree: the same thumbnails, or the same refusal. The damage is seeded, so every run tries the
+/// same covers, and each failure names its seed and what was changed.
+///
+/// Random damage mostly breaks a PNG's CRCs or its zlib stream's checksum, which sends it to
+/// libvips at once. So most of the PNG damage here is made the way a careful forger would: the
+/// rows' filtered bytes (filter types too) are changed and the stream and chunks are written
+/// again around them, or a header byte is changed and its CRC fixed. Those reach the shim's own
+/// decoding, and the tests count that they did.
+@Suite struct MutatedCoverTests {
+    /// What a build makes of a cover, in JPEG (the direct encoder's format) and in WebP.
+    static let chains: [[ThumbnailSpec]] = [
+        [ThumbnailSpec(size: 100, format: .jpeg), ThumbnailSpec(size: 50, format: .jpeg)],
+        [ThumbnailSpec(size: 100, format: .webp)],
+    ]
+
+    /// The chain's thumbnails with the shim's paths and with libvips's alone, and how many
+    /// covers the first decoded itself (PNG or JPEG), on this thread.
+    static func bothWays(_ bytes: [UInt8], as specs: [ThumbnailSpec]) -> (direct: Result<[[UInt8]], ThumbnailError>, libvips: Result<[[UInt8]], ThumbnailError>, decoded: Int) {
+        let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+        let before = gallery_png_decoded_on_this_thread() + gallery_jpegs_decoded_on_this_thread()
+        let direct = Result { () throws(ThumbnailError) in try thumbnailer.thumbnails(of: bytes, as: specs) }
+        let decoded = Int(gallery_png_decoded_on_this_thread() + gallery_jpegs_decoded_on_this_thread() - before)
+        return (direct, Result { () throws(ThumbnailError) in try thumbnailer.libvipsThumbnails(of: bytes, as: specs) }, decoded)
+    }
+
+    /// Checks that `mutant` is made alike both ways, in both chains; whether the shim decoded it.
+    static func agree(_ mutant: [UInt8], _ what: String) -> Bool {
+        var decoded = false
+        for specs in chains {
+            let (direct, libvips, count) = bothWays(mutant, as: specs)
+            let same = JPEGReducingTests.same(direct, libvips)
+            #expect(same, "\(what), \(specs.first?.format.rawValue ?? ""): \(outcome(direct)) with the shim (\(count > 0 ? "its own decode" : "libvips's decode")), \(outcome(libvips)) without")
+            decoded = decoded || count > 0
+        }
+        return decoded
+    }
+
+    static func outcome(_ result: Result<[[UInt8]], ThumbnailError>) -> String {
+        switch result {
+        case .success(let thumbnails): "made \(thumbnails.map(\.count)) bytes"
+        case .failure(let error): "refused (\(error.description))"
+        }
+    }
+
+    /// A PNG's chunks: where each starts, its type and its data's range.
+    static func chunks(of png: [UInt8]) -> [(start: Int, type: String, data: Range<Int>)] {
+        var found: [(Int, String, Range<Int>)] = []
+        var position = 8
+        while position + 12 <= png.count {
+            let length = png[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= png.count - position - 12 else { break }
+            let type = String(decoding: png[position + 4..<position + 8], as: UTF8.self)
+            found.append((position, type, position + 8..<position + 8 + length))
+            position += length + 12
+        }
+        return found
+    }
+
+    /// `png` with the CRC of every chunk it can walk written again.
+    static func withCRCsFixed(_ png: [UInt8]) -> [UInt8] {
+        var fixed = png
+        for chunk in chunks(of: png) {
+            let crc = TestImages.bigEndian(TestImages.crc32(Array(png[chunk.start + 4..<chunk.data.upperBound])))
+            fixed.replaceSubrange(chunk.data.upperBound..<chunk.data.upperBound + 4, with: crc)
+        }
+        return fixed
+    }
+
+    /// Rows whose filtered bytes and filter types were changed, in a stream and chunks that are
+    /// whole again: the shim decodes them (when every filter type is one of the five) and must
+    /// give libpng's pixels, in every colour type it takes, at sides where the chain shrinks rows
+    /// as they are decoded (400 into 100) and where it does not.
+    @Test(arguments: [UInt8(0), 2, 4, 6])
+    func pngRowsChangedInAWholeStream(colourType: UInt8) throws {
+        try Thumbnailer.requireLibrary()
+        var generator = SeededGenerator(seed: 0x5EED_0000 + UInt64(colourType))
+        var decoded = 0
+        var tried = 0
+        for side in [37, 400] {
+            let filters = (0..<side).map { _ in UInt8.random(in: 0...4, using: &generator) }
+            let builder = PNGBuilder(width: side, height: side, colourType: colourType, filters: filters, seed: UInt32(side))
+            let filtered = builder.filtered
+            let stride = side * builder.samples + 1
+            for round in 0..<12 {
+                var rows = filtered
+                var changes: [String] = []
+                for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                    if Bool.random(using: &generator) {
+                        // A filter type: mostly one of the five, sometimes none.
+                        let row = Int.random(in: 0..<side, using: &generator)
+                        let filter = UInt8.random(in: 0...(round % 4 == 3 ? 7 : 4), using: &generator)
+                        rows[row * stride] = filter
+                        changes.append("row \(row) filter \(filter)")
+                    } else {
+                        let at = Int.random(in: 0..<rows.count, using: &generator)
+                        guard at % stride != 0 else { continue }
+                        rows[at] = UInt8.random(in: 0...255, using: &generator)
+                        changes.append("byte \(at)")
+                    }
+                }
+                let png = builder.bytes(stream: TestImages.zlibStored(rows))
+                let what = "colour type \(colourType), \(side) px, round \(round): \(changes.joined(separator: ", "))"
+                if Self.agree(png, what) { decoded += 1 }
+                tried += 1
+            }
+        }
+        #expect(tried == 24)
+        // Most rounds keep every filter type one of the five: the shim must have decoded those.
+        #expect(decoded >= 12, "the shim decoded \(decoded) of \(tried)")
+    }
+
+    /// A PNG compressed by zlib (libvips's own) with one byte of its header changed and the
+    /// header's CRC written again (size, bit depth, colour type, compression, filter method,
+    /// interlacing), with a byte changed anywhere and every CRC fixed, and cut short anywhere.
+    @Test func pngHeadersAndChunksChanged() throws {
+        let source = PNGBuilder(width: 160, height: 160, colourType: 2, filters: [1, 4, 2, 3, 0], seed: 7).bytes()
+        let png = try Thumbnailer.encode(source, as: ThumbnailSpec(size: 160, format: .png))
+        let header = try #require(Self.chunks(of: png).first { $0.type == "IHDR" })
+        var generator = SeededGenerator(seed: 0x5EED_1000)
+        var cases: [(String, [UInt8])] = []
+        for _ in 0..<24 {
+            var mutant = png
+            let at = Int.random(in: header.data, using: &generator)
+            let value = Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : mutant[at] ^ (1 << UInt8.random(in: 0...7, using: &generator))
+            mutant[at] = value
+            cases.append(("IHDR byte \(at - header.data.lowerBound) set to \(value)", Self.withCRCsFixed(mutant)))
+        }
+        for _ in 0..<24 {
+            var mutant = png
+            let at = Int.random(in: 8..<png.count, using: &generator)
+            mutant[at] ^= UInt8.random(in: 1...255, using: &generator)
+            cases.append(("byte \(at) of \(png.count) changed, CRCs fixed", Self.withCRCsFixed(mutant)))
+        }
+        for _ in 0..<8 {
+            let length = Int.random(in: 8..<png.count, using: &generator)
+            cases.append(("cut to \(length) of \(png.count) bytes", Array(png.prefix(length))))
+        }
+        #expect(cases.count == 56)
+        #expect(Self.agree(png, "the PNG itself"), "the shim decodes the undamaged PNG")
+        for (what, mutant) in cases { _ = Self.agree(mutant, what) }
+    }
+
+    /// JPEG covers with bytes changed anywhere, bytes put in or taken out, and cut short:
+    /// libjpeg's warnings send most to libvips, and those the shim decodes (a change in the scan
+    /// that libjpeg reads without a warning) must come out as libvips makes them. RGB with its
+    /// chroma subsampled (4:2:0) and not (4:4:4, at a side libjpeg's shrunk rows are cropped
+    /// from), and grey.
+    ///
+    /// The first version of `jpeg_direct.c` gave libjpeg the whole file as one buffer, and made
+    /// thumbnails of two of the first 40 RGB covers here that libvips refuses ("Corrupt JPEG
+    /// data: bad Huffman code"): see its windowed source.
+    @Test(arguments: [(side: 300, grey: false, quality: 80), (401, false, 90), (300, true, 80)])
+    func jpegBytesChanged(side: Int, grey: Bool, quality: Int) throws {
+        let jpeg = try JPEGReducingTests.jpeg(side: side, grey: grey, quality: quality)
+        #expect(Self.agree(jpeg, "the JPEG itself"), "the shim decodes the undamaged JPEG")
+        var generator = SeededGenerator(seed: 0x5EED_2000 + UInt64(side * 100 + quality) + (grey ? 1 : 0))
+        var decoded = 0
+        var tried = 0
+        for round in 0..<40 {
+            var mutant = jpeg
+            var what = "round \(round): "
+            switch round % 4 {
+            case 0, 1:
+                let count = Int.random(in: 1...3, using: &generator)
+                let positions = (0..<count).map { _ in Int.random(in: 2..<jpeg.count, using: &generator) }
+                for at in positions { mutant[at] ^= UInt8.random(in: 1...255, using: &generator) }
+                what += "bytes \(positions) of \(jpeg.count) changed"
+            case 2:
+                let at = Int.random(in: 2..<jpeg.count, using: &generator)
+                let count = Int.random(in: 1...8, using: &generator)
+                if Bool.random(using: &generator) {
+                    mutant.insert(contentsOf: (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: at)
+                    what += "\(count) bytes put in at \(at)"
+                } else {
+                    mutant.removeSubrange(at..<min(at + count, mutant.count))
+                    what += "\(count) bytes taken out at \(at)"
+                }
+            default:
+                let length = Int.random(in: 2..<jpeg.count, using: &generator)
+                mutant = Array(jpeg.prefix(length))
+                what += "cut to \(length) of \(jpeg.count) bytes"
+            }
+            if Self.agree(mutant, "\(side) px \(grey ? "grey" : "RGB") q\(quality), " + what) { decoded += 1 }
+            tried += 1
+        }
+        #expect(tried == 40)
+        // Many changes in the scan pass libjpeg without a warning: those reached the shim's decode.
+        #expect(decoded >= 10, "the shim decoded \(decoded) of \(tried)")
+    }
+}
