@@ -27,6 +27,7 @@
 #include <string.h>
 #include <jpeglib.h>
 
+#include "jpeg_window.h"
 #include "vips_symbols.h"
 
 #define GALLERY_JPEG_DIRECT_SYMBOLS(X) \
@@ -83,51 +84,8 @@ static struct jpeg_error_mgr *direct_error_manager(struct direct_errors *errors)
     return manager;
 }
 
-/* The cover's bytes handed to libjpeg as libvips 8.14's source manager hands them (jpeg2vips.c's
-   source_fill_input_buffer and skip_input_data, reading a memory source): 4096 bytes at a time
-   from the start. Not jpeg_mem_src's one buffer of everything: libjpeg-turbo decodes a Huffman
-   code on its fast path only while a whole MCU's worth of bytes is left in the buffer, and its
-   fast path takes a bad code as 0 without the warning its slow path gives ("Corrupt JPEG data:
-   bad Huffman code"). So whether a damaged scan warns depends on where the buffer ends, and only
-   the same windows give libvips's warnings, and with them its verdict. */
-struct windowed_source {
-    struct jpeg_source_mgr manager;
-    const unsigned char *bytes;
-    size_t length;
-    size_t position;
-};
-
-enum { GALLERY_JPEG_WINDOW = 4096 };
-
-static void window_start(j_decompress_ptr decoder) {
-    decoder->src->bytes_in_buffer = 0;
-}
-
-/* The next window; past the end, libvips warns (JWRN_JPEG_EOF), which ends the direct decode. */
-static boolean window_fill(j_decompress_ptr decoder) {
-    struct windowed_source *source = (struct windowed_source *)decoder->src;
-    if (source->position >= source->length) direct_failed((j_common_ptr)decoder);
-    size_t count = source->length - source->position;
-    if (count > GALLERY_JPEG_WINDOW) count = GALLERY_JPEG_WINDOW;
-    source->manager.next_input_byte = source->bytes + source->position;
-    source->manager.bytes_in_buffer = count;
-    source->position += count;
-    return TRUE;
-}
-
-static void window_skip(j_decompress_ptr decoder, long count) {
-    if (count <= 0) return;
-    while (count > (long)decoder->src->bytes_in_buffer) {
-        count -= (long)decoder->src->bytes_in_buffer;
-        window_fill(decoder);
-    }
-    decoder->src->next_input_byte += (size_t)count;
-    decoder->src->bytes_in_buffer -= (size_t)count;
-}
-
-static void window_end(j_decompress_ptr decoder) {
-    (void)decoder;
-}
+/* libvips 8.14's source manager reads 4096 bytes at a time: see jpeg_window.h. */
+enum { GALLERY_LIBVIPS_JPEG_WINDOW = 4096 };
 
 int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *width, int *height, int *bands,
                         unsigned char **pixels) {
@@ -150,13 +108,8 @@ int gallery_jpeg_pixels(const void *buffer, size_t length, int shrink, int *widt
     }
     direct_jpeg_CreateDecompress(&decoder, JPEG_LIB_VERSION, sizeof decoder);
     created = 1;
-    struct windowed_source source = {
-        .manager = {.init_source = window_start, .fill_input_buffer = window_fill, .skip_input_data = window_skip,
-                    .resync_to_restart = direct_jpeg_resync_to_restart, .term_source = window_end},
-        .bytes = buffer,
-        .length = length,
-    };
-    decoder.src = &source.manager;
+    struct gallery_jpeg_window source;
+    gallery_jpeg_window_source(&decoder, &source, buffer, length, GALLERY_LIBVIPS_JPEG_WINDOW, direct_jpeg_resync_to_restart);
     direct_jpeg_read_header(&decoder, TRUE);
     decoder.scale_denom = (unsigned int)shrink;
     decoder.scale_num = 1;

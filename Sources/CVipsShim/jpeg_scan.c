@@ -9,10 +9,12 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#include "jpeg_window.h"
+
 /* libjpeg, opened with dlopen like libvips: gallery runs without either until a thumbnail is
    made. */
 #define GALLERY_JPEG_SYMBOLS(X) \
-    X(jpeg_std_error) X(jpeg_CreateDecompress) X(jpeg_mem_src) X(jpeg_read_header) \
+    X(jpeg_std_error) X(jpeg_CreateDecompress) X(jpeg_resync_to_restart) X(jpeg_read_header) \
     X(jpeg_start_decompress) X(jpeg_read_scanlines) X(jpeg_finish_decompress) X(jpeg_destroy_decompress)
 #define GALLERY_JPEG_DECLARE(name) static __typeof__(name) *gallery_j_##name;
 GALLERY_JPEG_SYMBOLS(GALLERY_JPEG_DECLARE)
@@ -76,7 +78,10 @@ int gallery_jpeg_scan(const void *buffer, size_t length, char *message, size_t m
     }
     gallery_j_jpeg_CreateDecompress(&decoder, JPEG_LIB_VERSION, sizeof decoder);
     created = 1;
-    gallery_j_jpeg_mem_src(&decoder, (const unsigned char *)buffer, (unsigned long)length);
+    /* Windows too short for libjpeg-turbo's fast path, which reads a bad Huffman code as 0
+       without a warning (see jpeg_window.h). */
+    struct gallery_jpeg_window source;
+    gallery_jpeg_window_source(&decoder, &source, buffer, length, 256, gallery_j_jpeg_resync_to_restart);
     gallery_j_jpeg_read_header(&decoder, TRUE);
     /* An eighth of the size: every coefficient is still read, so every loss is still found. */
     decoder.scale_num = 1;

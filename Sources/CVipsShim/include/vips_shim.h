@@ -207,7 +207,9 @@ int gallery_thread_priority(void);
 /// data was lost (a premature end, a bad Huffman or arithmetic code, a marker where the scan
 /// goes on, a broken progression), 0 when one does or libjpeg fails (its message in `message`),
 /// -1 when libjpeg (libjpeg.so.62) cannot be loaded. libvips passes on only the first of a
-/// JPEG's warnings; this sees them all.
+/// JPEG's warnings; this sees them all, reading the file in windows too short for
+/// libjpeg-turbo's fast path, which passes over a bad Huffman code without one (see
+/// jpeg_window.h).
 int gallery_jpeg_scan(const void *buffer, size_t length, char *message, size_t message_size);
 
 /// Makes a gradient test image of width × height (red follows x, green follows y), encoded as

@@ -310,7 +310,7 @@ public struct Thumbnailer: Sendable {
     /// What libjpeg says when it fills what it could not read with grey (and libvips when the
     /// file ends early): the texts of the warnings `loses_scan_data()` in `jpeg_scan.c` tells by
     /// their codes. Only a first look, to spare plainly damaged files libjpeg's second reading.
-    private static let lostScanData = ["premature end", "bad huffman code", "bad arithmetic code", "instead of rst", "found marker"]
+    static let lostScanData = ["premature end", "bad huffman code", "bad arithmetic code", "instead of rst", "found marker"]
 
     /// A gradient image (red follows x, green follows y) encoded as PNG, JPEG or WebP, for tests
     /// and benchmarks that need real images of a given size.

@@ -196,4 +196,40 @@ import Testing
         // Many changes in the scan pass libjpeg without a warning: those reached the shim's decode.
         #expect(decoded >= 10, "the shim decoded \(decoded) of \(tried)")
     }
+
+    /// A damaged JPEG that is refused for lost scan data stays refused with bytes put between its
+    /// segments before the scan, whose harmless warning ("3 extraneous bytes before marker 0xda")
+    /// is then the one libvips reports: gallery's own scan of the file (`jpeg_scan.c`) must find
+    /// the damage libvips found. That scan gave libjpeg the whole file as one buffer, where
+    /// libjpeg-turbo's fast path reads a bad Huffman code as 0 without a word: covers refused
+    /// as they came were made into thumbnails with the bytes put in.
+    @Test func harmlessBytesDoNotLetLostScanDataThrough() throws {
+        let jpeg = try JPEGReducingTests.jpeg(side: 300)
+        let scan = try #require(jpeg.firstRange(of: [0xFF, 0xDA])).lowerBound
+        let thumbnailer = Thumbnailer(maxPixels: 8192 * 8192)
+        let specs = [ThumbnailSpec(size: 100), ThumbnailSpec(size: 50)]
+        var generator = SeededGenerator(seed: 0x5EED_3000)
+        var refused = 0
+        for round in 0..<60 {
+            var mutant = jpeg
+            let positions = (0..<Int.random(in: 1...3, using: &generator)).map { _ in Int.random(in: scan + 2..<jpeg.count - 2, using: &generator) }
+            for at in positions { mutant[at] ^= UInt8.random(in: 1...255, using: &generator) }
+            let what = "round \(round): bytes \(positions) of \(jpeg.count) changed"
+            let lost: String
+            do {
+                _ = try thumbnailer.thumbnails(of: mutant, as: specs)
+                continue
+            } catch {
+                guard Thumbnailer.lostScanData.contains(where: error.description.lowercased().contains) else { continue }
+                lost = error.description
+            }
+            refused += 1
+            let padded = Array(mutant[..<scan]) + [0x00, 0x00, 0x07] + Array(mutant[scan...])
+            #expect(throws: ThumbnailError.self, "\(what), refused as it came (\(lost)), then with bytes before its scan") {
+                _ = try thumbnailer.thumbnails(of: padded, as: specs)
+            }
+        }
+        #expect(refused >= 10, "\(refused) of 60 refused for lost scan data")
+    }
 }
+
