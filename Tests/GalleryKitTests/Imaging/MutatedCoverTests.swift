@@ -233,3 +233,45 @@ import Testing
     }
 }
 
+
+extension MutatedCoverTests {
+    /// Square SVG covers with characters changed, put in, taken out or cut off: whatever
+    /// `svg_webp.c` draws itself (librsvg and libwebp without libvips) must be what libvips
+    /// draws, and libvips must draw it too; the rest is left to libvips.
+    @Test(arguments: ["staring-at-the-sun", "its-my-life"])
+    func svgCharactersChanged(name: String) throws {
+        let svg = try TestImages.starterSVG(name)
+        let spec = ThumbnailSpec(size: 100, format: .webp)
+        let pieces = Array("<>/=\"' #0123456789.-abcdefghijklmnopqrstuvwxyz%;:()&".utf8)
+        var generator = SeededGenerator(seed: 0x5EED_4000 + UInt64(svg.count))
+        var drawn = 0
+        for round in 0..<60 {
+            var mutant = svg
+            let at = Int.random(in: 0..<svg.count, using: &generator)
+            let count = Int.random(in: 1...12, using: &generator)
+            let what: String
+            switch round % 4 {
+            case 0:
+                for offset in 0..<min(count, mutant.count - at) { mutant[at + offset] = pieces.randomElement(using: &generator)! }
+                what = "\(count) characters at \(at) changed"
+            case 1:
+                mutant.insert(contentsOf: (0..<count).map { _ in pieces.randomElement(using: &generator)! }, at: at)
+                what = "\(count) characters put in at \(at)"
+            case 2:
+                mutant.removeSubrange(at..<min(at + count, mutant.count))
+                what = "\(count) characters taken out at \(at)"
+            default:
+                mutant = Array(svg.prefix(at))
+                what = "cut to \(at) of \(svg.count) bytes"
+            }
+            guard let (width, height) = try? Thumbnailer.dimensions(of: mutant), width == height,
+                  let direct = Thumbnailer.drawnSVG(mutant, side: width, as: spec) else { continue }
+            drawn += 1
+            let throughLibvips = try? Thumbnailer.encode(mutant, as: spec)
+            let same = direct == throughLibvips
+            #expect(same, "\(name), round \(round): \(what): drawn directly, \(throughLibvips.map { "\($0.count) bytes" } ?? "refused") by libvips")
+        }
+        // Most changes leave an SVG librsvg still draws (an attribute's value, a colour, text).
+        #expect(drawn >= 5, "\(drawn) of 60 drawn directly")
+    }
+}
