@@ -202,11 +202,18 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         }
     }
 
+    /// The words of ``malformed(_:)`` for an answer whose first bytes are no HTTP status line.
+    static let notAnHTTPStart = "it does not start like an HTTP response"
+
+    /// Whether the answer's first bytes were no HTTP status line: a port of another service, or
+    /// bytes that the answer before it on the same connection left there.
+    var startsUnlikeHTTP: Bool { self == .malformed(Self.notAnHTTPStart) }
+
     /// llhttp's complaint in words: `too many header bytes seen; overflow detected`.
     private static func parserWords(_ error: HTTPParserError) -> String {
         switch error {
         case .headerOverflow: "its headers are too large"
-        case .invalidVersion, .invalidStatus, .invalidConstant: "it does not start like an HTTP response"
+        case .invalidVersion, .invalidStatus, .invalidConstant: notAnHTTPStart
         default: "\(error)"
         }
     }

@@ -64,21 +64,35 @@ extension CoverFetcher {
         }
     }
 
-    /// One GET, its response read by a ``CoverResponseCollector``; sent a second time at once
-    /// when the connection closed before any answer came.
+    /// One GET, its response read by a ``CoverResponseCollector``; sent again at once when the
+    /// connection closed, or began with bytes that are not HTTP, before any answer came.
     ///
     /// A server that closes a kept-alive connection without saying so (no `Connection: close`)
     /// may close it just as the next request goes out on it: that request never reached the
-    /// server. Browsers and curl send it again on a new connection, and so does this, without
-    /// counting an attempt or waiting. Counted as a failed attempt, it failed a cover behind a
-    /// redirect on every attempt, as each one followed the redirect on the connection that
-    /// brought it.
+    /// server. Browsers and curl send it again on a new connection, and so does this, once,
+    /// without counting an attempt or waiting. Counted as a failed attempt, it failed a cover
+    /// behind a redirect on every attempt, as each one followed the redirect on the connection
+    /// that brought it.
+    ///
+    /// A server whose answer ran past its `Content-Length` left those bytes on the connection,
+    /// where they began the next cover's answer, which failed as "not valid HTTP" with advice to
+    /// check the URL's port, and was not tried again. The connection is closed on that error, so
+    /// the request is sent again, as many times as there may be such connections to the host and
+    /// one more: a server that is not HTTP at all fails every time, with the same message. (Only
+    /// for an answer that does not start like HTTP: headers too large are the server's own.)
     private func get(
         _ url: URL, revalidating cached: CoverCacheEntry?, deadline: NIODeadline, reportingAs cover: String
     ) async -> Result<CoverResponseCollector.Collected, CoverDownloadError> {
-        let (result, answered) = await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover)
-        guard case .failure(.closed) = result, !answered, NIODeadline.now() < deadline else { return result }
-        return await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover).result
+        var (result, answered) = await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover)
+        if case .failure(.closed) = result, !answered, NIODeadline.now() < deadline {
+            return await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover).result
+        }
+        var resent = 0
+        while case .failure(let error) = result, error.startsUnlikeHTTP, !answered, resent <= policy.perHost, NIODeadline.now() < deadline {
+            resent += 1
+            (result, answered) = await getOnce(url, revalidating: cached, deadline: deadline, reportingAs: cover)
+        }
+        return result
     }
 
     /// One GET, and whether any of an answer (its head) arrived.

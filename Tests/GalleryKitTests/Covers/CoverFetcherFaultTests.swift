@@ -359,6 +359,38 @@ import Testing
         }
     }
 
+    /// An answer that runs past its `Content-Length` leaves its last bytes on the kept-alive
+    /// connection, where they begin the next cover's answer: that cover failed as "not valid HTTP
+    /// (it does not start like an HTTP response)", with advice to check its port, and was not
+    /// tried again (`RandomFaultTests` found it). It is sent again at once, on another connection.
+    /// A server that is not HTTP at all still fails, with the same message, after a few requests.
+    @Test func bytesAnAnswerLeftOnTheConnectionDoNotFailTheNextCover() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            let framed = Array(image.prefix(image.count - 10))
+            // The rest after a pause, as a server writing its file in pieces sends it: by then the
+            // next request has gone out on the connection.
+            rig.server.route("/long.png") { _ in
+                [.head(.ok, ["Content-Length": "\(framed.count)"]), .body(framed), .pause(.milliseconds(50)), .body(Array(image.suffix(10))), .end]
+            }
+            rig.server.route("/next.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
+            rig.server.route("/garbage.png") { _ in [.raw(Array("SSH-2.0-OpenSSH_9.2\r\n".utf8)), .close] }
+            var policy = CoverTestRig.fastPolicy
+            policy.perHost = 1
+            let (long, next, garbage) = await rig.withFetcher(policy) { fetcher in
+                let long = await fetcher.cover(for: rig.server.url("/long.png"))
+                let next = await fetcher.cover(for: rig.server.url("/next.png"))
+                return (long, next, await fetcher.cover(for: rig.server.url("/garbage.png")))
+            }
+            // What the server framed is what it said the cover is: the client cannot tell.
+            #expect(long.cover?.size == framed.count)
+            #expect(next.cover?.size == image.count, "\(next.reason ?? "")")
+            #expect(rig.server.requests(to: "/next.png") == 2)
+            #expect(garbage.reason == "the server sent a response that is not valid HTTP (it does not start like an HTTP response); check that the URL's scheme and port are those of a web server")
+            #expect(rig.server.requests(to: "/garbage.png") == policy.perHost + 2)
+        }
+    }
+
     @Test func endlessRedirectsStopAfterFive() async throws {
         try await CoverTestRig.run { rig in
             rig.server.route("/chain") { request in FaultyHTTPServer.redirect("/chain?hop=\(request.number)") }

@@ -69,6 +69,12 @@ final class FaultyHTTPHandler: ChannelInboundHandler {
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil)
             }
             play(rest, path: path, context: context)
+        case .raw(let bytes):
+            // Written below the HTTP encoder, so the bytes go out as they are.
+            if let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) {
+                encoder.writeAndFlush(NIOAny(ByteBuffer(bytes: bytes)), promise: nil)
+            }
+            play(rest, path: path, context: context)
         case .pause(let delay):
             context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
                 self.play(rest, path: path, context: context)
