@@ -368,12 +368,17 @@ import Testing
         try await CoverTestRig.run { rig in
             let image = self.image
             let framed = Array(image.prefix(image.count - 10))
-            // The rest after a pause, as a server writing its file in pieces sends it: by then the
-            // next request has gone out on the connection.
+            // The rest only once the next request came on the connection, as a server writing its
+            // file in pieces may send it; that request's answer waits until after them. (Sent at
+            // once, the rest reached the idle connection first, which the client then closed.)
+            let server = rig.server
             rig.server.route("/long.png") { _ in
-                [.head(.ok, ["Content-Length": "\(framed.count)"]), .body(framed), .pause(.milliseconds(50)), .body(Array(image.suffix(10))), .end]
+                [.head(.ok, ["Content-Length": "\(framed.count)"]), .body(framed), .end,
+                 .hold(until: { server.requests(to: "/next.png") > 0 }, limit: .seconds(30)), .raw(Array(image.suffix(10)))]
             }
-            rig.server.route("/next.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
+            rig.server.route("/next.png") { request in
+                (request.number == 1 ? [.pause(.milliseconds(200))] : []) + .response(.ok, [("Content-Type", "image/png")], body: image)
+            }
             rig.server.route("/garbage.png") { _ in [.raw(Array("SSH-2.0-OpenSSH_9.2\r\n".utf8)), .close] }
             var policy = CoverTestRig.fastPolicy
             policy.perHost = 1
@@ -386,6 +391,7 @@ import Testing
             #expect(long.cover?.size == framed.count)
             #expect(next.cover?.size == image.count, "\(next.reason ?? "")")
             #expect(rig.server.requests(to: "/next.png") == 2)
+            #expect(rig.server.log.holdsThatTimedOut == 0)
             #expect(garbage.reason == "the server sent a response that is not valid HTTP (it does not start like an HTTP response); check that the URL's scheme and port are those of a web server")
             #expect(rig.server.requests(to: "/garbage.png") == policy.perHost + 2)
         }
