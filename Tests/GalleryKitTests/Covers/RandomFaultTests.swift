@@ -27,7 +27,7 @@ import Testing
 @Suite struct RandomFaultTests {
     /// How one request is answered.
     enum Answer: CaseIterable {
-        case whole, chunked, slow, cutShort, lengthTooLong, lengthNotANumber
+        case whole, changed, chunked, slow, cutShort, lengthTooLong, lengthNotANumber
         case notFound, serverError, unavailable, tooManyRequests, notModified
         case redirect, redirectToItself, redirectNowhere, redirectToFTP
         case webPage, tooLarge, noAnswer
@@ -46,6 +46,9 @@ import Testing
         switch answer {
         case .whole:
             return ([FaultyHTTPServer.Step].response(.ok, [("Content-Type", "image/png"), ("ETag", "\"\(index)\"")], body: image), image)
+        case .changed:
+            let other = Self.image(index + 1000)
+            return ([FaultyHTTPServer.Step].response(.ok, [("Content-Type", "image/png"), ("ETag", "\"\(index)-2\"")], body: other), other)
         case .chunked:
             return ([.head(.ok, ["Content-Type": "image/png"]), .body(Array(image.prefix(100))), .body(Array(image.dropFirst(100))), .end], image)
         case .slow:
@@ -99,7 +102,7 @@ import Testing
                 if index % 5 == 0 { return Bool.random(using: &generator) ? .whole : .chunked }
                 return turn == length - 1 && Bool.random(using: &generator) ? .whole : Answer.allCases.randomElement(using: &generator)!
             }
-            if answers.allSatisfy({ $0 == .whole || $0 == .chunked || $0 == .slow }) { allWhole.insert(index) }
+            if answers.allSatisfy({ [.whole, .changed, .chunked, .slow].contains($0) }) { allWhole.insert(index) }
             scripts.append(answers.map { Self.steps($0, index: index, count: count, using: &generator) })
         }
         // The bodies a cover may be stored as: those framed whole with a 200 that sniff as images.
@@ -172,6 +175,111 @@ import Testing
                 #expect(offline[index] == results[index]?.cover?.contentHash, "seed \(seed), cover \(index): offline")
             }
             #expect(rig.server.totalRequests == requests)
+        }
+    }
+
+    /// `--refresh` with faults drawn at random: covers downloaded whole, then revalidated while the
+    /// server answers 304, a changed image, the same one again, or any fault of the list above.
+    /// A revalidation that fails keeps the cached copy (the server being down today must not
+    /// turn yesterday's cover into a placeholder), so every cover comes back:
+    /// - as the cached copy, or as a body the server framed whole as an image;
+    /// - with one end event, revalidated or from the cache;
+    /// - after a conditional request that named the cached copy's ETag;
+    /// - unchanged when every answer was 304, and as the new image when every answer was it.
+    @Test(arguments: (UInt64(1)...UInt64(6)).map { $0 })
+    func refreshingThroughFaultsKeepsEveryCover(seed: UInt64) async throws {
+        let count = 30
+        var generator = SeededGenerator(seed: 0x5EED_6000 + seed)
+        var scripts: [[(steps: [FaultyHTTPServer.Step], framed: [UInt8]?)]] = []
+        var onlyNotModified: Set<Int> = []
+        var onlyChanged: Set<Int> = []
+        for index in 0..<count {
+            let answers = (0..<Int.random(in: 1...3, using: &generator)).map { _ -> Answer in
+                switch index % 6 {
+                case 0, 3: .notModified
+                case 1: .changed
+                case 4: Bool.random(using: &generator) ? .changed : Answer.allCases.randomElement(using: &generator)!
+                default: Answer.allCases.randomElement(using: &generator)!
+                }
+            }
+            if answers.allSatisfy({ $0 == .notModified }) { onlyNotModified.insert(index) }
+            if answers.allSatisfy({ $0 == .changed }) { onlyChanged.insert(index) }
+            scripts.append(answers.map { Self.steps($0, index: index, count: count, using: &generator) })
+        }
+        let framed = Set(scripts.flatMap { $0.compactMap(\.framed) }.filter { ImageKind.sniff($0) != nil })
+
+        try await CoverTestRig.run { rig in
+            var policy = CoverTestRig.fastPolicy
+            policy.maxBodyBytes = 100_000
+            let urls = (0..<count).map { rig.server.url("/covers/\($0).png") }
+            for index in 0..<count {
+                let image = Self.image(index)
+                rig.server.route("/covers/\(index).png") { _ in
+                    .response(.ok, [("Content-Type", "image/png"), ("ETag", "\"\(index)\"")], body: image)
+                }
+            }
+            let first = await rig.withFetcher(policy) { fetcher in
+                var covers: [String?] = []
+                for url in urls { covers.append(await fetcher.cover(for: url).cover?.contentHash) }
+                return covers
+            }
+            #expect(first.allSatisfy { $0 != nil }, "the first build downloads every cover")
+            let before = rig.observer.coverEvents.count
+
+            let port = rig.server.port
+            for (index, script) in scripts.enumerated() {
+                let answers = script.map { answer in
+                    answer.steps.map { step -> FaultyHTTPServer.Step in
+                        guard case .head(let status, var headers) = step, let location = headers.first(name: "Location") else { return step }
+                        headers.replaceOrAdd(name: "Location", value: location.replacingOccurrences(of: "{port}", with: "\(port)"))
+                        return .head(status, headers)
+                    }
+                }
+                // The first build made one request of each cover: this build's answers follow it.
+                rig.server.route("/covers/\(index).png") { request in answers[min(request.number - 1, answers.count) - 1] }
+            }
+            let refreshed = await rig.withFetcher(policy) { fetcher in
+                await withTaskGroup(of: (Int, Result<Cover, CoverFailure>).self) { group in
+                    for (index, url) in urls.enumerated() {
+                        group.addTask { (index, await fetcher.cover(for: url, mode: .refresh)) }
+                    }
+                    var results: [Int: Result<Cover, CoverFailure>] = [:]
+                    for await (index, result) in group { results[index] = result }
+                    return results
+                }
+            }
+
+            let events = Array(rig.observer.coverEvents.dropFirst(before))
+            for index in 0..<count {
+                let name = "seed \(seed), cover \(index)"
+                let url = urls[index].absoluteString
+                guard let cover = refreshed[index]?.cover else {
+                    Issue.record("\(name): \(refreshed[index]?.reason ?? "no result"), though the cache held it")
+                    continue
+                }
+                let bytes = try [UInt8](Data(contentsOf: cover.file))
+                #expect(ContentHash.of(bytes) == cover.contentHash, "\(name): its object is not named by its hash")
+                #expect(bytes == Self.image(index) || framed.contains(bytes), "\(name): \(bytes.count) bytes neither the cached copy nor framed whole")
+                let ends = events.filter { event in
+                    switch event {
+                    case .downloaded(let of, _), .failed(let of, _), .fromCache(let of), .revalidated(let of, _): of == url
+                    default: false
+                    }
+                }
+                #expect(ends.count == 1, "\(name): \(ends)")
+                // (Another cover's redirect here carries that cover's validators, and may come first.)
+                let requests = rig.server.headers(of: "/covers/\(index).png").dropFirst()
+                #expect(requests.contains { $0.first(name: "If-None-Match") == "\"\(index)\"" }, "\(name): \(requests.map { $0.first(name: "If-None-Match") })")
+                if onlyNotModified.contains(index) {
+                    #expect(bytes == Self.image(index), "\(name): 304, yet changed")
+                    #expect(ends.first.map { if case .revalidated(_, false) = $0 { true } else { false } } == true, "\(name): \(ends)")
+                }
+                if onlyChanged.contains(index) {
+                    #expect(bytes == Self.image(index + 1000), "\(name): a new image, yet kept the old")
+                    #expect(ends.first.map { if case .revalidated(_, true) = $0 { true } else { false } } == true, "\(name): \(ends)")
+                }
+            }
+            #expect(rig.cacheFiles.filter { $0.contains(".tmp-") }.isEmpty, "temporary files left: \(rig.cacheFiles)")
         }
     }
 }
