@@ -20,7 +20,8 @@ final class FaultyHTTPServer: Sendable {
         /// Sends `total` bytes of `fill` in `chunk`-sized writes, each after the previous one
         /// left, stopping early if the client goes away; see ``streams(to:)``.
         case stream(total: Int, chunk: Int, fill: UInt8)
-        /// Sends bytes as they are, with no HTTP framing: a port of another service.
+        /// Sends bytes as they are, with no HTTP framing: a port of another service, or the rest
+        /// of a body sent past its `Content-Length`.
         case raw([UInt8])
         /// Waits before the next step.
         case pause(TimeAmount)
