@@ -42,7 +42,8 @@ import Testing
             }
         }
 
-        /// What a test's cover lacked (thrown on the test's thread, where `#require` cannot record).
+        /// What a test's cover lacked: thrown on the work's thread, where `#require` could not
+        /// record it against the test.
         struct Missing: Error { var what: String }
 
         /// Notes `mutant`'s outcome both ways (see ``MutatedCoverTests/agree(_:_:)``).
