@@ -88,13 +88,62 @@ import Testing
         }
     }
 
+    /// A cover's answers, one per request in turn (the last one again after them), each with the
+    /// body it frames whole with a 200, if any.
+    typealias Script = [(steps: [FaultyHTTPServer.Step], framed: [UInt8]?)]
+
+    /// The bodies a cover may be stored as: those the scripts frame whole that sniff as images.
+    static func framed(in scripts: [Script]) -> Set<[UInt8]> {
+        Set(scripts.flatMap { $0.compactMap(\.framed) }.filter { ImageKind.sniff($0) != nil })
+    }
+
+    /// Serves cover `index`'s script at `/covers/<index>.png` on the rig's server, its redirects'
+    /// `{port}` filled in, from the request after the `earlier` ones each cover already had.
+    static func route(_ scripts: [Script], on rig: CoverTestRig, after earlier: Int = 0) {
+        let port = rig.server.port
+        for (index, script) in scripts.enumerated() {
+            let answers = script.map { answer in
+                answer.steps.map { step -> FaultyHTTPServer.Step in
+                    guard case .head(let status, var headers) = step, let location = headers.first(name: "Location") else { return step }
+                    headers.replaceOrAdd(name: "Location", value: location.replacingOccurrences(of: "{port}", with: "\(port)"))
+                    return .head(status, headers)
+                }
+            }
+            rig.server.route("/covers/\(index).png") { request in answers[min(request.number - earlier, answers.count) - 1] }
+        }
+    }
+
+    /// Every URL fetched at once by one fetcher, in `mode`: the results by index.
+    static func fetchAll(_ urls: [URL], on rig: CoverTestRig, policy: CoverFetchPolicy, mode: FetchMode) async -> [Int: Result<Cover, CoverFailure>] {
+        await rig.withFetcher(policy) { fetcher in
+            await withTaskGroup(of: (Int, Result<Cover, CoverFailure>).self) { group in
+                for (index, url) in urls.enumerated() {
+                    group.addTask { (index, await fetcher.cover(for: url, mode: mode)) }
+                }
+                var results: [Int: Result<Cover, CoverFailure>] = [:]
+                for await (index, result) in group { results[index] = result }
+                return results
+            }
+        }
+    }
+
+    /// The events among `events` that end a fetch of `url`.
+    static func ends(of url: URL, in events: [CoverEvent]) -> [CoverEvent] {
+        events.filter { event in
+            switch event {
+            case .downloaded(let of, _), .failed(let of, _), .fromCache(let of), .revalidated(let of, _): of == url.absoluteString
+            default: false
+            }
+        }
+    }
+
     @Test(arguments: (UInt64(1)...UInt64(10)).map { $0 })
     func faultsAtRandomKeepTheFetchersPromises(seed: UInt64) async throws {
         let count = 40
         var generator = SeededGenerator(seed: 0x5EED_5000 + seed)
         // Each cover's answers, one per request in turn (the last one again after them): mostly
         // faults, often a whole image at last, so that retries and redirects have something to find.
-        var scripts: [[(steps: [FaultyHTTPServer.Step], framed: [UInt8]?)]] = []
+        var scripts: [Script] = []
         var allWhole: Set<Int> = []
         for index in 0..<count {
             let length = Int.random(in: 1...4, using: &generator)
@@ -105,44 +154,19 @@ import Testing
             if answers.allSatisfy({ [.whole, .changed, .chunked, .slow].contains($0) }) { allWhole.insert(index) }
             scripts.append(answers.map { Self.steps($0, index: index, count: count, using: &generator) })
         }
-        // The bodies a cover may be stored as: those framed whole with a 200 that sniff as images.
-        let framed = Set(scripts.flatMap { $0.compactMap(\.framed) }.filter { ImageKind.sniff($0) != nil })
+        let framed = Self.framed(in: scripts)
 
         try await CoverTestRig.run { rig in
-            for (index, script) in scripts.enumerated() {
-                let port = rig.server.port
-                let answers = script.map { answer in
-                    answer.steps.map { step -> FaultyHTTPServer.Step in
-                        guard case .head(let status, var headers) = step, let location = headers.first(name: "Location") else { return step }
-                        headers.replaceOrAdd(name: "Location", value: location.replacingOccurrences(of: "{port}", with: "\(port)"))
-                        return .head(status, headers)
-                    }
-                }
-                rig.server.route("/covers/\(index).png") { request in answers[min(request.number, answers.count) - 1] }
-            }
+            Self.route(scripts, on: rig)
             var policy = CoverTestRig.fastPolicy
             policy.maxBodyBytes = 100_000
             let urls = (0..<count).map { rig.server.url("/covers/\($0).png") }
-            let results = await rig.withFetcher(policy) { fetcher in
-                await withTaskGroup(of: (Int, Result<Cover, CoverFailure>).self) { group in
-                    for (index, url) in urls.enumerated() {
-                        group.addTask { (index, await fetcher.cover(for: url)) }
-                    }
-                    var results: [Int: Result<Cover, CoverFailure>] = [:]
-                    for await (index, result) in group { results[index] = result }
-                    return results
-                }
-            }
+            let results = await Self.fetchAll(urls, on: rig, policy: policy, mode: .useCache)
 
             var downloaded = 0
             for index in 0..<count {
                 let name = "seed \(seed), cover \(index)"
-                let ends = rig.observer.coverEvents.filter { event in
-                    switch event {
-                    case .downloaded(let url, _), .failed(let url, _), .fromCache(let url), .revalidated(let url, _): url == urls[index].absoluteString
-                    default: false
-                    }
-                }
+                let ends = Self.ends(of: urls[index], in: rig.observer.coverEvents)
                 #expect(ends.count == 1, "\(name): \(ends)")
                 switch results[index] {
                 case .success(let cover):
@@ -190,7 +214,7 @@ import Testing
     func refreshingThroughFaultsKeepsEveryCover(seed: UInt64) async throws {
         let count = 30
         var generator = SeededGenerator(seed: 0x5EED_6000 + seed)
-        var scripts: [[(steps: [FaultyHTTPServer.Step], framed: [UInt8]?)]] = []
+        var scripts: [Script] = []
         var onlyNotModified: Set<Int> = []
         var onlyChanged: Set<Int> = []
         for index in 0..<count {
@@ -206,7 +230,7 @@ import Testing
             if answers.allSatisfy({ $0 == .changed }) { onlyChanged.insert(index) }
             scripts.append(answers.map { Self.steps($0, index: index, count: count, using: &generator) })
         }
-        let framed = Set(scripts.flatMap { $0.compactMap(\.framed) }.filter { ImageKind.sniff($0) != nil })
+        let framed = Self.framed(in: scripts)
 
         try await CoverTestRig.run { rig in
             var policy = CoverTestRig.fastPolicy
@@ -226,33 +250,13 @@ import Testing
             #expect(first.allSatisfy { $0 != nil }, "the first build downloads every cover")
             let before = rig.observer.coverEvents.count
 
-            let port = rig.server.port
-            for (index, script) in scripts.enumerated() {
-                let answers = script.map { answer in
-                    answer.steps.map { step -> FaultyHTTPServer.Step in
-                        guard case .head(let status, var headers) = step, let location = headers.first(name: "Location") else { return step }
-                        headers.replaceOrAdd(name: "Location", value: location.replacingOccurrences(of: "{port}", with: "\(port)"))
-                        return .head(status, headers)
-                    }
-                }
-                // The first build made one request of each cover: this build's answers follow it.
-                rig.server.route("/covers/\(index).png") { request in answers[min(request.number - 1, answers.count) - 1] }
-            }
-            let refreshed = await rig.withFetcher(policy) { fetcher in
-                await withTaskGroup(of: (Int, Result<Cover, CoverFailure>).self) { group in
-                    for (index, url) in urls.enumerated() {
-                        group.addTask { (index, await fetcher.cover(for: url, mode: .refresh)) }
-                    }
-                    var results: [Int: Result<Cover, CoverFailure>] = [:]
-                    for await (index, result) in group { results[index] = result }
-                    return results
-                }
-            }
+            // The first build made one request of each cover: this build's answers follow it.
+            Self.route(scripts, on: rig, after: 1)
+            let refreshed = await Self.fetchAll(urls, on: rig, policy: policy, mode: .refresh)
 
             let events = Array(rig.observer.coverEvents.dropFirst(before))
             for index in 0..<count {
                 let name = "seed \(seed), cover \(index)"
-                let url = urls[index].absoluteString
                 guard let cover = refreshed[index]?.cover else {
                     Issue.record("\(name): \(refreshed[index]?.reason ?? "no result"), though the cache held it")
                     continue
@@ -260,12 +264,7 @@ import Testing
                 let bytes = try [UInt8](Data(contentsOf: cover.file))
                 #expect(ContentHash.of(bytes) == cover.contentHash, "\(name): its object is not named by its hash")
                 #expect(bytes == Self.image(index) || framed.contains(bytes), "\(name): \(bytes.count) bytes neither the cached copy nor framed whole")
-                let ends = events.filter { event in
-                    switch event {
-                    case .downloaded(let of, _), .failed(let of, _), .fromCache(let of), .revalidated(let of, _): of == url
-                    default: false
-                    }
-                }
+                let ends = Self.ends(of: urls[index], in: events)
                 #expect(ends.count == 1, "\(name): \(ends)")
                 // (Another cover's redirect here carries that cover's validators, and may come first.)
                 let requests = rig.server.headers(of: "/covers/\(index).png").dropFirst()
