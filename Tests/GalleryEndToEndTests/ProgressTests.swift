@@ -41,4 +41,26 @@ import Testing
         #expect(run.stderr.contains("covers: 3/3 (100%)"))
         #expect(!run.stderr.contains("\u{1B}"))
     }
+
+    /// The summary line says what became of the remote covers, as the JSON summary does: a
+    /// person at a terminal can tell a `--refresh` that changed nothing from one that did.
+    @Test func theSummaryLineCountsDownloadedCachedAndRevalidatedCovers() async throws {
+        let served = try RemoteCoverTests.servedCovers()
+        let server = try await RemoteCoverTests.CoverServer(serving: served.url)
+        let site = try site(server)
+        func summary(_ arguments: [String]) async throws -> String {
+            let run = try await GalleryBinary.run(["build"] + arguments, in: site.url)
+            #expect(run.status == 0, "\(run.stderr)")
+            return String(run.stderr.split(separator: "\n").last { $0.hasPrefix("built ") } ?? "")
+        }
+        let first = try await summary([])
+        #expect(first.contains(", 2 covers downloaded, 1 album without a cover, "), "\(first)")
+        let cached = try await summary(["--clean"])
+        #expect(cached.contains(", 2 covers from the cache, 1 album without a cover, "), "\(cached)")
+        #expect(!cached.contains("downloaded"), "\(cached)")
+        let red = try served.read("red.svg")
+        try served.write(red.replacingOccurrences(of: "</svg>", with: "<rect width=\"1\" height=\"1\"/></svg>"), to: "red.svg")
+        let refreshed = try await summary(["--refresh"])
+        #expect(refreshed.contains(", 1 cover downloaded, 1 revalidated, 1 album without a cover, "), "\(refreshed)")
+    }
 }

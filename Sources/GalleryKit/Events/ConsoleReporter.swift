@@ -153,6 +153,7 @@ public final class ConsoleReporter: BuildObserving {
             var text = "built \(counted(summary.albums, "album")): \(counted(summary.written, "file")) written, \(summary.unchanged) unchanged"
             if summary.removed > 0 { text += ", \(summary.removed) removed" }
             if summary.thumbnailsMade > 0 { text += ", \(counted(summary.thumbnailsMade, "thumbnail")) made" }
+            if let remote = remoteCovers(summary) { text += ", " + remote }
             let cacheFilesRemoved = summary.thumbnailsRemoved + summary.coversRemoved
             if cacheFilesRemoved > 0 { text += ", \(counted(cacheFilesRemoved, "unused cache file")) removed" }
             // Albums, not covers: 300 albums that share a missing cover are 300 placeholders,
@@ -162,6 +163,16 @@ public final class ConsoleReporter: BuildObserving {
             if summary.upToDate { text += " (nothing changed since the last build)" }
             return text + String(format: " in %.2f s", seconds)
         }
+    }
+
+    /// What became of the remote covers, for a site that has some: `998 covers downloaded, 2 from
+    /// the cache`, `1 cover revalidated`. Only the outcomes that happened are named; those that
+    /// failed are counted by album after it, as placeholders.
+    static func remoteCovers(_ summary: BuildSummary) -> String? {
+        let outcomes = [(summary.coversDownloaded, "downloaded"), (summary.coversRevalidated, "revalidated"), (summary.coversFromCache, "from the cache")]
+            .filter { $0.0 > 0 }
+        guard let first = outcomes.first else { return nil }
+        return ([counted(first.0, "cover") + " " + first.1] + outcomes.dropFirst().map { "\($0.0) \($0.1)" }).joined(separator: ", ")
     }
 
     /// A count and its noun: "1 file", "2 files".

@@ -52,6 +52,33 @@ private final class Terminal: Sendable {
         #expect(ConsoleReporter.line(for: .finished(summary), quiet: false) == "build failed in step 'load' \(failed) the output folder was not changed")
     }
 
+    /// Remote covers are named by what became of them, only the outcomes that happened; a site
+    /// of local covers gets no such clause.
+    @Test(arguments: [
+        (0, 0, 0, nil),
+        (1, 0, 0, "1 cover downloaded"),
+        (998, 0, 2, "998 covers downloaded, 2 from the cache"),
+        (0, 5, 0, "5 covers revalidated"),
+        (3, 997, 0, "3 covers downloaded, 997 revalidated"),
+        (0, 0, 1, "1 cover from the cache"),
+    ] as [(Int, Int, Int, String?)])
+    func theSummaryNamesWhatBecameOfRemoteCovers(downloaded: Int, revalidated: Int, fromCache: Int, clause: String?) throws {
+        var summary = BuildSummary()
+        summary.succeeded = true
+        summary.albums = 1000
+        summary.coversDownloaded = downloaded
+        summary.coversRevalidated = revalidated
+        summary.coversFromCache = fromCache
+        summary.coversLocal = 4
+        summary.coversFailed = 1
+        let line = try #require(ConsoleReporter.line(for: .finished(summary), quiet: false))
+        if let clause {
+            #expect(line.hasPrefix("built 1000 albums: 0 files written, 0 unchanged, \(clause), 1 album without a cover in "), "\(line)")
+        } else {
+            #expect(line.hasPrefix("built 1000 albums: 0 files written, 0 unchanged, 1 album without a cover in "), "\(line)")
+        }
+    }
+
     @Test func redrawsAtMostTenTimesASecond() {
         let terminal = Terminal()
         let reporter = terminal.reporter(interactive: true)
