@@ -110,12 +110,34 @@ static void ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *m
     (void)domain; (void)level; (void)message; (void)data;
 }
 
+/* Whether libvips's JPEG loader, closing on this thread, said libjpeg had warned ("read gave 1
+   warnings"): see jpeg_warned_late(). */
+static _Thread_local int jpeg_read_warned = 0;
+
+static void libvips_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)data;
+    if (message != NULL && strncmp(message, "read gave ", 10) == 0) jpeg_read_warned = 1;
+}
+
+/* Whether a JPEG read with fail_on=warning warned where libvips 8.14 no longer looks: its loader
+   checks for warnings before each strip of 8 rows it reads, so one that first comes in the last
+   strip (damage that libjpeg-turbo reads past silently until its buffer runs low near the end,
+   "premature end of data segment") let a thumbnail through, its lower part garbled. The loader
+   does say so as it closes, in a log message, which is how it is seen here: the thumbnail then
+   fails with a message that sends the caller to its own reading of the whole file (Thumbnailer's
+   wholeDespiteWarnings, jpeg_scan.c), which tells lost scan data from harmless bytes. */
+static int jpeg_warned_late(int jpeg_warnings_pass) {
+    if (jpeg_warnings_pass || !jpeg_read_warned) return 0;
+    vips_error("VipsJpeg", "%s", "libjpeg warned while reading the image's last rows");
+    return 1;
+}
+
 static void start_vips(void) {
     start_calls_lock();
     if (load_vips() != 0) return;
     init_result = VIPS_INIT("gallery");
     if (init_result == 0) {
-        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_log, NULL);
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, libvips_log, NULL);
         /* And GObject's, which libvips's loaders set off with a cover's own numbers (an SVG whose
            viewBox is 100000000 wide: "value is invalid or out of range for property 'width'"),
            printed amid the build's output without naming the cover; the thumbnail is made. */
@@ -451,9 +473,16 @@ static int fitted(const void *buffer, size_t length, int width, int height, int 
 static int thumbnail(const void *buffer, size_t length, int width, int height, int fit,
                      int format, int quality, int jpeg_warnings_pass, void **output, size_t *output_length) {
     VipsImage *image = NULL;
+    jpeg_read_warned = 0;
     if (fitted(buffer, length, width, height, fit, format, jpeg_warnings_pass, &image) != 0) return -1;
     int result = encode(image, format, quality, output, output_length);
     g_object_unref(image);
+    if (result == 0 && jpeg_warned_late(jpeg_warnings_pass)) {
+        g_free(*output);
+        *output = NULL;
+        *output_length = 0;
+        return -1;
+    }
     return result;
 }
 
@@ -467,12 +496,14 @@ static int thumbnails(const void *buffer, size_t length, int count, const int *s
         if (sizes[i] > sizes[largest]) largest = i;
     }
     VipsImage *image = NULL;
+    jpeg_read_warned = 0;
     if (fitted(buffer, length, sizes[largest], sizes[largest], fit, format, jpeg_warnings_pass, &image) != 0) return -1;
     /* Decoded once, into memory; every smaller size is a resize of it. */
     VipsImage *memory = vips_image_copy_memory(image);
     g_object_unref(image);
     if (memory == NULL) return -1;
-    int result = 0;
+    /* The loader has closed: whether it warned late is known. */
+    int result = jpeg_warned_late(jpeg_warnings_pass) ? -1 : 0;
     for (int i = 0; i < count && result == 0; i++) {
         if (sizes[i] == sizes[largest]) {
             result = encode(memory, format, quality, &outputs[i], &output_lengths[i]);

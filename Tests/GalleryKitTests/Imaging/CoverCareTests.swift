@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CVipsShim
 
 @testable import GalleryKit
 
@@ -69,6 +70,33 @@ import Testing
         #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("pngload_buffer: libpng read error"))
         #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Corrupt JPEG data: 3 extraneous bytes before marker 0xd9; VipsJpeg: Corrupt JPEG data: premature end of data segment"))
         #expect(!Thumbnailer.onlyHarmlessJPEGWarnings("VipsJpeg: Premature end of input file"))
+    }
+
+    /// Damage whose first warning comes in the last 8 rows libjpeg decodes (a QA pass: flipped
+    /// bytes in the middle of 1200 px covers, which libjpeg-turbo reads past silently until near
+    /// the end): libvips 8.14's loader looks for warnings before each strip of 8 rows, so it
+    /// never saw this one, and thumbnails came out with their lower half garbled, no warning
+    /// given. Here a marker is written into the scan's last kilobyte of a 1200 px cover, which
+    /// the thumbnails read shrunk by 2 while loading (600 rows). Bytes put before the end marker,
+    /// a harmless warning as late, still leave the cover whole.
+    @Test func damageInTheLastRowsFailsTheCover() throws {
+        let whole = try JPEGReducingTests.jpeg(side: 1200)
+        let specs = [ThumbnailSpec(size: 300), ThumbnailSpec(size: 200), ThumbnailSpec(size: 100)]
+        for back in stride(from: 3, through: 1003, by: 125) {
+            var damaged = whole
+            damaged.replaceSubrange(whole.count - back..<whole.count - back + 2, with: [0xFF, 0xC8])
+            var found = [CChar](repeating: 0, count: 256)
+            let scan = damaged.withUnsafeBytes { gallery_jpeg_scan($0.baseAddress, $0.count, &found, found.count) }
+            #expect(scan == 0, "a marker \(back) bytes from the end: libjpeg reading the whole file finds no loss")
+            #expect(throws: ThumbnailError.self, "a marker \(back) bytes from the end: thumbnails made") {
+                _ = try thumbnailer.thumbnails(of: damaged, as: specs)
+            }
+            #expect(throws: ThumbnailError.self, "a marker \(back) bytes from the end: a thumbnail made") {
+                _ = try thumbnailer.thumbnail(of: damaged, as: specs[0])
+            }
+        }
+        let padded = Array(whole.dropLast(2)) + [0, 0, 7, 0xFF, 0xD9]
+        #expect(try thumbnailer.thumbnails(of: padded, as: specs) == thumbnailer.thumbnails(of: whole, as: specs))
     }
 
     /// A JPEG whose scan data is damaged but that libjpeg only warns about decodes to a partly
