@@ -325,6 +325,28 @@ static int is_private_field(const char *name) {
     return 0;
 }
 
+/* Whether the colour profile an image carries is one for its kind of pixels, by the colour space
+   its header names (bytes 16 to 19): grey for grey, RGB for RGB, CMYK for CMYK. A cover may carry
+   another (an RGB JPEG with a grey profile, a QA pass found), and libvips 8.14 converts with it
+   all the same: an RGB image through a grey profile came out grey, its green made an alpha
+   channel. Browsers ignore a profile that does not fit the pixels, and so does gallery. Profiles
+   of other spaces (Lab, say) are left to libvips, as before. */
+static int profile_fits(VipsImage *image) {
+    const void *data = NULL;
+    size_t length = 0;
+    if (vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) != 0) {
+        vips_error_clear();
+        return 0;
+    }
+    if (data == NULL || length < 20) return 0;
+    const char *space = (const char *)data + 16;
+    int colours = image->Type == VIPS_INTERPRETATION_CMYK ? 4 : image->Bands >= 3 ? 3 : 1;
+    if (memcmp(space, "GRAY", 4) == 0) return colours == 1;
+    if (memcmp(space, "RGB ", 4) == 0) return colours == 3;
+    if (memcmp(space, "CMYK", 4) == 0) return colours == 4;
+    return 1;
+}
+
 /* The image's pixels in sRGB, with no metadata but what describes the pixels.
  *
  * A cover with a colour profile of its own (Display P3 from a phone, Adobe RGB from a scanner)
@@ -340,7 +362,7 @@ static int is_private_field(const char *name) {
 static int published(VipsImage **image) {
     VipsImage *current = *image;
     VipsImage *next = NULL;
-    if (vips_image_get_typeof(current, VIPS_META_ICC_NAME) != 0) {
+    if (vips_image_get_typeof(current, VIPS_META_ICC_NAME) != 0 && profile_fits(current)) {
         if (vips_icc_transform(current, &next, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
             g_object_unref(current);
             current = next;
@@ -379,7 +401,8 @@ static int published(VipsImage **image) {
    kind gallery takes (`header` is the cover's, opened); it still shrinks while it loads, by as
    much as keeps `size` pixels. */
 static int cmyk_in_srgb(VipsImage *header, const void *buffer, size_t length, int size, const char *fail_on, VipsImage **out) {
-    int is_cmyk = header->Type == VIPS_INTERPRETATION_CMYK && vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0;
+    int is_cmyk = header->Type == VIPS_INTERPRETATION_CMYK && vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0
+                  && profile_fits(header);
     int shortest = MIN(vips_image_get_width(header), vips_image_get_height(header));
     if (!is_cmyk) return 0;
     int shrink = 1;

@@ -23,7 +23,7 @@
     X(vips_heifsave_buffer) X(vips_thread_shutdown) X(vips_vector_set_enabled) X(vips_vector_isenabled) \
     X(vips_icc_transform) X(vips_black) X(vips_image_get_typeof) X(vips_image_get_fields) X(vips_image_remove) \
     X(vips_image_new_from_memory) X(vips_image_set_int) X(g_signal_connect_data) X(vips_reducev) X(vips_reduceh) X(vips_image_get_data) X(vips_image_get) X(vips_image_set) X(g_value_unset) \
-    X(vips_image_get_orientation) \
+    X(vips_image_get_orientation) X(vips_image_get_blob) \
     X(g_object_ref) X(g_object_unref) X(g_malloc) X(g_free) X(g_strdup) X(g_strfreev) X(g_log) X(g_log_set_handler)
 
 #define GALLERY_DECLARE(name) extern __typeof__(name) *gallery_p_##name;
@@ -78,6 +78,7 @@ GALLERY_VIPS_SYMBOLS(GALLERY_DECLARE)
 #define vips_image_set (*gallery_p_vips_image_set)
 #define g_value_unset (*gallery_p_g_value_unset)
 #define vips_image_get_orientation (*gallery_p_vips_image_get_orientation)
+#define vips_image_get_blob (*gallery_p_vips_image_get_blob)
 #undef g_object_ref /* glib's own macro casts the result to the argument's type */
 #define g_object_ref (*gallery_p_g_object_ref)
 #define g_object_unref (*gallery_p_g_object_unref)

@@ -227,6 +227,34 @@ import CVipsShim
         #expect(apart(0, 1) >= 15 && apart(1, 2) >= 15 && apart(0, 2) >= 5, "SWOP, PS CMYK, none: \(colours)")
     }
 
+    /// A profile for other pixels than the cover's is ignored, as browsers ignore it (a QA pass):
+    /// libvips 8.14 converted an RGB cover through a grey profile as grey and alpha, and the
+    /// thumbnails came out grey and partly transparent. The cover's thumbnails are those it has
+    /// without a profile, square (read by gallery's direct path) or not, RGB or grey; a profile
+    /// that fits still changes them.
+    @Test func aProfileForOtherPixelsIsIgnored() throws {
+        let folder = "/usr/share/color/icc/ghostscript/"
+        let grey = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "sgray.icc")))
+        let adobe = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "a98.icc")))
+        let specs = [ThumbnailSpec(size: 300), ThumbnailSpec(size: 200), ThumbnailSpec(size: 100)]
+        let covers = [
+            ("RGB, square", try JPEGReducingTests.jpeg(side: 1200), grey, adobe),
+            ("RGB, 600×400", try Thumbnailer.pattern(width: 600, height: 400, kind: .jpeg), grey, adobe),
+            ("grey", try JPEGReducingTests.jpeg(side: 600, grey: true), adobe, grey),
+        ]
+        for (name, plain, other, fitting) in covers {
+            let bare = try thumbnailer.thumbnails(of: plain, as: specs)
+            let mismatched = try thumbnailer.thumbnails(of: Self.replacingICCProfile(of: plain, with: other), as: specs)
+            let ignored = mismatched == bare
+            #expect(ignored, "\(name): a profile for other pixels changed the thumbnails")
+            let tile = try #require(mismatched.first)
+            #expect(try Thumbnailer.pixel(of: tile, x: 150, y: 150).alpha == 255, "\(name): not opaque")
+            let fitted = try thumbnailer.thumbnails(of: Self.replacingICCProfile(of: plain, with: fitting), as: specs)
+            let converted = fitted != bare
+            #expect(converted, "\(name): a profile that fits made no difference")
+        }
+    }
+
     /// A JPEG with its ICC profile segments replaced by one holding `profile` (none: removed).
     static func replacingICCProfile(of jpeg: [UInt8], with profile: [UInt8]?) -> [UInt8] {
         let signature = Array("ICC_PROFILE\u{0}".utf8)
