@@ -218,6 +218,10 @@ import Testing
         let changed = try await GalleryBinary.run(["build", "--refresh", "--log-format", "json"], in: site.url)
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(changed.stdout.contains("\"covers\":{\"downloaded\":1,\"from_cache\":0,\"revalidated\":1,"), "\(changed.stdout.split(separator: "\n").last ?? "")")
+        // The events say the same: a CI script counting them by kind agrees with the summary.
+        let kinds = changed.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"cover\"") && $0.contains(server.url("red.svg")) }
+        #expect(kinds.contains { $0.contains("\"kind\":\"downloaded\"") && $0.contains("\"bytes\":") }, "\(kinds)")
+        #expect(!kinds.contains { $0.contains("\"kind\":\"revalidated\"") }, "\(kinds)")
     }
 
     /// A `--refresh` whose server no longer has a cover keeps the cached copy, and says so of

@@ -198,7 +198,7 @@ public final class CoverFetcher: CoverFetching {
             guard let cover = await cache.confirm(url, etag: etag, lastModified: lastModified) else {
                 return failure(key, "the server said the cached copy is current, but the cache no longer holds it; run the build again")
             }
-            observer.receive(.cover(.revalidated(url: key, changed: false)))
+            observer.receive(.cover(.revalidated(url: key)))
             return .success(cover)
         case .image(let bytes, let kind, let etag, let lastModified, let contentType):
             let cover: Cover
@@ -207,8 +207,11 @@ public final class CoverFetcher: CoverFetching {
             } catch {
                 return failure(key, "downloaded, but \(error.description); check the cache folder's permissions and free space")
             }
-            if let cached {
-                observer.receive(.cover(.revalidated(url: key, changed: cached.contentHash != cover.contentHash)))
+            // New artwork at the address of a cached cover was downloaded, in the events as in
+            // the counts: "revalidated" is kept for those the server confirmed, so a CI log
+            // tells new artwork from none.
+            if let cached, cached.contentHash == cover.contentHash {
+                observer.receive(.cover(.revalidated(url: key)))
             } else {
                 observer.receive(.cover(.downloaded(url: key, bytes: bytes.count)))
             }

@@ -9,8 +9,9 @@ public enum CoverEvent: Sendable, Hashable {
     case downloaded(url: String, bytes: Int)
     /// A cover came from the cache without touching the network.
     case fromCache(url: String)
-    /// A cached cover was checked with a conditional request; `changed` is false for a 304.
-    case revalidated(url: String, changed: Bool)
+    /// A cached cover was confirmed with a conditional request (a 304, or the same bytes again).
+    /// A refresh that brings new bytes is ``downloaded(url:bytes:)``.
+    case revalidated(url: String)
     /// Thumbnails of a cover are ready (`made` of them encoded now, the rest from the cache).
     case thumbnailed(url: String, made: Int, cached: Int)
     /// A cover could not be had; the album shows the placeholder.

@@ -56,7 +56,7 @@ struct CoverProgress: Sendable {
             inFlight[url] = nil
             finishedBytes += count
             settled += 1
-        case .fromCache(let url), .revalidated(let url, _):
+        case .fromCache(let url), .revalidated(let url):
             inFlight[url] = nil
             settled += 1
         case .failed(let url, _):

@@ -23,9 +23,7 @@ final class CoverTally: BuildObserving {
         switch event {
         case .cover(.downloaded): counts.withLock { $0.downloaded += 1 }
         case .cover(.fromCache): counts.withLock { $0.fromCache += 1 }
-        // A cover whose server answered a conditional request with new bytes was downloaded:
-        // "revalidated" counts those it confirmed, so a CI log tells new artwork from none.
-        case .cover(.revalidated(_, let changed)): counts.withLock { if changed { $0.downloaded += 1 } else { $0.revalidated += 1 } }
+        case .cover(.revalidated): counts.withLock { $0.revalidated += 1 }
         case .diagnostic(let diagnostic):
             counts.withLock { $0.diagnostics.append(diagnostic) }
             return

@@ -85,7 +85,7 @@ public final class JSONLogReporter: BuildObserving {
         case .downloading: nil
         case .downloaded(let url, let bytes): object([("event", q("cover")), ("kind", q("downloaded")), ("url", q(url)), ("bytes", "\(bytes)")])
         case .fromCache(let url): object([("event", q("cover")), ("kind", q("from_cache")), ("url", q(url))])
-        case .revalidated(let url, let changed): object([("event", q("cover")), ("kind", q("revalidated")), ("url", q(url)), ("changed", "\(changed)")])
+        case .revalidated(let url): object([("event", q("cover")), ("kind", q("revalidated")), ("url", q(url))])
         case .thumbnailed(let url, let made, let cached):
             object([("event", q("cover")), ("kind", q("thumbnailed")), ("url", q(url)), ("made", "\(made)"), ("cached", "\(cached)")])
         case .failed(let url, let reason): object([("event", q("cover")), ("kind", q("failed")), ("url", q(url)), ("reason", q(reason))])

@@ -12,7 +12,7 @@ import Testing
         #expect(progress.bytes == 400)
         _ = progress.record(.downloaded(url: "a", bytes: 1000))
         _ = progress.record(.fromCache(url: "b"))
-        _ = progress.record(.revalidated(url: "c", changed: false))
+        _ = progress.record(.revalidated(url: "c"))
         _ = progress.record(.failed(url: "d", reason: "HTTP 404"))
         let thumbnailed = progress.record(.thumbnailed(url: "a", made: 3, cached: 0))
         #expect(thumbnailed == false)
