@@ -6,7 +6,9 @@ import Synchronization
 /// error so standard output stays clean for data.
 ///
 /// On a terminal (`interactive`), progress is one live line, redrawn in place at most ten times a
-/// second, with a bar, counts, bytes, rate and time left; other lines are printed above it.
+/// second, with a bar, counts, bytes, rate and time left; other lines are printed above it. A
+/// ticker redraws it when an event came too soon after the last draw to be shown, and each second
+/// while nothing happens (a slow cover), so it never shows an older count, rate or time left.
 /// Otherwise (a CI log), it is a plain line at each tenth once the stage has taken two seconds,
 /// and a last line when every cover has settled.
 public final class ConsoleReporter: BuildObserving {
@@ -15,9 +17,15 @@ public final class ConsoleReporter: BuildObserving {
         var lineShown = false
         var lastDraw = -Double.infinity
         var lastTenth = 0
+        /// Whether the progress changed since the line was last drawn.
+        var behind = false
     }
 
     private let state = Mutex(Live())
+    /// The timer that calls ``tick()`` while a live line is up, on a terminal.
+    private let ticker = Mutex<(any DispatchSourceTimer)?>(nil)
+    /// How often the ticker looks at the line.
+    static let tickInterval = 0.2
     private let quiet: Bool
     private let verbose: Bool
     private let interactive: Bool
@@ -67,9 +75,11 @@ public final class ConsoleReporter: BuildObserving {
             case .coversPlanned(let remote):
                 if !quiet { live.progress = CoverProgress(total: remote, start: now()) }
                 live.lastTenth = 0
+                if !quiet, remote > 0 { startTicking() }
             case .thumbnailsPlanned(let covers):
                 if !quiet { live.progress = CoverProgress(total: covers, start: now(), stage: .thumbnailing) }
                 live.lastTenth = 0
+                if !quiet, covers > 0 { startTicking() }
             case .cover(let cover):
                 guard var progress = live.progress, progress.record(cover) else { return }
                 show(progress, &live)
@@ -83,20 +93,72 @@ public final class ConsoleReporter: BuildObserving {
                 write(clear + line + "\n")
                 if case .finished = event {
                     live.lineShown = false
+                    live.progress = nil
+                    stopTicking()
                 } else if live.lineShown, let progress = live.progress {
-                    write(fitted(progress.line(at: now())))
+                    write(drawn(progress, at: now()))
+                    live.behind = false
                 }
             }
         }
     }
 
-    /// The live line cut to one column less than the terminal is wide: `\r` and erasing the
+    /// The live line, no wider than one column less than the terminal: `\r` and erasing the
     /// line reach back only to the start of the last row, so a line that wrapped left a row
     /// behind at each redraw (hundreds in a long fetch), and one that fills the last column
-    /// wraps in some terminals.
-    private func fitted(_ line: String) -> String {
+    /// wraps in some terminals. The bar gives up its width first (down to 5), so a narrow
+    /// terminal keeps the counts; what is still too wide is cut.
+    private func drawn(_ progress: CoverProgress, at time: Double) -> String {
+        let line = progress.line(at: time)
         guard let width = columns(), line.count >= width else { return line }
-        return String(line.prefix(max(width - 2, 0))) + (width > 1 ? "…" : "")
+        let bar = max(Self.barWidth - (line.count - width + 1), 5)
+        let narrower = progress.line(at: time, barWidth: bar)
+        guard narrower.count >= width else { return narrower }
+        return String(narrower.prefix(max(width - 2, 0))) + (width > 1 ? "…" : "")
+    }
+
+    /// The bar's width when the terminal has room.
+    static let barWidth = 20
+
+    /// Starts the ticker, on a terminal, unless it runs.
+    private func startTicking() {
+        guard interactive else { return }
+        ticker.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            source.schedule(deadline: .now() + Self.tickInterval, repeating: Self.tickInterval)
+            source.setEventHandler { [weak self] in self?.tick() }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// Stops the ticker (it may still tick once; with no live line, that draws nothing).
+    private func stopTicking() {
+        ticker.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// Redraws the live line if an event was not drawn (it came within a tenth of a second of
+    /// the last draw) or a second has passed since the last draw, to move the rate and the time
+    /// left on while nothing happens. The ticker calls it; so may tests, with their clock.
+    func tick() {
+        state.withLock { live in
+            guard interactive, let progress = live.progress, !progress.isComplete else { return }
+            let time = now()
+            let since = time - live.lastDraw
+            guard (live.behind && since >= 0.1) || since >= 1 else { return }
+            write("\r\u{1B}[K" + drawn(progress, at: time))
+            live.lastDraw = time
+            live.lineShown = true
+            live.behind = false
+        }
+    }
+
+    deinit {
+        ticker.withLock { $0?.cancel() }
     }
 
     /// Stores `progress` and draws it (live), or prints it at each tenth (plain).
@@ -109,17 +171,22 @@ public final class ConsoleReporter: BuildObserving {
             if interactive, live.lineShown { write("\r\u{1B}[K") }
             live.progress = nil
             live.lineShown = false
+            stopTicking()
             return
         }
         if interactive {
             if progress.isComplete {
-                write("\r\u{1B}[K" + fitted(progress.line(at: time)) + "\n")
+                write("\r\u{1B}[K" + drawn(progress, at: time) + "\n")
                 live.progress = nil
                 live.lineShown = false
+                stopTicking()
             } else if time - live.lastDraw >= 0.1 {
-                write("\r\u{1B}[K" + fitted(progress.line(at: time)))
+                write("\r\u{1B}[K" + drawn(progress, at: time))
                 live.lastDraw = time
                 live.lineShown = true
+                live.behind = false
+            } else {
+                live.behind = true
             }
             return
         }
