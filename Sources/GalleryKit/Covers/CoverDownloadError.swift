@@ -81,7 +81,13 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     }
 
     /// What happened, then what to do; `attempts` is mentioned when more than one was made.
-    func reason(attempts: Int) -> String {
+    /// A host given up (``hostUnresponsive(host:covers:)``) after `earlier` failed a request of
+    /// this cover's says what that request met, then why there was no other.
+    func reason(attempts: Int, after earlier: CoverDownloadError? = nil) -> String {
+        if case .hostUnresponsive(let host, let covers) = self, let earlier, attempts > 0 {
+            let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
+            return earlier.cause + tries + "; then \(host) did not answer in time for \(covers) other covers in a row in this build, so it was not tried again; " + advice
+        }
         let tries = attempts > 1 ? " (gave up after \(attempts) attempts)" : ""
         return cause + tries + "; " + advice
     }

@@ -150,6 +150,9 @@ public final class CoverFetcher: CoverFetching {
             error.isRetryable && attempts <= policy.retries && !(error.isTimeout && timeouts >= timeoutLimit)
                 && !(error.retryAfter.map { $0 > policy.backoffCap } ?? false)
         }
+        // What the last request made for this cover failed with: a cover whose host is given up
+        // between its attempts says what happened to it, not that it was never tried.
+        var earlier: CoverDownloadError?
         while true {
             await gate.acquire(host: host)
             let outcome: Result<CoverResponse, CoverDownloadError>
@@ -157,8 +160,9 @@ public final class CoverFetcher: CoverFetching {
                 outcome = .failure(.hostUnresponsive(host: host, covers: count))
             } else {
                 outcome = await attempt(url, revalidating: cached)
+                attempts += 1
+                if case .failure(let error) = outcome { earlier = error }
             }
-            attempts += 1
             if case .failure(let error) = outcome, error.isTimeout { timeouts += 1 }
             // How the cover ended, for the host's count: not an attempt that is tried again, nor
             // a skip, which says nothing new of the host. Told before the slot is given back, so
@@ -179,12 +183,13 @@ public final class CoverFetcher: CoverFetching {
                 return await store(response, for: url, replacing: cached)
             case .failure(let error):
                 guard willRetry(error), !Task.isCancelled else {
+                    let reason = error.reason(attempts: attempts, after: earlier)
                     if let cached, let cover = await cache.cover(for: url) {
-                        return keep(cover, of: cached, because: error.reason(attempts: attempts))
+                        return keep(cover, of: cached, because: reason)
                     }
                     // Remembered for an offline build, which cannot find out for itself.
-                    if !Task.isCancelled { await cache.recordFailure(url, reason: error.reason(attempts: attempts)) }
-                    return failure(key, error.reason(attempts: attempts))
+                    if !Task.isCancelled { await cache.recordFailure(url, reason: reason) }
+                    return failure(key, reason)
                 }
                 try? await Task.sleep(for: policy.delay(beforeRetry: attempts - 1, retryAfter: error.retryAfter))
             }

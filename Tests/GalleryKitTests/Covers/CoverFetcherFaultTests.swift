@@ -186,6 +186,40 @@ import Testing
         }
     }
 
+    /// A cover that was tried, and whose host was given up before its retry, says what its
+    /// request met and why there was no other: it said "not tried: … (gave up after 2
+    /// attempts)", though the server had its request (two QA passes). Three covers, one at a
+    /// time to the host, one retry each: the first asked for is let in first and its retry
+    /// waits behind the other two, so each is tried once before any is retried; the two that
+    /// time out again give the host up, and the third is not retried.
+    @Test func aCoverTriedBeforeItsHostWasGivenUpSaysWhatItMet() async throws {
+        try await CoverTestRig.run { rig in
+            let image = self.image
+            for index in 0..<3 {
+                rig.server.route("/slow/\(index).png") { _ in [.pause(.seconds(3))] + .response(.ok, [("Content-Type", "image/png")], body: image) }
+            }
+            var policy = CoverTestRig.fastPolicy
+            policy.readTimeout = .milliseconds(500)
+            policy.retries = 1
+            policy.perHost = 1
+            let reasons = await rig.withFetcher(policy) { fetcher in
+                await withTaskGroup(of: String.self) { group in
+                    group.addTask { await fetcher.cover(for: rig.server.url("/slow/0.png"), mode: .useCache).reason ?? "fetched" }
+                    _ = await Self.caughtUp(to: 1) { rig.server.requests(to: "/slow/0.png") }
+                    for index in 1..<3 {
+                        group.addTask { await fetcher.cover(for: rig.server.url("/slow/\(index).png"), mode: .useCache).reason ?? "fetched" }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            let host = rig.server.url("/").host ?? ""
+            let advice = "check that the host is up, or raise [covers] timeout and read_timeout"
+            #expect(reasons.filter { $0 == "timed out after 0.5 s without data (gave up after 2 attempts); the server is slow or unreachable; try again later" }.count == 2, "\(reasons)")
+            #expect(reasons.filter { $0 == "timed out after 0.5 s without data; then \(host) did not answer in time for 2 other covers in a row in this build, so it was not tried again; \(advice)" }.count == 1, "\(reasons)")
+            #expect(await Self.caughtUp(to: 5) { (0..<3).map { rig.server.requests(to: "/slow/\($0).png") }.reduce(0, +) } == 5)
+        }
+    }
+
     /// A server's count once it has caught up with the client: a request the client gave up on
     /// after 200 ms may not have been read yet by a server starved on a loaded machine (the suite
     /// runs in parallel on two cores; the count was 1 of 2 in about one run of three there).
