@@ -200,6 +200,32 @@ import Testing
         #expect(try server.requests().count == requests)
     }
 
+    /// A download whose bytes turn out damaged (a server that sent a cut file, framed whole) is
+    /// forgotten by the cache: the next build downloads it again (a QA pass: every later build
+    /// showed the placeholder and made no request, until --refresh), and an offline one in
+    /// between says why the cover is missing.
+    @Test func aDamagedDownloadIsDownloadedAgainByTheNextBuild() async throws {
+        let covers = try Self.servedCovers()
+        let whole = try covers.read("red.svg")
+        try covers.write(String(whole.prefix(whole.count / 2)), to: "red.svg")
+        let server = try await CoverServer(serving: covers.url)
+        let site = try Fixture.site([Fixture.album("Red", "A", cover: server.url("red.svg"))])
+        let first = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("shows a placeholder: cover '\(server.url("red.svg"))': the image is damaged and cannot be decoded ("), "\(first.stderr)")
+        #expect(first.stderr.contains("; the next build online downloads it again: if it stays damaged, point cover_url at a good copy\n"), "\(first.stderr)")
+        #expect(try server.requests().count == 1)
+        let offline = try await GalleryBinary.run(["build", "--offline", "--output", "offline"], in: site.url)
+        #expect(offline.stderr.contains("the image it sent is damaged and cannot be decoded"), "\(offline.stderr)")
+        #expect(try server.requests().count == 1)
+        try covers.write(whole, to: "red.svg")
+        let second = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(second.status == 0)
+        #expect(!second.stderr.contains("placeholder"), "\(second.stderr)")
+        #expect(try server.requests().count == 2)
+        #expect(try site.read("public/index.html").contains("placeholder") == false)
+    }
+
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)

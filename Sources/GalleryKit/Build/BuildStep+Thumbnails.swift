@@ -146,14 +146,33 @@ extension BuildStep {
                 failed.append((index, url, [albumIndex]))
             }
         }
+        // A download that turned out damaged is forgotten by the cover cache, so the next build
+        // online downloads it again (the server may have sent a cut or half-written file) rather
+        // than keep the damage for good (a QA pass: every build after showed the placeholder).
+        var damagedDownloads: [URL] = []
         for (job, url, albums) in failed {
             guard case .failure(let error) = results[job] else { continue }
             let entry = state.catalogue.entries[albums[0]]
-            let cause = "cover '\(url)': \(error.description)"
+            var cause = "cover '\(url)': \(error.description)"
+            if error.isDamage {
+                if let address = URL(string: url), ["http", "https"].contains(address.scheme?.lowercased()) {
+                    damagedDownloads.append(address)
+                    cause += "; the next build online downloads it again: if it stays damaged, point cover_url at a good copy"
+                } else {
+                    cause += "; replace the file with a good copy"
+                }
+            }
             let message = albums.count == 1
                 ? "album \(albums[0] + 1) (\"\(entry.album.title)\" by \(entry.album.artist)) shows a placeholder: \(cause)"
                 : Self.sharedFailure(albums, catalogue: state.catalogue, cause: cause)
             state.report(Diagnostic(state.options.strict ? .error : .warning, path: archive, position: entry.position, message: message), to: observer)
+        }
+        if !damagedDownloads.isEmpty {
+            let coverCache = CoverCache(folder: state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory))
+            for url in damagedDownloads {
+                await coverCache.forget(url, because: "the image it sent is damaged and cannot be decoded")
+            }
+            try? await coverCache.flush()
         }
         state.images = finalImages
         state.files.append(contentsOf: assets.files)

@@ -101,6 +101,19 @@ public actor CoverCache {
         dirty = true
     }
 
+    /// Forgets the cover of `url` (its object stays for other URLs of the same bytes, until
+    /// `--gc`) and notes `reason` as why it could not be had: for a download whose bytes turned
+    /// out damaged, so the next build online downloads it again rather than keep the damage,
+    /// and an offline one says why it is missing.
+    public func forget(_ url: URL, because reason: String) {
+        let key = url.absoluteString
+        guard entries[key] != nil else { return }
+        entries[key] = nil
+        touched.insert(key)
+        dirty = true
+        recordFailure(url, reason: reason)
+    }
+
     /// The cached cover of a URL, if the cache holds it and its object is intact.
     public func cover(for url: URL) -> Cover? {
         entry(for: url).map(cover(of:))

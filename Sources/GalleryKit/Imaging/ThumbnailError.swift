@@ -39,6 +39,13 @@ public struct ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// Whether the cover's bytes are damaged (not an SVG librsvg refuses for what it asks of it):
+    /// another copy of the image may be whole.
+    public var isDamage: Bool {
+        guard case .corrupt(let message) = reason else { return false }
+        return Self.refusedSVG(message) == nil
+    }
+
     /// What is wrong with the cover and, where the user can act, what to do; the build's warning
     /// puts it after the album and the cover.
     public var description: String {
