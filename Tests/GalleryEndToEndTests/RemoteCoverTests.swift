@@ -226,6 +226,25 @@ import Testing
         #expect(try site.read("public/index.html").contains("placeholder") == false)
     }
 
+    /// A cover cache that cannot take a download (a file where its folder goes) is said once,
+    /// and stops the build before a request, as an unwritable cache folder does at load: it
+    /// threw every download away, each album warned of with Foundation's words (a QA pass).
+    /// An offline build, which writes nothing there, still runs.
+    @Test func aCoverCacheThatCannotBeWrittenStopsTheBuildBeforeAnyRequest() async throws {
+        let covers = try Self.servedCovers()
+        let server = try await CoverServer(serving: covers.url)
+        let site = try site(with: server)
+        try site.write("not a folder\n", to: ".gallery-cache/covers")
+        let build = try await GalleryBinary.run(["build"], in: site.url)
+        #expect(build.status != 0)
+        #expect(build.stderr.contains("error: the cover cache .gallery-cache/covers cannot be written (Not a directory), so the remote covers cannot be downloaded into it; make it writable, or remove it (it is made again), or name another cache with --cache DIR\n"), "\(build.stderr)")
+        #expect(build.stderr.components(separatedBy: "cannot be written").count == 2, "said once: \(build.stderr)")
+        #expect(try server.requests().isEmpty)
+        #expect(!site.exists("public"))
+        let offline = try await GalleryBinary.run(["build", "--offline"], in: site.url)
+        #expect(offline.status == 0, "\(offline.stderr)")
+    }
+
     @Test func refreshSendsConditionalRequestsAndKeepsUnchangedCovers() async throws {
         let covers = try Self.servedCovers()
         let server = try await CoverServer(serving: covers.url)

@@ -49,6 +49,12 @@ extension BuildStep {
         var cacheIndex: [String: FileStamp]? = [:]
         if remote > 0 {
             let cacheFolder = state.cacheFolder.appending(path: "covers", directoryHint: .isDirectory)
+            // A cover cache that cannot take a download (a file named covers, a folder made
+            // read-only) threw every download away, one warning per album with Foundation's
+            // words (a QA pass); it is said once, as an unwritable cache folder is at load.
+            if state.options.fetchMode != .offline, let why = Self.unwritable(cacheFolder.appending(path: "objects", directoryHint: .isDirectory)) {
+                throw BuildFailure(step: "fetch covers", reason: "the cover cache \(SiteFolder.display(cacheFolder)) cannot be written (\(why)), so the remote covers cannot be downloaded into it; make it writable, or remove it (it is made again), or name another cache with --cache DIR")
+            }
             // A damaged index was dropped without a word: every cover downloaded again, or, with
             // --offline, each said to be "not in the cover cache" though its bytes were there.
             if let problem = CoverCache.indexProblem(in: cacheFolder) {
