@@ -145,7 +145,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .malformed: return "check that the URL's scheme and port are those of a web server"
         case .tls(_, let advice): return advice
         case .invalidRequest: return "check the URL for stray characters, such as a percent-encoded control character in the host"
-        case .tooLarge: return "use a smaller image"
+        case .tooLarge: return "use a smaller image, or raise [covers] max_bytes in gallery.toml"
         case .notAnImage(let head) where head.isEmpty:
             // A local file's advice (copy it again) fits no URL.
             return "the server sent no bytes for it; check the URL in a browser, or try again later"

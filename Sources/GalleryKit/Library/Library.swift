@@ -135,6 +135,11 @@ public struct Library: Sendable {
         if coverURL.contains("\\") {
             return "; a path separates its folders with /, not \\: write \(coverURL.replacingOccurrences(of: "\\", with: "/"))"
         }
+        // A symbolic link to nothing is there by its name: the link is what to mend (a QA pass got
+        // the Unicode hint below, the name being found as itself).
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path) {
+            return "; \(file.lastPathComponent) is a symbolic link to \(target), which does not exist: point it at the image, or copy the image in its place"
+        }
         let folder = file.deletingLastPathComponent()
         let name = file.lastPathComponent.lowercased()
         if let other = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.first(where: { $0.lowercased() == name }) {
