@@ -164,7 +164,12 @@ public struct PreviewServer: Sendable {
                     log("serve: listening on \(address.host): anyone who can reach this machine can see the site")
                 }
                 isListening.set()
-                listeningContinuation.yield(channel.localAddress?.port ?? port)
+                let bound = channel.localAddress?.port ?? port
+                // Said before the first build, which may take minutes (covers to download): the
+                // address, with --port 0 or a port picked for it, was known only once the site
+                // was built (a QA pass). "Serving …" follows it, with the base path.
+                status("serve: listening on \(Self.url(host: address.urlHost, port: bound, basePath: "/")); building the site first (a page asked for meanwhile is sent once it is built)")
+                listeningContinuation.yield(bound)
                 listeningContinuation.finish()
             },
             logger: logger

@@ -251,6 +251,11 @@ import Glibc
             #expect(await server.waitForExit() == 0)
             let said = server.stderr.value
             #expect(said.contains("serve: Ctrl-C stops it") != quiet && said.contains("serve: stopping") != quiet, "quiet \(quiet): \(said)")
+            // The address is said before the first build begins (the port was unknown until it
+            // ended, with --port 0 or a long first build).
+            let listening = said.range(of: "serve: listening on http://127.0.0.1:\(server.port)/; building the site first")
+            #expect((listening != nil) != quiet, "quiet \(quiet): \(said)")
+            if let listening, let load = said.range(of: "[1/") { #expect(listening.lowerBound < load.lowerBound, "\(said)") }
             #expect(server.stdout.value.hasPrefix("Serving http://127.0.0.1:"), "the address is said either way")
         }
     }
