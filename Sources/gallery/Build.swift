@@ -79,7 +79,15 @@ struct Build: AsyncParsableCommand {
         options.gc = gc
         options.cleanDestination = cleanDestination
         options.cache = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let observer: any BuildObserving = logFormat == .json ? JSONLogReporter(quiet: quiet) : ConsoleReporter(quiet: quiet, verbose: verbose)
+        let observer: any BuildObserving
+        if logFormat == .json {
+            let log = JSONLogReporter(quiet: quiet)
+            // A cancelled CI job's log ends with a summary too (it ended with a cover event).
+            StopSignals.beforeStopping = { log.stopped(by: $0) }
+            observer = log
+        } else {
+            observer = ConsoleReporter(quiet: quiet, verbose: verbose)
+        }
         StopSignals.removeStagingBeforeStopping()
         let state = await BuildPipeline().run(options, observer: observer)
         // Stopped by a signal meanwhile: its handler says so and ends the process as the signal asks.

@@ -11,6 +11,9 @@ enum StopSignals {
     /// The signal sources, kept for the life of the process.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+    /// Told the signal's name first, before anything else is done: the JSON log's closing line.
+    nonisolated(unsafe) static var beforeStopping: (@Sendable (String) -> Void)?
+
     /// The handlers' own queue. A queue made with a label is served by a thread of its own when
     /// every thread of the shared pool is busy, as the build's rendering keeps them: on the
     /// shared `.global()` queue a handler waited for a chunk of pages to finish (0.2–0.5 s on
@@ -36,6 +39,7 @@ enum StopSignals {
                 // What the build's threads still say as they fail, once stopped, is noise: the
                 // one line said here is what happened.
                 let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
+                beforeStopping?(name)
                 let quiet = open("/dev/null", O_WRONLY)
                 let said = dup(STDERR_FILENO)
                 dup2(quiet, STDOUT_FILENO)

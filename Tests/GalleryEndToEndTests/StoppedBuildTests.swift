@@ -40,4 +40,38 @@ import Testing
         #expect(try site.read("public/index.html") == index)
         #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
     }
+
+    /// A JSON log ends with a summary however the build ended: a CI job that prints the last
+    /// line as the summary printed a cover or step event when the job was cancelled (a QA pass).
+    @Test func aStoppedBuildsJSONLogEndsWithASummary() async throws {
+        let site = try Fixture.site((1...1500).map { Fixture.album("Title \($0)", "Artist \($0 % 40)") })
+        #expect(try await GalleryBinary.run(["build", "-q"], in: site.url).status == 0)
+        let process = Process()
+        process.executableURL = GalleryBinary.url
+        process.arguments = ["build", "--clean", "--log-format", "json"]
+        process.currentDirectoryURL = site.url
+        let events = Pipe()
+        process.standardOutput = events
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let staging = site.url.appending(path: "public/.gallery-staging/albums").path
+        let build = process
+        let stopped = await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(60)
+                while build.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: staging) { usleep(500) }
+                continuation.resume(returning: build.isRunning && kill(build.processIdentifier, SIGTERM) == 0)
+            }.start()
+        }
+        #expect(stopped, "the build ended before it could be stopped")
+        let log = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try await GalleryBinary.waitForExit(of: process)
+        let last = try #require(log.split(separator: "\n").last.map(String.init))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(last)")
+        #expect(summary["event"] as? String == "summary" && summary["succeeded"] as? Bool == false, "\(last)")
+        #expect(summary["stopped_by"] as? String == "SIGTERM", "\(last)")
+        #expect((summary["failed_step"] as? String).map { !$0.isEmpty } == true, "the step under way: \(last)")
+        #expect(log.components(separatedBy: "\"stopped_by\"").count == 2, "one summary")
+    }
 }

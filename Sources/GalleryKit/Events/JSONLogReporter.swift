@@ -5,7 +5,13 @@ import Synchronization
 /// diagnostics, cover progress, and last a summary of albums, outputs, covers, warnings,
 /// errors and timings. Keys come in a fixed order, so logs diff well.
 public final class JSONLogReporter: BuildObserving {
-    private let lock = Mutex(())
+    /// The step under way (for a build stopped by a signal), and whether the log has ended.
+    private struct Log {
+        var step: String?
+        var ended = false
+    }
+
+    private let lock = Mutex(Log())
     private let write: @Sendable (String) -> Void
     /// Only diagnostics and the summary (`-q`), as the text log then prints only warnings
     /// and errors.
@@ -36,8 +42,24 @@ public final class JSONLogReporter: BuildObserving {
             default: return
             }
         }
-        guard let line = Self.line(for: event) else { return }
-        lock.withLock { _ in write(line + "\n") }
+        let line = Self.line(for: event)
+        lock.withLock { log in
+            if case .stepStarted(_, _, let name) = event { log.step = name }
+            guard !log.ended, let line else { return }
+            write(line + "\n")
+        }
+    }
+
+    /// Ends the log of a build stopped by a signal (`SIGTERM` from a cancelled CI job) with a
+    /// summary saying so, `{"event":"summary","succeeded":false,"failed_step":"fetch covers",
+    /// "stopped_by":"SIGTERM"}`, so the last line is a summary however the build ended; nothing
+    /// is written after it. Its counts are not known, and left out.
+    public func stopped(by signal: String) {
+        lock.withLock { log in
+            guard !log.ended else { return }
+            log.ended = true
+            write(Self.object([("event", Self.q("summary")), ("succeeded", "false"), ("failed_step", log.step.map(Self.q) ?? "null"), ("stopped_by", Self.q(signal))]) + "\n")
+        }
     }
 
     /// `templates/partials/tile.mustache:1` as its file and line.
