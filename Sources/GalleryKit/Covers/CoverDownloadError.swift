@@ -51,6 +51,8 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     case forbiddenAddress(String)
     /// Not tried: this many of the host's covers in a row timed out in this build.
     case hostUnresponsive(host: String, covers: Int)
+    /// `error`, met at `target`, where the cover's URL redirected (the last address asked).
+    indirect case redirected(to: String, CoverDownloadError)
     /// The task was cancelled (the fetcher is shutting down).
     case cancelled
     /// An unwanted body (an error page's, a redirect's) was longer than worth reading; its
@@ -60,6 +62,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     /// Whether another attempt may succeed: timeouts, connection errors, HTTP 429 and 5xx.
     var isRetryable: Bool {
         switch self {
+        case .redirected(_, let error): error.isRetryable
         case .status(let code, _): code == 429 || (500...599).contains(code)
         case .connectTimeout, .readTimeout, .totalTimeout, .closed, .connection: true
         default: false
@@ -69,6 +72,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     /// Whether the host did not answer in time (to connect, with data, or in all).
     var isTimeout: Bool {
         switch self {
+        case .redirected(_, let error): error.isTimeout
         case .connectTimeout, .readTimeout, .totalTimeout: true
         default: false
         }
@@ -76,6 +80,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
 
     /// The server's `Retry-After`, when it sent one with a 429 or 5xx.
     var retryAfter: Duration? {
+        if case .redirected(_, let error) = self { return error.retryAfter }
         if case .status(_, let retryAfter) = self { return retryAfter }
         return nil
     }
@@ -125,6 +130,7 @@ enum CoverDownloadError: Error, Sendable, Hashable {
         case .badPort(let port, nil): return "port \(port) does not exist (ports run from 1 to 65535)"
         case .forbiddenAddress(let why): return "not fetched: \(why)"
         case .hostUnresponsive(let host, let covers): return "not tried: \(host) did not answer in time for \(covers) other covers in a row in this build, so its remaining covers are skipped until the next build"
+        case .redirected(let target, let error): return "\(error.cause) (redirected to \(target))"
         case .cancelled, .drainLimitReached: return "cancelled"
         }
     }
@@ -132,6 +138,11 @@ enum CoverDownloadError: Error, Sendable, Hashable {
     /// What the user can do about it.
     var advice: String {
         switch self {
+        // Advice about the address written (its scheme, host or port) would be wrong for one the
+        // server sent the build to.
+        case .redirected(_, .tls), .redirected(_, .connection), .redirected(_, .malformed), .redirected(_, .connectTimeout):
+            return "the server the URL redirects to cannot be reached as it says; point cover_url at an address of the image that works"
+        case .redirected(_, let error): return error.advice
         case .status(let code, _) where code == 404 || code == 410:
             return "check the URL, or save the image under content/ and point cover_url at it"
         case .status(let code, _) where code == 401 || code == 403:

@@ -24,11 +24,17 @@ extension CoverFetcher {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         let deadline = NIODeadline.now() + policy.totalTimeout.timeAmount
+        // A failure at an address the URL redirected to names it: a 404 or a TLS failure there
+        // was told as the URL's own, with advice about the URL as written (a QA pass).
+        func failure(_ error: CoverDownloadError) -> Result<CoverResponse, CoverDownloadError> {
+            .failure(current == url ? error : .redirected(to: current.absoluteString, error))
+        }
         while true {
             let response: CoverResponseCollector.Collected
             switch await get(current, revalidating: cached, deadline: deadline, reportingAs: url.absoluteString) {
             case .success(let collected): response = collected
-            case .failure(let error): return .failure(error)
+            case .failure(.cancelled): return .failure(.cancelled)
+            case .failure(let error): return failure(error)
             }
             let status = response.status
             if Self.redirectStatuses.contains(status) {
@@ -52,9 +58,9 @@ extension CoverFetcher {
             }
             guard let body = response.body else {
                 let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.delay(from: $0) }
-                return .failure(.status(status, retryAfter: retryAfter))
+                return failure(.status(status, retryAfter: retryAfter))
             }
-            guard let kind = response.kind else { return .failure(.notAnImage(head: Array(body.readableBytesView.prefix(64)))) }
+            guard let kind = response.kind else { return failure(.notAnImage(head: Array(body.readableBytesView.prefix(64)))) }
             return .success(.image(
                 bytes: Array(body.readableBytesView), kind: kind,
                 etag: response.headers.first(name: "ETag"),

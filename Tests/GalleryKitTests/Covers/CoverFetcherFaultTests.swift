@@ -444,13 +444,33 @@ import Testing
     /// A cover URL that names a link-local address (a cloud's credentials service) is never
     /// fetched, nor is a redirect to one; with `private_hosts = "refuse"`, loopback is refused
     /// too, before any request reaches it, and a server elsewhere cannot send the build inward.
+    /// A failure at the address a cover's URL redirected to names that address, and its advice
+    /// is not about the URL as written: a 404 there, or a TLS handshake with a server that speaks
+    /// plain HTTP, was told as the URL's own ("write the URL with http://", for a URL that was
+    /// http:// already; a QA pass).
+    @Test func aFailureAfterARedirectNamesWhereItWasSent() async throws {
+        try await CoverTestRig.run { rig in
+            let port = rig.server.url("/").port ?? 0
+            rig.server.route("/moved.png") { _ in FaultyHTTPServer.redirect("/gone.png") }
+            rig.server.route("/secure.png") { _ in FaultyHTTPServer.redirect("https://127.0.0.1:\(port)/x.png") }
+            let gone = try #require(await rig.fetch("/moved.png").reason)
+            #expect(gone == "HTTP 404 Not Found (redirected to http://127.0.0.1:\(port)/gone.png); check the URL, or save the image under content/ and point cover_url at it", "\(gone)")
+            let secure = try #require(await rig.fetch("/secure.png").reason)
+            #expect(secure.contains("(redirected to https://127.0.0.1:\(port)/x.png); the server the URL redirects to cannot be reached as it says; point cover_url at an address of the image that works"), "\(secure)")
+            #expect(!secure.contains("write the URL with http://"), "\(secure)")
+            // The URL's own failure is told as before.
+            let direct = try #require(await rig.fetch("/gone.png").reason)
+            #expect(direct.hasPrefix("HTTP 404 Not Found; "), "\(direct)")
+        }
+    }
+
     @Test func linkLocalAddressesAndOnRequestPrivateOnesAreNeverFetched() async throws {
         try await CoverTestRig.run { rig in
             let image = self.image
             rig.server.route("/inward") { _ in FaultyHTTPServer.redirect("http://169.254.169.254/latest/meta-data/") }
             rig.server.route("/ok.png") { _ in .response(.ok, [("Content-Type", "image/png")], body: image) }
             let redirected = try #require(await rig.fetch("/inward").reason)
-            #expect(redirected.hasPrefix("not fetched: its address 169.254.169.254 is link-local (where cloud machines are served their credentials), which is never fetched; point cover_url at a public copy"), "\(redirected)")
+            #expect(redirected.hasPrefix("not fetched: its address 169.254.169.254 is link-local (where cloud machines are served their credentials), which is never fetched (redirected to http://169.254.169.254/latest/meta-data/); point cover_url at a public copy"), "\(redirected)")
             #expect(rig.server.requests(to: "/inward") == 1, "not retried")
             for url in ["http://169.254.169.254/x.png", "http://[fe80::1]/x.png", "http://[::ffff:a9fe:a9fe]/x.png", "http://0.0.0.0:\(rig.server.url("/").port ?? 0)/ok.png"] {
                 let result = await rig.withFetcher { await $0.cover(for: URL(string: url)!, mode: .useCache) }
