@@ -15,7 +15,9 @@
 # Each round runs every tool once, in alternating order, after deleting its downloads (curl's
 # output folder; gallery's output and .gallery-cache/), so every timed run is cold. curl runs
 # once per --parallel value (default 4 and 8: gallery's defaults are 8 downloads at once but 4 per
-# host, and here every cover is on one host). gallery runs `build --verbose`; its "fetch covers"
+# host, and here every cover is on one host), and once more at the first value followed by
+# `openssl dgst -sha256` of every file it wrote ("curl-4+sha256"): a content-addressed cache, as
+# gallery's is, must at least hash what it stores. gallery runs `build --verbose`; its "fetch covers"
 # step time is read from the output as well as the whole build's. The server counts requests,
 # so the script checks that each cold gallery build made N of them and that a warm build made
 # none. --latency MS makes the server wait MS ms before each answer, as a distant host would;
@@ -72,7 +74,7 @@ if [[ -n $baseline_bin ]]; then
     [[ -x $baseline_bin ]] || { echo "bench-downloads.sh: GALLERY_BASELINE=$baseline_bin is not an executable" >&2; exit 1; }
 fi
 bench_dir=${BENCH_DIR:-/dev/shm/gallery-bench/downloads}
-for tool in curl python3; do
+for tool in curl python3 openssl; do
     command -v "$tool" >/dev/null || { echo "bench-downloads.sh: $tool is not installed" >&2; exit 1; }
 done
 if ((!curl_only)) && [[ ! -x $gallery_bin ]]; then
@@ -127,6 +129,22 @@ run_curl() {  # $1 = parallel
     printf 'curl-%s\t%s\t\n' "$1" "$(( (end - start) / 1000 ))" >>"$results"
 }
 
+# curl, then SHA-256 of every file it wrote: the least a downloader that names what it stores by
+# content hash, as gallery's cache does, must do. Timed as one (the hash is OpenSSL's, which uses
+# the CPU's SHA extensions where it has them, as gallery's does).
+run_curl_hashed() {  # $1 = parallel
+    local start end
+    start=$(now)
+    run_curl "$1"
+    find "$bench_dir/curl-out" -name '*.png' -print0 | "${client[@]}" xargs -0 openssl dgst -sha256 -r >"$bench_dir/curl.sums"
+    end=$(now)
+    sed -i '$d' "$results"  # run_curl's own line: this run is timed with the hash
+    local sums
+    sums=$(wc -l <"$bench_dir/curl.sums")
+    ((sums == count)) || { echo "bench-downloads.sh: openssl hashed $sums of $count covers" >&2; exit 1; }
+    printf 'curl-%s+sha256\t%s\t\n' "$1" "$(( (end - start) / 1000 ))" >>"$results"
+}
+
 run_gallery() {  # $1 = "cold" or "warm"; $2 = the binary (default gallery's), $3 its name
     local bin=${2:-$gallery_bin} name=${3:-gallery}
     [[ $1 == warm ]] || rm -rf "$site/.gallery-cache" "$bench_dir/public"
@@ -153,6 +171,7 @@ run_gallery() {  # $1 = "cold" or "warm"; $2 = the binary (default gallery's), $
 run_tool() {
     case $1 in
         curl:*) run_curl "${1#curl:}" ;;
+        curlsha:*) run_curl_hashed "${1#curlsha:}" ;;
         baseline:cold) run_gallery cold "$baseline_bin" baseline ;;
         *) run_gallery cold ;;
     esac
@@ -160,6 +179,7 @@ run_tool() {
 
 tools=()
 for p in $parallel; do tools+=("curl:$p"); done
+tools+=("curlsha:${parallel%% *}")
 ((curl_only)) || tools+=("gallery:cold")
 ((curl_only)) || [[ -z $baseline_bin ]] || tools+=("baseline:cold")
 # One untimed warm-up of each (the server's page cache, curl's and gallery's first start).
@@ -207,6 +227,8 @@ if "gallery-cold" in fetch:
         if tool.startswith("curl-"):
             ratios[f"{tool}/gallery-fetch"] = medians[tool] / gallery
             print(f"throughput ratio gallery/{tool} (fetch step): {medians[tool] / gallery:.2f}")
+            if tool.endswith("+sha256"):
+                print("  (curl, then SHA-256 of its files: what a downloader that names its files by content hash must do at least)")
 if "baseline-cold" in medians:
     ratios["baseline/gallery-build"] = medians["baseline-cold"] / medians["gallery-cold"]
     print(f"whole cold build, baseline/gallery: {ratios['baseline/gallery-build']:.2f}")
