@@ -19,18 +19,7 @@ import Testing
         process.standardError = errors
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        // Stopped once pages are being staged, by a thread of its own: a task on the test run's
-        // shared threads, which other tests block for seconds, saw them late.
-        let staging = site.url.appending(path: "public/.gallery-staging/albums").path
-        let build = process
-        let stopped = await withCheckedContinuation { continuation in
-            Thread {
-                let deadline = Date().addingTimeInterval(60)
-                while build.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: staging) { usleep(500) }
-                continuation.resume(returning: build.isRunning && kill(build.processIdentifier, signal) == 0)
-            }.start()
-        }
-        #expect(stopped, "the build ended before it could be stopped")
+        #expect(await Self.stopWhileStaging(process, in: site, with: signal), "the build ended before it could be stopped")
         try await GalleryBinary.waitForExit(of: process)
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(process.terminationReason) \(process.terminationStatus): \(said)")
@@ -39,6 +28,20 @@ import Testing
         #expect(!site.exists("public/.gallery-staging"))
         #expect(try site.read("public/index.html") == index)
         #expect(try await GalleryBinary.run(["check", "-q"], in: site.url).status == 0)
+    }
+
+    /// Sends `signal` to a build of `site` once it stages pages; whether it was still running.
+    /// Watched by a thread of its own: a task on the test run's shared threads, which other
+    /// tests block for seconds, saw the pages late.
+    static func stopWhileStaging(_ build: Process, in site: TemporaryFolder, with signal: Int32) async -> Bool {
+        let staging = site.url.appending(path: "public/.gallery-staging/albums").path
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(60)
+                while build.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: staging) { usleep(500) }
+                continuation.resume(returning: build.isRunning && kill(build.processIdentifier, signal) == 0)
+            }.start()
+        }
     }
 
     /// A JSON log ends with a summary however the build ended: a CI job that prints the last
@@ -55,16 +58,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let staging = site.url.appending(path: "public/.gallery-staging/albums").path
-        let build = process
-        let stopped = await withCheckedContinuation { continuation in
-            Thread {
-                let deadline = Date().addingTimeInterval(60)
-                while build.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: staging) { usleep(500) }
-                continuation.resume(returning: build.isRunning && kill(build.processIdentifier, SIGTERM) == 0)
-            }.start()
-        }
-        #expect(stopped, "the build ended before it could be stopped")
+        #expect(await Self.stopWhileStaging(process, in: site, with: SIGTERM), "the build ended before it could be stopped")
         let log = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         try await GalleryBinary.waitForExit(of: process)
         let last = try #require(log.split(separator: "\n").last.map(String.init))
