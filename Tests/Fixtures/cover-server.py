@@ -11,6 +11,7 @@ import hashlib
 import http.server
 import json
 import os
+import urllib.parse
 import signal
 import sys
 import threading
@@ -36,7 +37,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                  "user_agent": self.headers.get("User-Agent")}
         with LOCK, open(LOG_PATH, "a") as log:
             log.write(json.dumps(entry) + "\n")
-        path = os.path.join(ROOT, self.path.lstrip("/"))
+        # As a web server names files: the path without its query, percent-decoded.
+        path = os.path.join(ROOT, urllib.parse.unquote(self.path.split("?")[0]).lstrip("/"))
         if not os.path.isfile(path):
             self.send_response(404)
             self.send_header("Content-Length", "0")

@@ -255,7 +255,10 @@ import Glibc
             // ended, with --port 0 or a long first build).
             let listening = said.range(of: "serve: listening on http://127.0.0.1:\(server.port)/; building the site first")
             #expect((listening != nil) != quiet, "quiet \(quiet): \(said)")
-            if let listening, let load = said.range(of: "[1/") { #expect(listening.lowerBound < load.lowerBound, "\(said)") }
+            if !quiet {
+                let load = said.range(of: "[1/7] load")
+                #expect(listening.map { start in load.map { start.lowerBound < $0.lowerBound } ?? false } == true, "said before the first build: \(said)")
+            }
             #expect(server.stdout.value.hasPrefix("Serving http://127.0.0.1:"), "the address is said either way")
         }
     }

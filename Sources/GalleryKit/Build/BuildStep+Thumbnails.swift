@@ -150,12 +150,14 @@ extension BuildStep {
         // online downloads it again (the server may have sent a cut or half-written file) rather
         // than keep the damage for good (a QA pass: every build after showed the placeholder).
         var damagedDownloads: [URL] = []
+        let locator = CoverLocator(site: state.options.site)
         for (job, url, albums) in failed {
             guard case .failure(let error) = results[job] else { continue }
             let entry = state.catalogue.entries[albums[0]]
             var cause = "cover '\(url)': \(error.description)"
             if error.isDamage {
-                if let address = URL(string: url), ["http", "https"].contains(address.scheme?.lowercased()) {
+                // The address as the fetcher keys the cache by (spaces and the like encoded).
+                if case .success(.remote(let address)) = locator.locate(url) {
                     damagedDownloads.append(address)
                     cause += "; the next build online downloads it again: if it stays damaged, point cover_url at a good copy"
                 } else {
